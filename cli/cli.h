@@ -1,0 +1,71 @@
+/* The rdmakit command line: subcommands and what they share. */
+#ifndef RDMAKIT_CLI_H
+#define RDMAKIT_CLI_H
+
+#include "rdmakit/host.h"
+
+#include <stdbool.h>
+
+/* Which ports a report covers: every one, one device, or one device's port. */
+struct port_filter {
+	const char *device; /* NULL: all */
+	unsigned port;	    /* 0: all ports of the device */
+};
+
+/* Exit codes; doctor also uses 1 (warning) and 2 (critical), as Nagios-style checks do. */
+#define EXIT_TROUBLE 3
+
+/* Options every report takes. */
+struct cli_common {
+	const char *sysfs_root;
+	bool json;
+};
+
+/* Long option ids shared by the subcommands (short options use their letter). */
+enum {
+	OPT_SYSFS_ROOT = 256,
+	OPT_JSON,
+	OPT_HELP,
+	OPT_INTERVAL,
+	OPT_COUNT,
+	OPT_EXPECT_RATE,
+};
+
+/** rdmakit status: every device and port, ibstat-like. */
+int cmd_status(int argc, char **argv);
+
+/** rdmakit counters: counters, and rates when sampled more than once. */
+int cmd_counters(int argc, char **argv);
+
+/** rdmakit doctor: findings, most severe first; exit 0/1/2 by the worst. */
+int cmd_doctor(int argc, char **argv);
+
+/** Handle --sysfs-root and --json; true when opt was one of them. */
+bool cli_common_option(struct cli_common *common, int opt, const char *arg);
+
+/** Parse a number of seconds (0 to a day); prints the error and returns false when bad. */
+bool cli_parse_seconds(const char *option, const char *text, double *out);
+
+/** Parse a positive whole number up to max; prints the error and returns false when bad. */
+bool cli_parse_count(const char *option, const char *text, unsigned long max, unsigned long *out);
+
+/** Parse a positive decimal number; prints the error and returns false when bad. */
+bool cli_parse_positive(const char *option, const char *text, double *out);
+
+/** Parse "DEV" or "DEV:PORT"; prints the error and returns false when bad. */
+bool cli_parse_port_filter(const char *text, struct port_filter *filter);
+
+/** Open the host under the common options' root and take a first sample; NULL on failure. */
+struct rk_host *cli_open_host(const struct cli_common *common);
+
+/** True when the filter names a device (and port) the host has; else prints why. */
+bool cli_filter_exists(struct rk_host *host, const struct port_filter *filter);
+
+/** Sleep for seconds (interrupted sleeps resume). */
+void cli_sleep(double seconds);
+
+/** Print a usage error and the hint to use --help; returns EXIT_TROUBLE. */
+int cli_usage_error(const char *command, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,28 @@
+/* JSON documents built from the core's snapshots (json-c does all escaping). */
+#ifndef RDMAKIT_CLI_JSON_OUT_H
+#define RDMAKIT_CLI_JSON_OUT_H
+
+#include "cli.h"
+#include "rdmakit/health.h"
+#include "rdmakit/host.h"
+
+#include <json-c/json.h>
+#include <stdbool.h>
+
+/** True when the filter selects this device (and, with port, this port). */
+bool filter_matches(const struct port_filter *filter, const struct rk_device *dev,
+		    const struct rk_port *port);
+
+/** {"devices": [...]} with every fact, counters included (status --json). */
+json_object *json_status(const struct rk_host *host, const struct port_filter *filter);
+
+/** {"interval": s, "devices": [...]} with counters and per-second rates (counters --json). */
+json_object *json_counters(const struct rk_host *host, const struct port_filter *filter);
+
+/** {"findings": [{severity, code, subject, message, remedy}]} (doctor --json). */
+json_object *json_findings(const struct rk_findings *findings);
+
+/** Print a document on stdout, pretty or one line, and free it. */
+void json_print(json_object *doc, bool pretty);
+
+#endif

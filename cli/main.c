@@ -1,0 +1,50 @@
+#include "cli.h"
+
+#include "rdmakit/log.h"
+
+#include <stdio.h>
+#include <string.h>
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+    {"status", cmd_status, "devices, ports and PCI facts, ibstat-like"},
+    {"counters", cmd_counters, "port and driver counters, with rates when sampled twice"},
+    {"doctor", cmd_doctor, "health findings with remedies; exit 0/1/2 like a Nagios check"},
+};
+
+static void print_usage(FILE *out)
+{
+	fprintf(out, "Usage: rdmakit COMMAND [OPTIONS]\n\nCommands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\nEvery command takes --help, --json and --sysfs-root DIR.\n"
+		     "rdmakit --version prints the version.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		print_usage(stderr);
+		return EXIT_TROUBLE;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		print_usage(stdout);
+		return 0;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("rdmakit %s\n", RDMAKIT_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "rdmakit: unknown command \"%s\"\n\n", argv[1]);
+	print_usage(stderr);
+	return EXIT_TROUBLE;
+}

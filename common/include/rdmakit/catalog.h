@@ -1,0 +1,46 @@
+/* The one table of every counter rdmakit knows: name, width, kind, unit, help. */
+#ifndef RDMAKIT_CATALOG_H
+#define RDMAKIT_CATALOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Where a counter lives. */
+enum rk_source {
+	RK_SRC_PORT_COUNTERS, /* ports/N/counters/: the IB PMA counters */
+	RK_SRC_HW_COUNTERS,   /* ports/N/hw_counters/ and the device's hw_counters/ */
+};
+
+enum rk_kind {
+	RK_KIND_COUNTER, /* only goes up (until reset or saturation) */
+	RK_KIND_GAUGE,	 /* a level or setting */
+};
+
+/* One metric. */
+struct rk_metric {
+	const char *name;      /* the kernel's sysfs file name */
+	enum rk_source source; /* which directory it is read from */
+	unsigned width;	       /* bits of the hardware register */
+	unsigned narrow_width; /* bits when the PMA lacks extended counters, else 0 */
+	enum rk_kind kind;     /* counter or gauge */
+	unsigned scale;	       /* multiply the raw value by this to get the unit */
+	const char *unit;      /* bytes, packets, errors, ticks, events, ms */
+	bool is_error;	       /* a rising value means a fault */
+	bool wraps;	       /* wraps at its width instead of sticking at the maximum */
+	const char *help;      /* one line for people */
+};
+
+/** The metric for a file name in a source, or NULL when the catalog lacks it. */
+const struct rk_metric *rk_catalog_find(enum rk_source source, const char *name);
+
+/** The catalog entry to use for a driver counter the catalog does not describe. */
+const struct rk_metric *rk_catalog_unknown_hw(void);
+
+/** Every metric of the catalog; *count receives the number of entries. */
+const struct rk_metric *rk_catalog_all(size_t *count);
+
+/** Largest raw value the metric's register (of the given width) can hold. */
+uint64_t rk_metric_max(unsigned width);
+
+#endif

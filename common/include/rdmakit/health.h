@@ -1,0 +1,59 @@
+/* Rules that turn what the core read into findings: what is wrong and what to do. */
+#ifndef RDMAKIT_HEALTH_H
+#define RDMAKIT_HEALTH_H
+
+#include "rdmakit/host.h"
+
+#include <stddef.h>
+
+enum rk_severity {
+	RK_SEVERITY_OK,
+	RK_SEVERITY_WARNING,
+	RK_SEVERITY_CRITICAL,
+};
+
+struct rk_finding {
+	enum rk_severity severity;
+	char code[32];	   /* stable, e.g. PORT_NO_SM */
+	char subject[64];  /* device, device:port, or HCA model */
+	char message[320]; /* what is wrong */
+	char remedy[256];  /* what to do */
+};
+
+struct rk_findings {
+	struct rk_finding *items;
+	size_t count, capacity;
+};
+
+struct rk_health_options {
+	double expect_rate_gbps; /* ports below this are flagged; 0 = no expectation */
+};
+
+/* Congestion: xmit_wait ticks per 4-byte word sent between two samples. */
+#define RK_CONGESTION_WARNING_RATIO  0.1
+#define RK_CONGESTION_CRITICAL_RATIO 1.0
+/* Fewer wait ticks than this between two samples are noise. */
+#define RK_CONGESTION_MIN_TICKS 1000
+
+/** Apply every host rule to a refreshed host and append the findings. */
+int rk_health_check_host(const struct rk_host *host, const struct rk_health_options *options,
+			 struct rk_findings *findings);
+
+/** Append one finding (printf-style message); -ENOMEM when out of memory. */
+int rk_findings_add(struct rk_findings *findings, enum rk_severity severity, const char *code,
+		    const char *subject, const char *remedy, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
+/** Sort findings most severe first, then by code and subject. */
+void rk_findings_sort(struct rk_findings *findings);
+
+/** The most severe finding's severity (RK_SEVERITY_OK when there are none). */
+enum rk_severity rk_findings_worst(const struct rk_findings *findings);
+
+/** Free the findings' storage. */
+void rk_findings_free(struct rk_findings *findings);
+
+/** "ok", "warning" or "critical". */
+const char *rk_severity_name(enum rk_severity severity);
+
+#endif

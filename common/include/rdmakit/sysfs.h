@@ -1,0 +1,64 @@
+/* Reading sysfs attributes under a configurable root, keeping descriptors open. */
+#ifndef RDMAKIT_SYSFS_H
+#define RDMAKIT_SYSFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* A sysfs root ("/sys" or a fixture tree) and its budget of open descriptors. */
+struct rk_sysfs;
+
+/* One attribute file: kept open when the budget allows, else read by path. */
+struct rk_attr {
+	int fd;	    /* -1: opened and closed on every read */
+	char *path; /* relative to the root */
+};
+
+/** Open a sysfs root; raises the soft descriptor limit where the hard limit allows. */
+int rk_sysfs_open(const char *root, struct rk_sysfs **out);
+
+/** Close the root (attributes must have been closed first). */
+void rk_sysfs_close(struct rk_sysfs *fs);
+
+/** The root's path as given to rk_sysfs_open. */
+const char *rk_sysfs_root(const struct rk_sysfs *fs);
+
+/** Cap how many attributes stay open (tests and daemons sharing a process). */
+void rk_sysfs_set_fd_budget(struct rk_sysfs *fs, size_t budget);
+
+/** Number of attributes read by open-read-close because the budget ran out. */
+size_t rk_sysfs_fallback_count(const struct rk_sysfs *fs);
+
+/** Open the attribute at relpath; -ENOENT when the file does not exist. */
+int rk_attr_open(struct rk_sysfs *fs, const char *relpath, struct rk_attr *attr);
+
+/** Close an attribute (safe on a zeroed or already closed one). */
+void rk_attr_close(struct rk_sysfs *fs, struct rk_attr *attr);
+
+/** Read an attribute's text without trailing whitespace; length or -errno. */
+ssize_t rk_attr_read(struct rk_sysfs *fs, const struct rk_attr *attr, char *buf, size_t size);
+
+/** Read the attribute at relpath once (open, read, close); length or -errno. */
+ssize_t rk_sysfs_read(struct rk_sysfs *fs, const char *relpath, char *buf, size_t size);
+
+/** True when relpath exists under the root. */
+bool rk_sysfs_exists(struct rk_sysfs *fs, const char *relpath);
+
+/** Last path component of the symlink at relpath (e.g. a PCI address); -errno. */
+int rk_sysfs_link_name(struct rk_sysfs *fs, const char *relpath, char *buf, size_t size);
+
+/** Sorted (mlx5_2 before mlx5_10) entry names of a directory; free with rk_names_free. */
+int rk_sysfs_list(struct rk_sysfs *fs, const char *reldir, char ***names, size_t *count);
+
+/** Free a list returned by rk_sysfs_list. */
+void rk_names_free(char **names, size_t count);
+
+/** Parse a whole decimal or 0x-prefixed hex number; -EINVAL or -ERANGE. */
+int rk_parse_u64(const char *text, uint64_t *out);
+
+/** Parse "4: ACTIVE" into 4 and "ACTIVE"; -EINVAL when malformed. */
+int rk_parse_numbered(const char *text, int *number, char *name, size_t name_size);
+
+#endif

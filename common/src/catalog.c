@@ -1,0 +1,122 @@
+#include "rdmakit/catalog.h"
+
+#include <string.h>
+
+#define PMA(name, width, narrow, scale, unit, err, help)                                           \
+	{                                                                                          \
+		name, RK_SRC_PORT_COUNTERS, width, narrow, RK_KIND_COUNTER, scale, unit, err,      \
+		    false, help                                                                    \
+	}
+#define HW(name, unit, err, help)                                                                  \
+	{                                                                                          \
+		name, RK_SRC_HW_COUNTERS, 64, 0, RK_KIND_COUNTER, 1, unit, err, true, help         \
+	}
+
+static const struct rk_metric catalog[] = {
+    PMA("symbol_error", 16, 0, 1, "errors", true,
+	"Minor link errors detected on one or more physical lanes"),
+    PMA("link_error_recovery", 8, 0, 1, "events", true,
+	"Times the link error recovery process completed successfully"),
+    PMA("link_downed", 8, 0, 1, "events", true,
+	"Times the link error recovery process failed and the link went down"),
+    PMA("port_rcv_errors", 16, 0, 1, "packets", true,
+	"Packets received with an error (bad CRC, length, VL or malformed)"),
+    PMA("port_rcv_remote_physical_errors", 16, 0, 1, "packets", true,
+	"Packets received marked bad by an upstream link (EBP delimiter)"),
+    PMA("port_rcv_switch_relay_errors", 16, 0, 1, "packets", true,
+	"Packets a switch could not forward (no route, wrong VL, loops)"),
+    PMA("port_xmit_discards", 16, 0, 1, "packets", true,
+	"Outbound packets discarded because the port was down or congested"),
+    PMA("port_xmit_constraint_errors", 8, 0, 1, "packets", true,
+	"Outbound packets not sent because of a partition or raw constraint"),
+    PMA("port_rcv_constraint_errors", 8, 0, 1, "packets", true,
+	"Inbound packets discarded because of a partition or raw constraint"),
+    PMA("local_link_integrity_errors", 4, 0, 1, "events", true,
+	"Times local physical errors exceeded the LocalPhyErrors threshold"),
+    PMA("excessive_buffer_overrun_errors", 4, 0, 1, "events", true,
+	"Times consecutive receive buffer overruns exceeded the OverrunErrors threshold"),
+    PMA("VL15_dropped", 16, 0, 1, "packets", false,
+	"Subnet management packets dropped for lack of VL15 buffers"),
+    PMA("port_xmit_wait", 32, 0, 1, "ticks", false,
+	"Ticks during which the port had data to send but no flow-control credits"),
+    PMA("port_xmit_data", 64, 32, 4, "bytes", false, "Data bytes transmitted, all VLs"),
+    PMA("port_rcv_data", 64, 32, 4, "bytes", false, "Data bytes received, all VLs"),
+    PMA("port_xmit_packets", 64, 32, 1, "packets", false, "Packets transmitted, all VLs"),
+    PMA("port_rcv_packets", 64, 32, 1, "packets", false, "Packets received, all VLs"),
+    PMA("unicast_xmit_packets", 64, 0, 1, "packets", false, "Unicast packets transmitted"),
+    PMA("unicast_rcv_packets", 64, 0, 1, "packets", false, "Unicast packets received"),
+    PMA("multicast_xmit_packets", 64, 0, 1, "packets", false, "Multicast packets transmitted"),
+    PMA("multicast_rcv_packets", 64, 0, 1, "packets", false, "Multicast packets received"),
+    HW("out_of_buffer", "packets", true,
+       "Packets dropped because no receive WQE was posted (receive queue empty)"),
+    HW("out_of_sequence", "packets", true, "Out-of-sequence packets received"),
+    HW("packet_seq_err", "events", true, "NAKs for packet sequence errors received"),
+    HW("local_ack_timeout_err", "events", true,
+       "Times a sender's QP ACK timer expired (retransmissions)"),
+    HW("rnr_nak_retry_err", "events", true, "RNR NAKs received after the retry limit"),
+    HW("implied_nak_seq_err", "events", true, "ACKs with a PSN beyond the expected one"),
+    HW("duplicate_request", "packets", false, "Duplicate requests received"),
+    HW("req_cqe_error", "events", true, "Requester completions with an error"),
+    HW("req_cqe_flush_error", "events", false, "Requester completions flushed with an error"),
+    HW("resp_cqe_error", "events", true, "Responder completions with an error"),
+    HW("resp_cqe_flush_error", "events", false, "Responder completions flushed with an error"),
+    HW("resp_local_length_error", "events", true, "Responder local length errors"),
+    HW("resp_remote_access_errors", "events", true, "Responder remote access errors"),
+    HW("req_remote_access_errors", "events", true, "Requester remote access errors"),
+    HW("req_remote_invalid_request", "events", true, "Requester remote invalid request NAKs"),
+    HW("rx_write_requests", "packets", false, "RDMA WRITE requests received"),
+    HW("rx_read_requests", "packets", false, "RDMA READ requests received"),
+    HW("rx_atomic_requests", "packets", false, "Atomic requests received"),
+    HW("rx_icrc_encapsulated", "packets", true, "RoCE packets received with an ICRC error"),
+    HW("np_cnp_sent", "packets", false,
+       "Congestion notification packets sent (notification point)"),
+    HW("np_ecn_marked_roce_packets", "packets", false, "ECN-marked RoCE packets received"),
+    HW("rp_cnp_handled", "packets", false,
+       "Congestion notification packets handled (reaction point)"),
+    HW("rp_cnp_ignored", "packets", false, "Congestion notification packets ignored"),
+    HW("roce_adp_retrans", "events", false, "Adaptive retransmissions for RoCE traffic"),
+    HW("roce_slow_restart", "events", false, "RoCE slow restarts"),
+    HW("sent_pkts", "packets", false, "Packets sent (soft-RoCE)"),
+    HW("rcvd_pkts", "packets", false, "Packets received (soft-RoCE)"),
+    HW("out_of_seq_request", "packets", true, "Out-of-sequence requests received (soft-RoCE)"),
+    HW("rcvd_rnr_err", "events", true, "RNR NAKs received (soft-RoCE)"),
+    HW("send_rnr_err", "events", true, "RNR NAKs sent (soft-RoCE)"),
+    HW("rcvd_seq_err", "events", true, "Sequence errors received (soft-RoCE)"),
+    HW("ack_deferred", "events", false, "ACKs deferred (soft-RoCE)"),
+    HW("retry_exceeded_err", "events", true, "Retries exceeded (soft-RoCE)"),
+    HW("retry_rnr_exceeded_err", "events", true, "RNR retries exceeded (soft-RoCE)"),
+    HW("completer_retry_err", "events", true, "Completer retries (soft-RoCE)"),
+    HW("send_err", "events", true, "Send errors (soft-RoCE)"),
+    HW("link_downed", "events", true, "Times the link went down (driver counter)"),
+    HW("rdma_sends", "packets", false, "RDMA sends (soft-RoCE)"),
+    HW("rdma_recvs", "packets", false, "RDMA receives (soft-RoCE)"),
+    {"lifespan", RK_SRC_HW_COUNTERS, 64, 0, RK_KIND_GAUGE, 1, "ms", false, false,
+     "How long the driver caches hw_counters values (a setting, not a counter)"},
+};
+
+static const struct rk_metric unknown_hw =
+    HW("(driver counter)", "events", false, "Driver-specific counter not described by rdmakit");
+
+const struct rk_metric *rk_catalog_find(enum rk_source source, const char *name)
+{
+	for (size_t i = 0; i < sizeof(catalog) / sizeof(catalog[0]); i++)
+		if (catalog[i].source == source && strcmp(catalog[i].name, name) == 0)
+			return &catalog[i];
+	return NULL;
+}
+
+const struct rk_metric *rk_catalog_unknown_hw(void)
+{
+	return &unknown_hw;
+}
+
+const struct rk_metric *rk_catalog_all(size_t *count)
+{
+	*count = sizeof(catalog) / sizeof(catalog[0]);
+	return catalog;
+}
+
+uint64_t rk_metric_max(unsigned width)
+{
+	return width >= 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1;
+}

@@ -1,0 +1,493 @@
+#include "rdmakit/host.h"
+
+#include "rdmakit/log.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define CLASS_DIR "class/infiniband"
+
+static double monotonic_seconds(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
+/* Read dir/name into buf; "" and -errno when missing or unreadable. */
+static ssize_t read_text(struct rk_sysfs *fs, const char *dir, const char *name, char *buf,
+			 size_t size)
+{
+	char path[256];
+	ssize_t len;
+
+	buf[0] = '\0';
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path))
+		return -ENAMETOOLONG;
+	len = rk_sysfs_read(fs, path, buf, size);
+	if (len < 0)
+		buf[0] = '\0';
+	return len;
+}
+
+int rk_parse_rate(const char *text, double *gbps, int *width, char *speed, size_t speed_size)
+{
+	char *end;
+	double rate = strtod(text, &end);
+	long lanes;
+	size_t len;
+
+	if (end == text || rate < 0 || strncmp(end, " Gb/sec", 7) != 0)
+		return -EINVAL;
+	*gbps = rate;
+	*width = -1;
+	speed[0] = '\0';
+	end = strchr(end, '(');
+	if (!end)
+		return 0; /* rate without a width: still a rate */
+	lanes = strtol(end + 1, &end, 10);
+	if (lanes <= 0 || (*end != 'X' && *end != 'x'))
+		return 0;
+	*width = (int)lanes;
+	end++;
+	while (*end == ' ')
+		end++;
+	len = strcspn(end, ")");
+	if (end[len] == ')' && len > 0 && len < speed_size) {
+		memcpy(speed, end, len);
+		speed[len] = '\0';
+	} else if (end[len] == ')' && len == 0 && rate / lanes == 2.5) {
+		snprintf(speed, speed_size, "SDR"); /* older kernels print SDR as "(4X)" */
+	}
+	return 0;
+}
+
+int rk_parse_pcie_speed(const char *text, double *gts)
+{
+	char *end;
+	double speed = strtod(text, &end);
+
+	if (end == text || speed <= 0)
+		return -EINVAL;
+	while (*end == ' ')
+		end++;
+	if (strncmp(end, "GT/s", 4) != 0)
+		return -EINVAL;
+	*gts = speed;
+	return 0;
+}
+
+static void read_pci_speed(struct rk_sysfs *fs, const char *dir, const char *name, char *text,
+			   size_t size, double *gts)
+{
+	*gts = -1;
+	if (read_text(fs, dir, name, text, size) >= 0 && rk_parse_pcie_speed(text, gts) != 0)
+		*gts = -1;
+}
+
+/* A signed whole number such as numa_node ("-1" when the platform has none). */
+static int read_signed(struct rk_sysfs *fs, const char *dir, const char *name)
+{
+	char text[32];
+	uint64_t value;
+
+	if (read_text(fs, dir, name, text, sizeof(text)) < 0)
+		return -1;
+	if (strcmp(text, "-1") == 0)
+		return -1;
+	if (rk_parse_u64(text, &value) != 0 || value > INT32_MAX) {
+		rk_log(RK_LOG_WARNING, "%s/%s: not a number: \"%s\"", dir, name, text);
+		return -1;
+	}
+	return (int)value;
+}
+
+static void clear_pci(struct rk_pci *pci)
+{
+	memset(pci, 0, sizeof(*pci));
+	pci->vendor = pci->device_id = pci->numa_node = -1;
+	pci->cur_width = pci->max_width = pci->sriov_numvfs = pci->sriov_totalvfs = -1;
+	pci->cur_speed_gts = pci->max_speed_gts = -1;
+}
+
+static void read_pci(struct rk_sysfs *fs, struct rk_device *dev)
+{
+	struct rk_pci *pci = &dev->pci;
+	char dir[128], vendor[136];
+
+	clear_pci(pci);
+	snprintf(dir, sizeof(dir), "%s/device", dev->dir);
+	snprintf(vendor, sizeof(vendor), "%s/vendor", dir);
+	if (rk_sysfs_link_name(fs, dir, pci->address, sizeof(pci->address)) != 0 ||
+	    !rk_sysfs_exists(fs, vendor)) {
+		pci->address[0] = '\0'; /* no PCI parent: soft-RoCE, or a link elsewhere */
+		return;
+	}
+	pci->vendor = read_signed(fs, dir, "vendor");
+	pci->device_id = read_signed(fs, dir, "device");
+	pci->numa_node = read_signed(fs, dir, "numa_node");
+	read_pci_speed(fs, dir, "current_link_speed", pci->cur_speed, sizeof(pci->cur_speed),
+		       &pci->cur_speed_gts);
+	read_pci_speed(fs, dir, "max_link_speed", pci->max_speed, sizeof(pci->max_speed),
+		       &pci->max_speed_gts);
+	pci->cur_width = read_signed(fs, dir, "current_link_width");
+	pci->max_width = read_signed(fs, dir, "max_link_width");
+	pci->sriov_numvfs = read_signed(fs, dir, "sriov_numvfs");
+	pci->sriov_totalvfs = read_signed(fs, dir, "sriov_totalvfs");
+}
+
+static void open_port_attr(struct rk_sysfs *fs, const char *dir, const char *name,
+			   struct rk_attr *attr)
+{
+	char path[160];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (rk_attr_open(fs, path, attr) != 0) {
+		attr->fd = -1;
+		attr->path = NULL;
+	}
+}
+
+static void open_port_attrs(struct rk_sysfs *fs, struct rk_port *port)
+{
+	struct rk_port_attrs *a = &port->attrs;
+
+	open_port_attr(fs, port->dir, "state", &a->state);
+	open_port_attr(fs, port->dir, "phys_state", &a->phys_state);
+	open_port_attr(fs, port->dir, "rate", &a->rate);
+	open_port_attr(fs, port->dir, "lid", &a->lid);
+	open_port_attr(fs, port->dir, "sm_lid", &a->sm_lid);
+	open_port_attr(fs, port->dir, "sm_sl", &a->sm_sl);
+	open_port_attr(fs, port->dir, "lid_mask_count", &a->lmc);
+	open_port_attr(fs, port->dir, "cap_mask", &a->cap_mask);
+}
+
+static void close_port_attrs(struct rk_sysfs *fs, struct rk_port_attrs *a)
+{
+	struct rk_attr *all[] = {&a->state,  &a->phys_state, &a->rate, &a->lid,
+				 &a->sm_lid, &a->sm_sl,	     &a->lmc,  &a->cap_mask};
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		rk_attr_close(fs, all[i]);
+}
+
+/* The RoCE netdev: gid_attrs/ndevs/0 on current kernels, else the PCI function's net/. */
+static void find_netdev(struct rk_sysfs *fs, const struct rk_device *dev, struct rk_port *port)
+{
+	char dir[160];
+	char **names;
+	size_t count;
+
+	if (read_text(fs, port->dir, "gid_attrs/ndevs/0", port->netdev, sizeof(port->netdev)) > 0)
+		return;
+	snprintf(dir, sizeof(dir), "%s/device/net", dev->dir);
+	if (rk_sysfs_list(fs, dir, &names, &count) != 0)
+		return;
+	if (count >= port->num)
+		snprintf(port->netdev, sizeof(port->netdev), "%s", names[port->num - 1]);
+	rk_names_free(names, count);
+}
+
+static int open_port(struct rk_sysfs *fs, struct rk_device *dev, struct rk_port *port, unsigned num)
+{
+	char dir[160];
+	int err;
+
+	port->num = num;
+	snprintf(port->dir, sizeof(port->dir), "%s/ports/%u", dev->dir, num);
+	read_text(fs, port->dir, "link_layer", port->link_layer, sizeof(port->link_layer));
+	read_text(fs, port->dir, "gids/0", port->gid0, sizeof(port->gid0));
+	if (strcmp(port->link_layer, "Ethernet") == 0)
+		find_netdev(fs, dev, port);
+	open_port_attrs(fs, port);
+	snprintf(dir, sizeof(dir), "%s/counters", port->dir);
+	err = rk_counter_set_open(fs, dir, RK_SRC_PORT_COUNTERS, &port->counters);
+	if (err)
+		return err;
+	snprintf(dir, sizeof(dir), "%s/hw_counters", port->dir);
+	return rk_counter_set_open(fs, dir, RK_SRC_HW_COUNTERS, &port->hw_counters);
+}
+
+static void close_port(struct rk_sysfs *fs, struct rk_port *port)
+{
+	close_port_attrs(fs, &port->attrs);
+	rk_counter_set_close(fs, &port->counters);
+	rk_counter_set_close(fs, &port->hw_counters);
+}
+
+/* Port directories are numbers; anything else is logged and skipped. */
+static int open_ports(struct rk_sysfs *fs, struct rk_device *dev)
+{
+	char dir[128];
+	char **names;
+	size_t count;
+	int err;
+
+	snprintf(dir, sizeof(dir), "%s/ports", dev->dir);
+	err = rk_sysfs_list(fs, dir, &names, &count);
+	if (err)
+		return err;
+	dev->ports = calloc(count ? count : 1, sizeof(*dev->ports));
+	for (size_t i = 0; dev->ports && i < count && !err; i++) {
+		uint64_t num;
+
+		if (rk_parse_u64(names[i], &num) != 0 || num == 0 || num > 255) {
+			rk_log(RK_LOG_WARNING, "%s/%s: not a port number, skipped", dir, names[i]);
+			continue;
+		}
+		err = open_port(fs, dev, &dev->ports[dev->nports], (unsigned)num);
+		dev->nports++;
+	}
+	rk_names_free(names, count);
+	return dev->ports ? err : -ENOMEM;
+}
+
+static void read_device_facts(struct rk_sysfs *fs, struct rk_device *dev)
+{
+	char text[64];
+
+	dev->node_type = -1;
+	if (read_text(fs, dev->dir, "node_type", text, sizeof(text)) >= 0 &&
+	    rk_parse_numbered(text, &dev->node_type, dev->node_type_name,
+			      sizeof(dev->node_type_name)) != 0) {
+		rk_log(RK_LOG_WARNING, "%s/node_type: malformed: \"%s\"", dev->dir, text);
+		dev->node_type = -1;
+	}
+	read_text(fs, dev->dir, "node_guid", dev->node_guid, sizeof(dev->node_guid));
+	read_text(fs, dev->dir, "sys_image_guid", dev->sys_image_guid, sizeof(dev->sys_image_guid));
+	read_text(fs, dev->dir, "fw_ver", dev->fw_ver, sizeof(dev->fw_ver));
+	read_text(fs, dev->dir, "hca_type", dev->hca_type, sizeof(dev->hca_type));
+	read_text(fs, dev->dir, "board_id", dev->board_id, sizeof(dev->board_id));
+	read_text(fs, dev->dir, "hw_rev", dev->hw_rev, sizeof(dev->hw_rev));
+	read_text(fs, dev->dir, "node_desc", dev->node_desc, sizeof(dev->node_desc));
+}
+
+static void close_device(struct rk_sysfs *fs, struct rk_device *dev)
+{
+	for (unsigned i = 0; i < dev->nports; i++)
+		close_port(fs, &dev->ports[i]);
+	free(dev->ports);
+	dev->ports = NULL;
+	dev->nports = 0;
+	rk_counter_set_close(fs, &dev->hw_counters);
+}
+
+static int open_device(struct rk_sysfs *fs, const char *name, struct rk_device *dev)
+{
+	char dir[160];
+	int err;
+
+	memset(dev, 0, sizeof(*dev));
+	snprintf(dev->name, sizeof(dev->name), "%s", name);
+	snprintf(dev->dir, sizeof(dev->dir), CLASS_DIR "/%s", name);
+	read_device_facts(fs, dev);
+	read_pci(fs, dev);
+	err = open_ports(fs, dev);
+	if (!err) {
+		snprintf(dir, sizeof(dir), "%s/hw_counters", dev->dir);
+		err = rk_counter_set_open(fs, dir, RK_SRC_HW_COUNTERS, &dev->hw_counters);
+	}
+	if (err) {
+		rk_log(RK_LOG_WARNING, "%s: cannot read device: %s", name, strerror(-err));
+		close_device(fs, dev);
+	}
+	return err;
+}
+
+int rk_host_open(const char *root, struct rk_host **out)
+{
+	struct rk_host *host = calloc(1, sizeof(*host));
+	int err;
+
+	if (!host)
+		return -ENOMEM;
+	err = rk_sysfs_open(root, &host->fs);
+	if (err) {
+		free(host);
+		return err;
+	}
+	err = rk_host_rescan(host);
+	if (err) {
+		rk_host_close(host);
+		return err;
+	}
+	*out = host;
+	return 0;
+}
+
+static int add_device(struct rk_host *host, const char *name)
+{
+	struct rk_device *grown = realloc(host->devices, (host->ndevices + 1) * sizeof(*grown));
+
+	if (!grown)
+		return -ENOMEM;
+	host->devices = grown;
+	if (open_device(host->fs, name, &host->devices[host->ndevices]) == 0)
+		host->ndevices++;
+	return 0;
+}
+
+static void reopen_device(struct rk_host *host, struct rk_device *dev)
+{
+	char name[sizeof(dev->name)];
+
+	snprintf(name, sizeof(name), "%s", dev->name);
+	close_device(host->fs, dev);
+	if (open_device(host->fs, name, dev) == 0) {
+		rk_log(RK_LOG_INFO, "%s: device is back", name);
+		return;
+	}
+	snprintf(dev->name, sizeof(dev->name), "%s", name);
+	dev->vanished = true;
+}
+
+int rk_host_rescan(struct rk_host *host)
+{
+	char **names;
+	size_t count;
+	int err = rk_sysfs_list(host->fs, CLASS_DIR, &names, &count);
+
+	if (err == -ENOENT)
+		return 0; /* no RDMA device on this host */
+	if (err) {
+		rk_log(RK_LOG_ERR, "%s/" CLASS_DIR ": %s", rk_sysfs_root(host->fs), strerror(-err));
+		return err;
+	}
+	for (size_t i = 0; i < count && !err; i++) {
+		struct rk_device *dev = rk_host_find_device(host, names[i]);
+
+		if (!dev)
+			err = add_device(host, names[i]);
+		else if (dev->vanished)
+			reopen_device(host, dev);
+	}
+	rk_names_free(names, count);
+	return err;
+}
+
+static void read_port_state(struct rk_sysfs *fs, const struct rk_attr *attr, int *number,
+			    char *name, size_t size)
+{
+	char text[64];
+
+	*number = -1;
+	name[0] = '\0';
+	if (rk_attr_read(fs, attr, text, sizeof(text)) < 0)
+		return;
+	if (rk_parse_numbered(text, number, name, size) != 0) {
+		rk_log(RK_LOG_WARNING, "%s: malformed: \"%s\"", attr->path, text);
+		*number = -1;
+	}
+}
+
+static int64_t read_port_number(struct rk_sysfs *fs, const struct rk_attr *attr)
+{
+	char text[64];
+	uint64_t value;
+
+	if (rk_attr_read(fs, attr, text, sizeof(text)) < 0)
+		return -1;
+	if (rk_parse_u64(text, &value) != 0 || value > INT64_MAX) {
+		rk_log(RK_LOG_WARNING, "%s: not a number: \"%s\"", attr->path, text);
+		return -1;
+	}
+	return (int64_t)value;
+}
+
+static void read_port_rate(struct rk_sysfs *fs, struct rk_port *port)
+{
+	port->rate_gbps = -1;
+	port->width = -1;
+	port->speed[0] = '\0';
+	if (rk_attr_read(fs, &port->attrs.rate, port->rate_text, sizeof(port->rate_text)) < 0) {
+		port->rate_text[0] = '\0';
+		return;
+	}
+	if (rk_parse_rate(port->rate_text, &port->rate_gbps, &port->width, port->speed,
+			  sizeof(port->speed)) != 0) {
+		rk_log(RK_LOG_WARNING, "%s: malformed rate: \"%s\"", port->attrs.rate.path,
+		       port->rate_text);
+		port->rate_gbps = -1;
+	}
+}
+
+static int read_port(struct rk_sysfs *fs, struct rk_port *port)
+{
+	struct rk_port_attrs *a = &port->attrs;
+	int err;
+
+	read_port_state(fs, &a->state, &port->state, port->state_name, sizeof(port->state_name));
+	read_port_state(fs, &a->phys_state, &port->phys_state, port->phys_state_name,
+			sizeof(port->phys_state_name));
+	read_port_rate(fs, port);
+	port->lid = read_port_number(fs, &a->lid);
+	port->sm_lid = read_port_number(fs, &a->sm_lid);
+	port->sm_sl = (int)read_port_number(fs, &a->sm_sl);
+	port->lmc = (int)read_port_number(fs, &a->lmc);
+	port->cap_mask = read_port_number(fs, &a->cap_mask);
+	err = rk_counter_set_read(fs, &port->counters);
+	if (!err)
+		err = rk_counter_set_read(fs, &port->hw_counters);
+	return err;
+}
+
+static int read_device(struct rk_sysfs *fs, struct rk_device *dev)
+{
+	int err = 0;
+
+	if (!rk_sysfs_exists(fs, dev->dir))
+		return -ENODEV;
+	for (unsigned i = 0; i < dev->nports && !err; i++)
+		err = read_port(fs, &dev->ports[i]);
+	if (!err)
+		err = rk_counter_set_read(fs, &dev->hw_counters);
+	return err;
+}
+
+int rk_host_refresh(struct rk_host *host)
+{
+	host->prev_sample_time = host->sample_time;
+	host->sample_time = monotonic_seconds();
+	for (size_t i = 0; i < host->ndevices; i++) {
+		struct rk_device *dev = &host->devices[i];
+
+		if (dev->vanished)
+			continue;
+		if (read_device(host->fs, dev) == -ENODEV) {
+			dev->vanished = true;
+			close_device(host->fs, dev);
+			rk_log(RK_LOG_WARNING, "%s: device vanished; skipping it", dev->name);
+		}
+	}
+	return 0;
+}
+
+void rk_host_close(struct rk_host *host)
+{
+	if (!host)
+		return;
+	for (size_t i = 0; i < host->ndevices; i++)
+		close_device(host->fs, &host->devices[i]);
+	free(host->devices);
+	rk_sysfs_close(host->fs);
+	free(host);
+}
+
+double rk_host_interval(const struct rk_host *host)
+{
+	if (host->prev_sample_time <= 0)
+		return 0;
+	return host->sample_time - host->prev_sample_time;
+}
+
+struct rk_device *rk_host_find_device(struct rk_host *host, const char *name)
+{
+	for (size_t i = 0; i < host->ndevices; i++)
+		if (strcmp(host->devices[i].name, name) == 0)
+			return &host->devices[i];
+	return NULL;
+}

@@ -1,0 +1,7 @@
+#!/bin/sh
+# Configure and build rdmakit into ./build (or $BUILD_DIR). Used by demo.sh and check.sh.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$top/build}
+cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$build" -j "$(nproc)" >/dev/null

@@ -1,0 +1,7 @@
+#!/bin/sh
+# Build rdmakit and run the whole test suite through ctest.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$top/build}
+"$top/scripts/build.sh"
+ctest --test-dir "$build" --output-on-failure

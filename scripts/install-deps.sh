@@ -1,0 +1,33 @@
+#!/bin/sh
+# Install every Debian package rdmakit's build, demo and tests need.
+# Idempotent and non-interactive; run as root on Debian 12.
+set -eu
+
+packages="
+  build-essential cmake pkg-config clang-format valgrind python3 procps
+  libjson-c-dev libcmocka-dev
+  libibverbs-dev librdmacm-dev libibumad-dev libibmad-dev libibnetdisc-dev
+  ibsim-utils opensm infiniband-diags
+"
+
+missing=""
+for pkg in $packages; do
+	if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+		missing="$missing $pkg"
+	fi
+done
+
+if [ -z "$missing" ]; then
+	echo "install-deps: all packages present"
+	exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "install-deps: missing packages:$missing (run as root)" >&2
+	exit 1
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+# shellcheck disable=SC2086 # the list is meant to split into words
+apt-get install -y -q --no-install-recommends $missing

@@ -1,0 +1,353 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the rdmakit CLI on the sysfs fixtures: exact values from its JSON."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+
+RDMAKIT = os.environ.get("RDMAKIT", "rdmakit")
+FIXTURES = os.environ.get("FIXTURES", os.path.join(os.path.dirname(__file__), "..", "fixtures"))
+SYSFS = os.path.join(FIXTURES, "sysfs")
+
+
+def run(*args, root=None, check_rc=None):
+    cmd = [RDMAKIT, *args]
+    if root:
+        cmd += ["--sysfs-root", root if os.path.isabs(root) else os.path.join(SYSFS, root)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    if check_rc is not None and proc.returncode != check_rc:
+        raise AssertionError(f"{cmd}: exit {proc.returncode}, stderr: {proc.stderr}")
+    return proc
+
+
+def run_json(*args, root=None, rc=0):
+    return json.loads(run(*args, "--json", root=root, check_rc=rc).stdout)
+
+
+def device(doc, name):
+    return next(d for d in doc["devices"] if d["name"] == name)
+
+
+def port(doc, name, num=1):
+    return next(p for p in device(doc, name)["ports"] if p["port"] == num)
+
+
+def codes(doc):
+    return sorted((f["code"], f["subject"]) for f in doc["findings"])
+
+
+class Status(unittest.TestCase):
+    def test_ib_hdr_device_facts(self):
+        doc = run_json("status", root="ib-hdr")
+        self.assertEqual([d["name"] for d in doc["devices"]], ["mlx5_0", "mlx5_1"])
+        d = device(doc, "mlx5_1")
+        self.assertEqual(d["node_guid"], "b859:9f03:00d4:6f2b")
+        self.assertEqual(d["sys_image_guid"], "b859:9f03:00d4:6f2a")
+        self.assertEqual(d["fw_ver"], "20.31.1014")
+        self.assertEqual(d["hca_type"], "MT4123")
+        self.assertEqual(d["board_id"], "MT_0000000223")
+        self.assertEqual(d["hw_rev"], "0x0")
+        self.assertEqual(d["node_type"], "CA")
+        self.assertEqual(d["num_ports"], 1)
+        self.assertEqual(d["pci"], {
+            "address": "0000:3b:00.1", "vendor_id": "0x15b3", "device_id": "0x101b",
+            "numa_node": 0, "link_speed_gts": 16, "max_link_speed_gts": 16,
+            "link_width": 16, "max_link_width": 16, "sriov_numvfs": 0, "sriov_totalvfs": 8})
+
+    def test_ib_hdr_port_facts(self):
+        p = port(run_json("status", root="ib-hdr"), "mlx5_0")
+        expected = {"port": 1, "state": "ACTIVE", "phys_state": "LinkUp", "rate_gbps": 200,
+                    "width": "4X", "speed": "HDR", "link_layer": "InfiniBand", "lid": 5,
+                    "sm_lid": 1, "sm_sl": 0, "lmc": 0, "cap_mask": "0xa651e848",
+                    "gid0": "fe80:0000:0000:0000:b859:9f03:00d4:6f2a", "netdev": None}
+        self.assertEqual({k: p[k] for k in expected}, expected)
+        self.assertEqual(port(run_json("status", root="ib-hdr"), "mlx5_1")["lid"], 6)
+
+    def test_ib_hdr_counters_in_bytes(self):
+        p = port(run_json("status", root="ib-hdr"), "mlx5_0")
+        c = p["counters"]
+        self.assertEqual(len(c), 21)
+        self.assertEqual(c["port_xmit_data"], 1234567890123 * 4)
+        self.assertEqual(c["port_rcv_data"], 987654321098 * 4)
+        self.assertEqual(c["port_xmit_packets"], 1204817745)
+        self.assertEqual(c["unicast_rcv_packets"], 964432817)
+        self.assertEqual(c["multicast_xmit_packets"], 182734)
+        self.assertEqual(c["port_xmit_wait"], 2837461)
+        self.assertEqual(c["symbol_error"], 0)
+        self.assertEqual(p["hw_counters"]["rx_write_requests"], 84736251)
+        self.assertEqual(p["hw_counters"]["lifespan"], 10)
+        self.assertEqual(len(p["hw_counters"]), 24)
+        self.assertEqual(p["saturated"], [])
+        self.assertEqual(p["unavailable"], [])
+        self.assertEqual(device(run_json("status", root="ib-hdr"), "mlx5_0")["hw_counters"],
+                         {"lifespan": 10, "out_of_buffer": 0, "out_of_sequence": 0})
+
+    def test_roce_port(self):
+        doc = run_json("status", root="roce")
+        d = device(doc, "mlx5_2")
+        self.assertEqual((d["hca_type"], d["fw_ver"], d["pci"]["device_id"]),
+                         ("MT4119", "16.35.2000", "0x1017"))
+        p = port(doc, "mlx5_2")
+        self.assertEqual(p["link_layer"], "Ethernet")
+        self.assertEqual(p["netdev"], "ens1f0")
+        self.assertEqual((p["rate_gbps"], p["width"], p["speed"]), (100, "4X", "EDR"))
+        self.assertEqual(p["gid0"], "fe80:0000:0000:0000:0a5e:a1ff:fe2b:3c4d")
+        self.assertEqual(p["hw_counters"]["np_cnp_sent"], 183746)
+        self.assertEqual(p["counters"]["port_rcv_data"], 398765432109 * 4)
+
+    def test_rxe_has_no_pci_and_only_hw_counters(self):
+        doc = run_json("status", root="rxe")
+        d = device(doc, "rxe0")
+        self.assertIsNone(d["pci"])
+        self.assertIsNone(d["hca_type"])
+        p = port(doc, "rxe0")
+        self.assertEqual(p["counters"], {})
+        self.assertEqual(p["hw_counters"]["sent_pkts"], 48213977)
+        self.assertEqual(p["netdev"], "eth0")
+        self.assertEqual((p["rate_gbps"], p["width"], p["speed"]), (10, "1X", "FDR10"))
+
+    def test_old_kernel_sdr_rate_string(self):
+        p = port(run_json("status", root="port-states"), "mlx5_0")
+        self.assertEqual((p["rate_gbps"], p["width"], p["speed"]), (10, "4X", "SDR"))
+        self.assertEqual((p["state"], p["phys_state"]), ("DOWN", "Polling"))
+
+    def test_no_pma_counters_are_null_not_zero(self):
+        p = port(run_json("status", root="no-pma"), "mlx5_0")
+        self.assertEqual(len(p["counters"]), 21)
+        self.assertTrue(all(v is None for v in p["counters"].values()))
+        self.assertEqual(len(p["unavailable"]), 21)
+        self.assertEqual(p["hw_counters"]["rx_write_requests"], 72619384)
+        self.assertEqual(p["state"], "ACTIVE")
+
+    def test_saturated_counters_flagged(self):
+        p = port(run_json("status", root="saturated"), "mlx5_0")
+        self.assertEqual(sorted(p["saturated"]), ["link_downed", "port_xmit_wait", "symbol_error"])
+        self.assertEqual(p["counters"]["port_xmit_wait"], 4294967295)
+        self.assertEqual(p["counters"]["symbol_error"], 65535)
+        self.assertEqual(p["counters"]["port_xmit_data"], 2233445566778 * 4)
+
+    def test_messy_files_parse_and_bad_values_are_isolated(self):
+        proc = run("status", "--json", root="messy", check_rc=0)
+        doc = json.loads(proc.stdout)
+        self.assertEqual([d["name"] for d in doc["devices"]], ["mlx5_0", "mlx5_1", "mlx5_2"])
+        m0, m1, m2 = (device(doc, n) for n in ("mlx5_0", "mlx5_1", "mlx5_2"))
+        self.assertEqual(m0["fw_ver"], "20.31.1014")
+        self.assertIsNone(m0["hw_rev"])
+        p0 = port(doc, "mlx5_0")
+        self.assertEqual((p0["state"], p0["rate_gbps"], p0["lid"]), ("ACTIVE", 200, 5))
+        self.assertEqual(p0["counters"]["port_xmit_data"], 1357924680135 * 4)
+        self.assertIsNone(p0["counters"]["port_rcv_packets"])
+        self.assertIsNone(p0["counters"]["VL15_dropped"])
+        self.assertEqual(p0["counters"]["symbol_error"], 7)
+        self.assertEqual(sorted(p0["unavailable"]), ["VL15_dropped", "port_rcv_packets"])
+        self.assertIn("port_rcv_packets: not a counter value: \"abc\"", proc.stderr)
+        self.assertEqual((m1["fw_ver"], m1["node_guid"], m1["board_id"]),
+                         ("20.31.1014", "b859:9f03:00d4:6f2b", None))
+        p1 = port(doc, "mlx5_1")
+        self.assertEqual((p1["state"], p1["phys_state"]), ("ACTIVE", "LinkUp"))
+        self.assertEqual(p1["counters"]["port_rcv_data"], 975318642086 * 4)
+        self.assertEqual(m1["pci"]["address"], "0000:3b:00.1")
+        self.assertIsNone(m1["pci"]["link_speed_gts"])
+        self.assertIsNone(m1["pci"]["numa_node"])
+        self.assertEqual(m1["pci"]["link_width"], 16)
+        self.assertIsNone(m2["pci"])
+        self.assertEqual(port(doc, "mlx5_2")["counters"]["port_xmit_data"], 1029384756102 * 4)
+        self.assertEqual(port(doc, "mlx5_2")["hw_counters"], {})
+
+    def test_filter_and_unknown_device(self):
+        doc = run_json("status", "mlx5_1:1", root="ib-hdr")
+        self.assertEqual([d["name"] for d in doc["devices"]], ["mlx5_1"])
+        proc = run("status", "mlx5_9", root="ib-hdr")
+        self.assertEqual(proc.returncode, 3)
+        self.assertIn("no RDMA device named mlx5_9", proc.stderr)
+
+    def test_missing_root_is_a_clear_error(self):
+        proc = run("status", root="/nonexistent/sysfs")
+        self.assertEqual(proc.returncode, 3)
+        self.assertIn("/nonexistent/sysfs", proc.stderr)
+
+    def test_text_output(self):
+        out = run("status", root="roce", check_rc=0).stdout
+        self.assertIn("CA 'mlx5_2'", out)
+        self.assertIn("Netdev:          ens1f0", out)
+        self.assertIn("0000:5e:00.0 [15b3:1017]", out)
+
+
+class Counters(unittest.TestCase):
+    def test_single_sample(self):
+        doc = run_json("counters", "mlx5_0:1", root="ib-hdr")
+        self.assertIsNone(doc["interval"])
+        p = port(doc, "mlx5_0")
+        self.assertEqual(p["counters"]["port_rcv_data"], 987654321098 * 4)
+        self.assertEqual(p["rates"], {})
+
+    def test_rates_from_two_samples(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            root = os.path.join(tmp, "root")
+            shutil.copytree(os.path.join(SYSFS, "ib-hdr"), root, symlinks=True)
+            data = os.path.join(root, "class/infiniband/mlx5_0/ports/1/counters/port_xmit_data")
+
+            def bump():
+                time.sleep(0.4)
+                with open(data, "w") as f:
+                    f.write(f"{1234567890123 + 250000}\n")
+
+            t = threading.Thread(target=bump)
+            t.start()
+            proc = run("counters", "--interval", "1", "--count", "2", "--json", root=root,
+                       check_rc=0)
+            t.join()
+            lines = proc.stdout.strip().split("\n")
+            self.assertEqual(len(lines), 2)
+            second = json.loads(lines[1])
+            self.assertGreater(second["interval"], 0.9)
+            p = port(second, "mlx5_0")
+            self.assertEqual(p["counters"]["port_xmit_data"], (1234567890123 + 250000) * 4)
+            rate = p["rates"]["port_xmit_data"]
+            self.assertAlmostEqual(rate, 1e6 / second["interval"], delta=1)
+            self.assertEqual(p["rates"]["port_rcv_data"], 0)
+        finally:
+            shutil.rmtree(tmp)
+
+    def test_device_removed_between_samples(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            root = os.path.join(tmp, "root")
+            shutil.copytree(os.path.join(SYSFS, "ib-hdr"), root, symlinks=True)
+
+            def remove():
+                time.sleep(0.4)
+                shutil.rmtree(os.path.join(root, "class/infiniband/mlx5_1"))
+
+            t = threading.Thread(target=remove)
+            t.start()
+            proc = run("counters", "--interval", "1", "--count", "2", "--json", root=root)
+            t.join()
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            self.assertIn("mlx5_1: device vanished", proc.stderr)
+            first, second = (json.loads(l) for l in proc.stdout.strip().split("\n"))
+            self.assertFalse(device(first, "mlx5_1")["vanished"])
+            self.assertTrue(device(second, "mlx5_1")["vanished"])
+            self.assertEqual(device(second, "mlx5_1")["ports"], [])
+            self.assertEqual(port(second, "mlx5_0")["counters"]["port_xmit_data"],
+                             1234567890123 * 4)
+            doc = run_json("doctor", root=root, rc=0)
+            self.assertEqual(codes(doc), [])
+        finally:
+            shutil.rmtree(tmp)
+
+    def test_bad_arguments(self):
+        for args, text in ((["--interval", "abc"], "--interval: not a number"),
+                           (["--count", "0"], "--count: expected a whole number"),
+                           (["mlx5_0:x"], "expected DEVICE or DEVICE:PORT"),
+                           (["--bogus"], "unknown option")):
+            proc = run("counters", *args, root="ib-hdr")
+            self.assertEqual(proc.returncode, 3, args)
+            self.assertIn(text, proc.stderr)
+
+
+class Doctor(unittest.TestCase):
+    EXPECTED = {
+        "ib-hdr": (0, []),
+        "no-sm": (2, [("PORT_NO_SM", "mlx5_0:1")]),
+        "degraded-rate": (1, [("RATE_BELOW_PEERS", "mlx5_1:1")]),
+        "pcie-x8": (1, [("PCIE_WIDTH_DEGRADED", "mlx5_0 (0000:3b:00.0)")]),
+        "pcie-slow": (1, [("PCIE_SPEED_DEGRADED", "mlx5_0 (0000:3b:00.0)")]),
+        "no-pma": (0, [("COUNTERS_UNAVAILABLE", "mlx5_0:1")]),
+        "saturated": (1, [("COUNTER_SATURATED", "mlx5_0:1")]),
+        "fw-mismatch": (1, [("FW_MISMATCH", "MT4123")]),
+        "roce": (0, []),
+        "rxe": (0, []),
+        "port-states": (2, [("PORT_DISABLED", "mlx5_1:1"), ("PORT_NO_SM", "mlx5_2:1"),
+                            ("PORT_POLLING", "mlx5_0:1"), ("PORT_SM_LID_ZERO", "mlx5_3:1")]),
+    }
+
+    def test_every_fixture(self):
+        for fixture, (rc, expected) in self.EXPECTED.items():
+            with self.subTest(fixture=fixture):
+                doc = run_json("doctor", root=fixture, rc=rc)
+                self.assertEqual(codes(doc), sorted(expected))
+
+    def test_most_severe_first_with_remedies(self):
+        doc = run_json("doctor", root="port-states", rc=2)
+        severities = [f["severity"] for f in doc["findings"]]
+        self.assertEqual(severities, ["critical", "critical", "warning", "warning"])
+        for f in doc["findings"]:
+            self.assertTrue(f["message"] and f["remedy"])
+        self.assertIn("ARMED", doc["findings"][0]["message"])
+
+    def test_expect_rate(self):
+        doc = run_json("doctor", "--expect-rate", "200", root="roce", rc=1)
+        self.assertEqual(codes(doc), [("RATE_BELOW_EXPECTED", "mlx5_2:1")])
+        self.assertEqual(codes(run_json("doctor", "--expect-rate", "200", root="ib-hdr")), [])
+
+    def test_rising_errors_and_congestion_between_samples(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            root = os.path.join(tmp, "root")
+            shutil.copytree(os.path.join(SYSFS, "ib-hdr"), root, symlinks=True)
+            c0 = os.path.join(root, "class/infiniband/mlx5_0/ports/1/counters")
+            c1 = os.path.join(root, "class/infiniband/mlx5_1/ports/1/counters")
+
+            def write(path, value):
+                with open(path, "w") as f:
+                    f.write(f"{value}\n")
+
+            def change():
+                time.sleep(0.3)
+                write(os.path.join(c0, "symbol_error"), 3)
+                write(os.path.join(c0, "link_downed"), 1)
+                write(os.path.join(c1, "port_xmit_wait"), 1947283 + 500000)
+                write(os.path.join(c1, "port_xmit_data"), 1122334455667 + 100000)
+
+            t = threading.Thread(target=change)
+            t.start()
+            doc = run_json("doctor", "--interval", "1", root=root, rc=2)
+            t.join()
+            self.assertEqual(codes(doc), [("CONGESTION", "mlx5_1:1"), ("ERRORS_RISING", "mlx5_0:1")])
+            rising = next(f for f in doc["findings"] if f["code"] == "ERRORS_RISING")
+            self.assertIn("symbol_error +3", rising["message"])
+            self.assertIn("link_downed +1", rising["message"])
+            congestion = doc["findings"][0]
+            self.assertEqual(congestion["severity"], "critical")
+            self.assertIn("500000 ticks", congestion["message"])
+            # unchanged counters over an interval: nothing
+            self.assertEqual(codes(run_json("doctor", "--interval", "0.2", root=root)), [])
+        finally:
+            shutil.rmtree(tmp)
+
+    def test_text_summary_and_exit_code(self):
+        proc = run("doctor", root="no-sm")
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn("critical PORT_NO_SM", proc.stdout)
+        self.assertIn("critical: 1 critical, 0 warning, 0 ok", proc.stdout)
+
+    def test_help_on_every_command(self):
+        for cmd in ("status", "counters", "doctor"):
+            proc = run(cmd, "--help", check_rc=0)
+            self.assertIn(f"Usage: rdmakit {cmd}", proc.stdout)
+
+
+class DescriptorBudget(unittest.TestCase):
+    def test_fallback_reads_the_same_values(self):
+        many = os.environ.get("MANY_PORTS")
+        if not many:
+            self.fail("MANY_PORTS (the generated 16-port fixture) is not set")
+        normal = run_json("status", root=many)
+        limited = subprocess.run(
+            ["sh", "-c", 'ulimit -n 100 && exec "$0" "$@"', RDMAKIT, "status", "--json",
+             "--sysfs-root", many], capture_output=True, text=True, timeout=60)
+        self.assertEqual(limited.returncode, 0, limited.stderr)
+        self.assertEqual(json.loads(limited.stdout), normal)
+        self.assertEqual(limited.stderr.count("descriptor budget"), 1, limited.stderr)
+        self.assertEqual(len(normal["devices"]), 16)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

@@ -1,0 +1,275 @@
+/* Unit tests of the health rules: each one fires on its fixture and stays quiet on a healthy host.
+ */
+#include "fixture_util.h"
+#include "rdmakit/health.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+static struct rk_findings check_root(const char *root, double expect_rate)
+{
+	struct rk_health_options options = {.expect_rate_gbps = expect_rate};
+	struct rk_findings findings = {0};
+	struct rk_host *host;
+
+	assert_int_equal(rk_host_open(root, &host), 0);
+	rk_host_refresh(host);
+	assert_int_equal(rk_health_check_host(host, &options, &findings), 0);
+	rk_host_close(host);
+	rk_findings_sort(&findings);
+	return findings;
+}
+
+static struct rk_findings check_fixture(const char *name, double expect_rate)
+{
+	return check_root(fixture_path(name), expect_rate);
+}
+
+static const struct rk_finding *find(const struct rk_findings *f, const char *code,
+				     const char *subject)
+{
+	for (size_t i = 0; i < f->count; i++)
+		if (strcmp(f->items[i].code, code) == 0 &&
+		    strcmp(f->items[i].subject, subject) == 0)
+			return &f->items[i];
+	return NULL;
+}
+
+static void expect_only(const char *fixture, const char *code, const char *subject,
+			enum rk_severity severity)
+{
+	struct rk_findings f = check_fixture(fixture, 0);
+	const struct rk_finding *hit = find(&f, code, subject);
+
+	assert_int_equal(f.count, 1);
+	assert_non_null(hit);
+	assert_int_equal(hit->severity, severity);
+	assert_true(strlen(hit->message) > 10 && strlen(hit->remedy) > 10);
+	rk_findings_free(&f);
+}
+
+static void healthy_host_has_no_findings(void **state)
+{
+	struct rk_findings f = check_fixture("ib-hdr", 200);
+
+	(void)state;
+	assert_int_equal(f.count, 0);
+	assert_int_equal(rk_findings_worst(&f), RK_SEVERITY_OK);
+	rk_findings_free(&f);
+}
+
+static void port_in_init_means_no_sm(void **state)
+{
+	(void)state;
+	expect_only("no-sm", "PORT_NO_SM", "mlx5_0:1", RK_SEVERITY_CRITICAL);
+}
+
+static void each_inactive_state_has_its_code(void **state)
+{
+	struct rk_findings f = check_fixture("port-states", 0);
+
+	(void)state;
+	assert_int_equal(f.count, 4);
+	assert_int_equal(find(&f, "PORT_POLLING", "mlx5_0:1")->severity, RK_SEVERITY_WARNING);
+	assert_int_equal(find(&f, "PORT_DISABLED", "mlx5_1:1")->severity, RK_SEVERITY_WARNING);
+	assert_non_null(strstr(find(&f, "PORT_NO_SM", "mlx5_2:1")->message, "ARMED"));
+	assert_int_equal(find(&f, "PORT_SM_LID_ZERO", "mlx5_3:1")->severity, RK_SEVERITY_CRITICAL);
+	/* most severe first */
+	assert_int_equal(f.items[0].severity, RK_SEVERITY_CRITICAL);
+	assert_int_equal(f.items[3].severity, RK_SEVERITY_WARNING);
+	assert_int_equal(rk_findings_worst(&f), RK_SEVERITY_CRITICAL);
+	rk_findings_free(&f);
+}
+
+static void other_down_states(void **state)
+{
+	char *root = fixture_copy("ib-hdr");
+	struct rk_findings f;
+
+	(void)state;
+	write_file(root, "class/infiniband/mlx5_1/ports/1/state", "1: DOWN\n");
+	write_file(root, "class/infiniband/mlx5_1/ports/1/phys_state", "6: LinkErrorRecovery\n");
+	f = check_root(root, 0);
+	assert_int_equal(f.count, 1);
+	assert_non_null(strstr(find(&f, "PORT_DOWN", "mlx5_1:1")->message, "LinkErrorRecovery"));
+	rk_findings_free(&f);
+	fixture_discard(root);
+}
+
+static void roce_port_without_sm_lid_is_fine(void **state)
+{
+	struct rk_findings f = check_fixture("roce", 0);
+
+	(void)state;
+	assert_int_equal(f.count, 0);
+	rk_findings_free(&f);
+}
+
+static void slower_sibling_is_flagged(void **state)
+{
+	(void)state;
+	expect_only("degraded-rate", "RATE_BELOW_PEERS", "mlx5_1:1", RK_SEVERITY_WARNING);
+}
+
+static void rate_below_expectation(void **state)
+{
+	struct rk_findings f = check_fixture("roce", 200);
+	struct rk_findings quiet = check_fixture("roce", 100);
+
+	(void)state;
+	assert_int_equal(f.count, 1);
+	assert_non_null(strstr(find(&f, "RATE_BELOW_EXPECTED", "mlx5_2:1")->message, "100 Gb/s"));
+	assert_int_equal(quiet.count, 0);
+	rk_findings_free(&f);
+	rk_findings_free(&quiet);
+}
+
+static void pcie_below_maximum(void **state)
+{
+	(void)state;
+	expect_only("pcie-x8", "PCIE_WIDTH_DEGRADED", "mlx5_0 (0000:3b:00.0)", RK_SEVERITY_WARNING);
+	expect_only("pcie-slow", "PCIE_SPEED_DEGRADED", "mlx5_0 (0000:3b:00.0)",
+		    RK_SEVERITY_WARNING);
+}
+
+static void saturated_and_unavailable_counters(void **state)
+{
+	struct rk_findings f = check_fixture("saturated", 0);
+
+	(void)state;
+	assert_int_equal(f.count, 1);
+	assert_string_equal(find(&f, "COUNTER_SATURATED", "mlx5_0:1")->message,
+			    "counters stuck at their maximum: link_downed, port_xmit_wait, "
+			    "symbol_error");
+	rk_findings_free(&f);
+	expect_only("no-pma", "COUNTERS_UNAVAILABLE", "mlx5_0:1", RK_SEVERITY_OK);
+}
+
+static void mixed_firmware(void **state)
+{
+	struct rk_findings f = check_fixture("fw-mismatch", 0);
+
+	(void)state;
+	assert_int_equal(f.count, 1);
+	assert_non_null(strstr(find(&f, "FW_MISMATCH", "MT4123")->message,
+			       "mlx5_0 20.31.1014, mlx5_1 20.28.2006"));
+	rk_findings_free(&f);
+}
+
+/* Two samples of a copied fixture, with changes written between them. */
+static struct rk_findings check_two_samples(const char *fixture, const char *const *files,
+					    const char *const *values, size_t n)
+{
+	struct rk_health_options options = {0};
+	struct rk_findings findings = {0};
+	char *root = fixture_copy(fixture);
+	struct rk_host *host;
+
+	assert_int_equal(rk_host_open(root, &host), 0);
+	rk_host_refresh(host);
+	for (size_t i = 0; i < n; i++)
+		write_file(root, files[i], values[i]);
+	rk_host_refresh(host);
+	assert_int_equal(rk_health_check_host(host, &options, &findings), 0);
+	rk_host_close(host);
+	fixture_discard(root);
+	return findings;
+}
+
+#define PORT0 "class/infiniband/mlx5_0/ports/1/counters/"
+
+static void rising_error_counters(void **state)
+{
+	static const char *const files[] = {PORT0 "symbol_error", PORT0 "port_xmit_discards",
+					    PORT0 "VL15_dropped"};
+	static const char *const values[] = {"4\n", "2\n", "9\n"};
+	struct rk_findings f = check_two_samples("ib-hdr", files, values, 3);
+	struct rk_findings quiet = check_two_samples("ib-hdr", NULL, NULL, 0);
+
+	(void)state;
+	assert_int_equal(f.count, 1);
+	assert_string_equal(find(&f, "ERRORS_RISING", "mlx5_0:1")->message,
+			    "error counters rose between samples: symbol_error +4, "
+			    "port_xmit_discards +2");
+	assert_int_equal(quiet.count, 0);
+	rk_findings_free(&f);
+	rk_findings_free(&quiet);
+}
+
+static void congestion_relative_to_data(void **state)
+{
+	static const char *const files[] = {PORT0 "port_xmit_wait", PORT0 "port_xmit_data"};
+	/* 20000 ticks for 100000 words: 0.2 per word */
+	static const char *const warn[] = {"2857461\n", "1234567990123\n"};
+	/* 20000 ticks for 10 million words: normal waiting under load */
+	static const char *const busy[] = {"2857461\n", "1234577890123\n"};
+	/* waiting with nothing sent */
+	static const char *const stuck[] = {"2857461\n", "1234567890123\n"};
+	struct rk_findings f;
+
+	(void)state;
+	f = check_two_samples("ib-hdr", files, warn, 2);
+	assert_int_equal(f.count, 1);
+	assert_int_equal(find(&f, "CONGESTION", "mlx5_0:1")->severity, RK_SEVERITY_WARNING);
+	rk_findings_free(&f);
+	f = check_two_samples("ib-hdr", files, busy, 2);
+	assert_int_equal(f.count, 0);
+	rk_findings_free(&f);
+	f = check_two_samples("ib-hdr", files, stuck, 2);
+	assert_int_equal(find(&f, "CONGESTION", "mlx5_0:1")->severity, RK_SEVERITY_CRITICAL);
+	rk_findings_free(&f);
+}
+
+static void vanished_device_and_empty_host(void **state)
+{
+	char *root = fixture_copy("ib-hdr");
+	struct rk_health_options options = {0};
+	struct rk_findings f = {0};
+	char dir[4096];
+	struct rk_host *host;
+
+	(void)state;
+	assert_int_equal(rk_host_open(root, &host), 0);
+	rk_host_refresh(host);
+	snprintf(dir, sizeof(dir), "%s/class/infiniband/mlx5_1", root);
+	remove_tree(dir);
+	rk_host_refresh(host);
+	assert_int_equal(rk_health_check_host(host, &options, &f), 0);
+	assert_int_equal(f.count, 1);
+	assert_int_equal(find(&f, "DEVICE_VANISHED", "mlx5_1")->severity, RK_SEVERITY_CRITICAL);
+	rk_findings_free(&f);
+	rk_host_close(host);
+	snprintf(dir, sizeof(dir), "%s/class", root);
+	remove_tree(dir);
+	f = check_root(root, 0);
+	assert_non_null(find(&f, "NO_DEVICES", "host"));
+	rk_findings_free(&f);
+	fixture_discard(root);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(healthy_host_has_no_findings),
+	    cmocka_unit_test(port_in_init_means_no_sm),
+	    cmocka_unit_test(each_inactive_state_has_its_code),
+	    cmocka_unit_test(other_down_states),
+	    cmocka_unit_test(roce_port_without_sm_lid_is_fine),
+	    cmocka_unit_test(slower_sibling_is_flagged),
+	    cmocka_unit_test(rate_below_expectation),
+	    cmocka_unit_test(pcie_below_maximum),
+	    cmocka_unit_test(saturated_and_unavailable_counters),
+	    cmocka_unit_test(mixed_firmware),
+	    cmocka_unit_test(rising_error_counters),
+	    cmocka_unit_test(congestion_relative_to_data),
+	    cmocka_unit_test(vanished_device_and_empty_host),
+	};
+
+	return cmocka_run_group_tests_name("health", tests, NULL, NULL);
+}

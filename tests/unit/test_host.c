@@ -1,0 +1,223 @@
+/* Unit tests of the host module: rate and PCIe parsers, fixture hosts, vanish and return. */
+#include "fixture_util.h"
+#include "rdmakit/host.h"
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+static void check_rate(const char *text, double gbps, int width, const char *speed)
+{
+	double g = 0;
+	int w = 0;
+	char s[8];
+
+	assert_int_equal(rk_parse_rate(text, &g, &w, s, sizeof(s)), 0);
+	assert_true(g == gbps);
+	assert_int_equal(w, width);
+	assert_string_equal(s, speed);
+}
+
+static void rate_strings_of_every_kernel(void **state)
+{
+	double g;
+	int w;
+	char s[8];
+
+	(void)state;
+	check_rate("200 Gb/sec (4X HDR)", 200, 4, "HDR");
+	check_rate("10 Gb/sec (4X)", 10, 4, "SDR");
+	check_rate("25 Gb/sec (1X EDR)", 25, 1, "EDR");
+	check_rate("2.5 Gb/sec (1X SDR)", 2.5, 1, "SDR");
+	check_rate("56 Gb/sec (4X FDR)", 56, 4, "FDR");
+	check_rate("40 Gb/sec (4X FDR10)", 40, 4, "FDR10");
+	check_rate("400 Gb/sec (4X NDR)", 400, 4, "NDR");
+	check_rate("100 Gb/sec (2X HDR)", 100, 2, "HDR");
+	check_rate("300 Gb/sec (12X EDR)", 300, 12, "EDR");
+	check_rate("20 Gb/sec (4X)", 20, 4, "");
+	check_rate("200 Gb/sec", 200, -1, "");
+	assert_int_equal(rk_parse_rate("", &g, &w, s, sizeof(s)), -EINVAL);
+	assert_int_equal(rk_parse_rate("fast", &g, &w, s, sizeof(s)), -EINVAL);
+	assert_int_equal(rk_parse_rate("200 Mb/sec (4X HDR)", &g, &w, s, sizeof(s)), -EINVAL);
+}
+
+static void pcie_speed_strings(void **state)
+{
+	double gts = 0;
+
+	(void)state;
+	assert_int_equal(rk_parse_pcie_speed("16.0 GT/s PCIe", &gts), 0);
+	assert_true(gts == 16.0);
+	assert_int_equal(rk_parse_pcie_speed("2.5 GT/s", &gts), 0);
+	assert_true(gts == 2.5);
+	assert_int_equal(rk_parse_pcie_speed("8 GT/s PCIe", &gts), 0);
+	assert_true(gts == 8.0);
+	assert_int_equal(rk_parse_pcie_speed("Unknown", &gts), -EINVAL);
+	assert_int_equal(rk_parse_pcie_speed("Unknown speed", &gts), -EINVAL);
+	assert_int_equal(rk_parse_pcie_speed("16.0 Gb/s", &gts), -EINVAL);
+}
+
+static void healthy_host_facts(void **state)
+{
+	struct rk_host *host;
+	const struct rk_device *dev;
+	const struct rk_port *port;
+
+	(void)state;
+	assert_int_equal(rk_host_open(fixture_path("ib-hdr"), &host), 0);
+	rk_host_refresh(host);
+	assert_int_equal(host->ndevices, 2);
+	dev = &host->devices[1];
+	assert_string_equal(dev->name, "mlx5_1");
+	assert_int_equal(dev->node_type, 1);
+	assert_string_equal(dev->node_guid, "b859:9f03:00d4:6f2b");
+	assert_string_equal(dev->pci.address, "0000:3b:00.1");
+	assert_int_equal(dev->pci.vendor, 0x15b3);
+	assert_int_equal(dev->pci.device_id, 0x101b);
+	assert_int_equal(dev->pci.cur_width, 16);
+	assert_int_equal(dev->pci.sriov_totalvfs, 8);
+	assert_int_equal(dev->nports, 1);
+	port = &dev->ports[0];
+	assert_int_equal(port->state, RK_PORT_ACTIVE);
+	assert_int_equal(port->phys_state, RK_PHYS_LINK_UP);
+	assert_true(port->lid == 6 && port->sm_lid == 1 && port->cap_mask == 0xa651e848);
+	assert_int_equal(port->counters.count, 21);
+	assert_int_equal(port->hw_counters.count, 24);
+	assert_true(rk_counter_set_find(&port->counters, "port_xmit_data")->value ==
+		    1122334455667ull * 4);
+	assert_true(rk_host_interval(host) == 0);
+	rk_host_close(host);
+}
+
+static void numa_minus_one_and_missing_pci_files(void **state)
+{
+	char *root = fixture_copy("messy");
+	struct rk_host *host;
+
+	(void)state;
+	write_file(root, "devices/pci0000:3a/0000:3a:00.0/0000:3b:00.0/numa_node", "-1\n");
+	assert_int_equal(rk_host_open(root, &host), 0);
+	assert_int_equal(host->devices[0].pci.numa_node, -1);
+	assert_true(host->devices[1].pci.cur_speed_gts < 0);
+	assert_int_equal(host->devices[1].pci.cur_width, 16);
+	assert_string_equal(host->devices[2].pci.address, "");
+	rk_host_close(host);
+	fixture_discard(root);
+}
+
+static void device_vanishes_and_returns(void **state)
+{
+	char *root = fixture_copy("ib-hdr");
+	char dir[4096], saved[4096];
+	struct rk_host *host;
+
+	(void)state;
+	log_capture_start();
+	assert_int_equal(rk_host_open(root, &host), 0);
+	rk_host_refresh(host);
+	snprintf(dir, sizeof(dir), "%s/class/infiniband/mlx5_0", root);
+	snprintf(saved, sizeof(saved), "%s/../mlx5_0", root);
+	assert_int_equal(rename(dir, saved), 0);
+	rk_host_refresh(host);
+	assert_true(host->devices[0].vanished);
+	assert_false(host->devices[1].vanished);
+	assert_int_equal(host->devices[0].nports, 0);
+	assert_int_equal(log_capture_count("mlx5_0: device vanished"), 1);
+	rk_host_refresh(host); /* logged once, not on every read */
+	assert_int_equal(log_capture_count("mlx5_0: device vanished"), 1);
+	assert_int_equal(rk_host_rescan(host), 0);
+	assert_true(host->devices[0].vanished);
+	assert_int_equal(rename(saved, dir), 0);
+	assert_int_equal(rk_host_rescan(host), 0);
+	assert_false(host->devices[0].vanished);
+	assert_int_equal(log_capture_count("mlx5_0: device is back"), 1);
+	rk_host_refresh(host);
+	assert_int_equal(host->devices[0].ports[0].lid, 5);
+	assert_int_equal(host->ndevices, 2);
+	rk_host_close(host);
+	fixture_discard(root);
+}
+
+static void new_device_is_picked_up(void **state)
+{
+	char *root = fixture_copy("ib-hdr");
+	char from[4096], to[4096];
+	struct rk_host *host;
+
+	(void)state;
+	snprintf(from, sizeof(from), "%s/class/infiniband/mlx5_1", root);
+	snprintf(to, sizeof(to), "%s/../mlx5_1", root);
+	assert_int_equal(rename(from, to), 0);
+	assert_int_equal(rk_host_open(root, &host), 0);
+	assert_int_equal(host->ndevices, 1);
+	assert_int_equal(rename(to, from), 0);
+	assert_int_equal(rk_host_rescan(host), 0);
+	assert_int_equal(host->ndevices, 2);
+	assert_string_equal(host->devices[1].name, "mlx5_1");
+	rk_host_close(host);
+	fixture_discard(root);
+}
+
+static void empty_root_has_no_devices(void **state)
+{
+	char *root = fixture_copy("ib-hdr");
+	char dir[4096];
+	struct rk_host *host;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/class", root);
+	remove_tree(dir);
+	assert_int_equal(rk_host_open(root, &host), 0);
+	assert_int_equal(host->ndevices, 0);
+	rk_host_close(host);
+	assert_int_equal(rk_host_open("/nonexistent/rdmakit", &host), -ENOENT);
+	fixture_discard(root);
+}
+
+static void malformed_port_values_are_unknown(void **state)
+{
+	char *root = fixture_copy("ib-hdr");
+	struct rk_host *host;
+	const struct rk_port *port;
+
+	(void)state;
+	log_capture_start();
+	write_file(root, "class/infiniband/mlx5_0/ports/1/state", "ACTIVE\n");
+	write_file(root, "class/infiniband/mlx5_0/ports/1/rate", "fast\n");
+	write_file(root, "class/infiniband/mlx5_0/ports/1/lid", "0xZZ\n");
+	assert_int_equal(rk_host_open(root, &host), 0);
+	rk_host_refresh(host);
+	port = &host->devices[0].ports[0];
+	assert_int_equal(port->state, -1);
+	assert_true(port->rate_gbps < 0);
+	assert_true(port->lid == -1);
+	assert_true(port->sm_lid == 1);
+	assert_int_equal(log_capture_count("ports/1/state: malformed"), 1);
+	assert_int_equal(log_capture_count("malformed rate"), 1);
+	assert_int_equal(log_capture_count("ports/1/lid: not a number"), 1);
+	assert_int_equal(host->devices[1].ports[0].state, RK_PORT_ACTIVE);
+	rk_host_close(host);
+	fixture_discard(root);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(rate_strings_of_every_kernel),
+	    cmocka_unit_test(pcie_speed_strings),
+	    cmocka_unit_test(healthy_host_facts),
+	    cmocka_unit_test(numa_minus_one_and_missing_pci_files),
+	    cmocka_unit_test(device_vanishes_and_returns),
+	    cmocka_unit_test(new_device_is_picked_up),
+	    cmocka_unit_test(empty_root_has_no_devices),
+	    cmocka_unit_test(malformed_port_values_are_unknown),
+	};
+
+	return cmocka_run_group_tests_name("host", tests, NULL, NULL);
+}

@@ -1,0 +1,207 @@
+/* Unit tests of the sysfs module: value parsers, attribute reads, the descriptor budget. */
+#include "fixture_util.h"
+#include "rdmakit/sysfs.h"
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cmocka.h>
+
+static void parse_u64_accepts_decimal_and_hex(void **state)
+{
+	uint64_t v = 0;
+
+	(void)state;
+	assert_int_equal(rk_parse_u64("0", &v), 0);
+	assert_true(v == 0);
+	assert_int_equal(rk_parse_u64("4294967295", &v), 0);
+	assert_true(v == 4294967295u);
+	assert_int_equal(rk_parse_u64("18446744073709551615", &v), 0);
+	assert_true(v == UINT64_MAX);
+	assert_int_equal(rk_parse_u64("0x5", &v), 0);
+	assert_true(v == 5);
+	assert_int_equal(rk_parse_u64("0xA651E848", &v), 0);
+	assert_true(v == 0xa651e848u);
+	assert_int_equal(rk_parse_u64("0xffffffffffffffff", &v), 0);
+	assert_true(v == UINT64_MAX);
+}
+
+static void parse_u64_rejects_garbage_and_overflow(void **state)
+{
+	uint64_t v = 77;
+
+	(void)state;
+	assert_int_equal(rk_parse_u64("18446744073709551616", &v), -ERANGE);
+	assert_int_equal(rk_parse_u64("0x1ffffffffffffffff", &v), -ERANGE);
+	assert_int_equal(rk_parse_u64("", &v), -EINVAL);
+	assert_int_equal(rk_parse_u64("abc", &v), -EINVAL);
+	assert_int_equal(rk_parse_u64("12a", &v), -EINVAL);
+	assert_int_equal(rk_parse_u64("-1", &v), -EINVAL);
+	assert_int_equal(rk_parse_u64("0x", &v), -EINVAL);
+	assert_int_equal(rk_parse_u64("N/A (no PMA)", &v), -EINVAL);
+	assert_int_equal(rk_parse_u64(" 5", &v), -EINVAL);
+	assert_true(v == 77);
+}
+
+static void parse_numbered_splits_state_strings(void **state)
+{
+	char name[32];
+	int n = 0;
+
+	(void)state;
+	assert_int_equal(rk_parse_numbered("4: ACTIVE", &n, name, sizeof(name)), 0);
+	assert_int_equal(n, 4);
+	assert_string_equal(name, "ACTIVE");
+	assert_int_equal(rk_parse_numbered("7: Phy Test", &n, name, sizeof(name)), 0);
+	assert_int_equal(n, 7);
+	assert_string_equal(name, "Phy Test");
+	assert_int_equal(rk_parse_numbered("1: CA", &n, name, sizeof(name)), 0);
+	assert_string_equal(name, "CA");
+	assert_int_equal(rk_parse_numbered("ACTIVE", &n, name, sizeof(name)), -EINVAL);
+	assert_int_equal(rk_parse_numbered(": ACTIVE", &n, name, sizeof(name)), -EINVAL);
+	assert_int_equal(rk_parse_numbered("4:", &n, name, sizeof(name)), -EINVAL);
+	assert_int_equal(rk_parse_numbered("x: ACTIVE", &n, name, sizeof(name)), -EINVAL);
+	assert_int_equal(rk_parse_numbered("4: ACTIVE", &n, name, 4), -EINVAL);
+}
+
+static void attr_read_trims_and_rereads(void **state)
+{
+	char *root = fixture_copy("messy");
+	struct rk_sysfs *fs;
+	struct rk_attr attr;
+	char buf[64];
+
+	(void)state;
+	assert_non_null(root);
+	assert_int_equal(rk_sysfs_open(root, &fs), 0);
+	/* no trailing newline */
+	assert_int_equal(rk_attr_open(fs, "class/infiniband/mlx5_0/ports/1/rate", &attr), 0);
+	assert_true(attr.fd >= 0);
+	assert_int_equal(rk_attr_read(fs, &attr, buf, sizeof(buf)), 19);
+	assert_string_equal(buf, "200 Gb/sec (4X HDR)");
+	/* the same descriptor sees new content */
+	write_file(root, "class/infiniband/mlx5_0/ports/1/rate", "100 Gb/sec (4X EDR)\n");
+	assert_int_equal(rk_attr_read(fs, &attr, buf, sizeof(buf)), 19);
+	assert_string_equal(buf, "100 Gb/sec (4X EDR)");
+	rk_attr_close(fs, &attr);
+	/* extra blank lines */
+	assert_true(rk_sysfs_read(fs, "class/infiniband/mlx5_1/ports/1/state", buf, sizeof(buf)) ==
+		    9);
+	assert_string_equal(buf, "4: ACTIVE");
+	/* empty file */
+	assert_true(rk_sysfs_read(fs, "class/infiniband/mlx5_0/ports/1/counters/VL15_dropped", buf,
+				  sizeof(buf)) == 0);
+	assert_true(rk_sysfs_read(fs, "class/infiniband/mlx5_0/hw_rev", buf, sizeof(buf)) ==
+		    -ENOENT);
+	assert_int_equal(rk_attr_open(fs, "class/infiniband/mlx5_0/hw_rev", &attr), -ENOENT);
+	rk_sysfs_close(fs);
+	fixture_discard(root);
+}
+
+static void budget_falls_back_to_open_read_close(void **state)
+{
+	static const char *const files[] = {"symbol_error", "port_xmit_wait", "port_xmit_data",
+					    "port_rcv_data"};
+	static const char *const values[] = {"0", "2837461", "1234567890123", "987654321098"};
+	struct rk_attr attrs[4];
+	struct rk_sysfs *fs;
+	char path[128], buf[64];
+
+	(void)state;
+	log_capture_start();
+	assert_int_equal(rk_sysfs_open(fixture_path("ib-hdr"), &fs), 0);
+	rk_sysfs_set_fd_budget(fs, 2);
+	for (int i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "class/infiniband/mlx5_0/ports/1/counters/%s",
+			 files[i]);
+		assert_int_equal(rk_attr_open(fs, path, &attrs[i]), 0);
+	}
+	assert_true(attrs[0].fd >= 0 && attrs[1].fd >= 0);
+	assert_int_equal(attrs[2].fd, -1);
+	assert_int_equal(attrs[3].fd, -1);
+	assert_int_equal(rk_sysfs_fallback_count(fs), 2);
+	assert_int_equal(log_capture_count("descriptor budget of 2 used up"), 1);
+	for (int i = 0; i < 4; i++) {
+		assert_true(rk_attr_read(fs, &attrs[i], buf, sizeof(buf)) > 0);
+		assert_string_equal(buf, values[i]);
+	}
+	assert_int_equal(rk_attr_open(fs, "class/infiniband/mlx5_0/nope", &attrs[0]), -ENOENT);
+	for (int i = 1; i < 4; i++)
+		rk_attr_close(fs, &attrs[i]);
+	rk_sysfs_close(fs);
+}
+
+static void list_sorts_like_versions(void **state)
+{
+	char *root = fixture_copy("ib-hdr");
+	char dir[4096];
+	struct rk_sysfs *fs;
+	char **names;
+	size_t count;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/class/infiniband/mlx5_10", root);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(dir, sizeof(dir), "%s/class/infiniband/mlx5_2", root);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	assert_int_equal(rk_sysfs_open(root, &fs), 0);
+	assert_int_equal(rk_sysfs_list(fs, "class/infiniband", &names, &count), 0);
+	assert_int_equal(count, 4);
+	assert_string_equal(names[0], "mlx5_0");
+	assert_string_equal(names[1], "mlx5_1");
+	assert_string_equal(names[2], "mlx5_2");
+	assert_string_equal(names[3], "mlx5_10");
+	rk_names_free(names, count);
+	assert_int_equal(rk_sysfs_list(fs, "class/nothing", &names, &count), -ENOENT);
+	rk_sysfs_close(fs);
+	fixture_discard(root);
+}
+
+static void link_name_gives_pci_address(void **state)
+{
+	struct rk_sysfs *fs;
+	char buf[32];
+
+	(void)state;
+	assert_int_equal(rk_sysfs_open(fixture_path("ib-hdr"), &fs), 0);
+	assert_int_equal(rk_sysfs_link_name(fs, "class/infiniband/mlx5_1/device", buf, sizeof(buf)),
+			 0);
+	assert_string_equal(buf, "0000:3b:00.1");
+	assert_int_equal(rk_sysfs_link_name(fs, "class/infiniband/mlx5_1/fw_ver", buf, sizeof(buf)),
+			 -EINVAL);
+	rk_sysfs_close(fs);
+}
+
+static void open_missing_root_fails(void **state)
+{
+	struct rk_sysfs *fs = NULL;
+
+	(void)state;
+	log_capture_start();
+	assert_int_equal(rk_sysfs_open("/nonexistent/rdmakit", &fs), -ENOENT);
+	assert_null(fs);
+	assert_int_equal(log_capture_count("/nonexistent/rdmakit: cannot open sysfs root"), 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(parse_u64_accepts_decimal_and_hex),
+	    cmocka_unit_test(parse_u64_rejects_garbage_and_overflow),
+	    cmocka_unit_test(parse_numbered_splits_state_strings),
+	    cmocka_unit_test(attr_read_trims_and_rereads),
+	    cmocka_unit_test(budget_falls_back_to_open_read_close),
+	    cmocka_unit_test(list_sorts_like_versions),
+	    cmocka_unit_test(link_name_gives_pci_address),
+	    cmocka_unit_test(open_missing_root_fails),
+	};
+
+	return cmocka_run_group_tests_name("sysfs", tests, NULL, NULL);
+}
