@@ -298,7 +298,7 @@ static int open_device(struct rk_sysfs *fs, const char *name, struct rk_device *
 	return err;
 }
 
-int rk_host_open(const char *root, struct rk_host **out)
+static int open_host(const char *root, size_t max_open, bool limited, struct rk_host **out)
 {
 	struct rk_host *host = calloc(1, sizeof(*host));
 	int err;
@@ -310,6 +310,8 @@ int rk_host_open(const char *root, struct rk_host **out)
 		free(host);
 		return err;
 	}
+	if (limited)
+		rk_sysfs_set_fd_budget(host->fs, max_open);
 	err = rk_host_rescan(host);
 	if (err) {
 		rk_host_close(host);
@@ -317,6 +319,16 @@ int rk_host_open(const char *root, struct rk_host **out)
 	}
 	*out = host;
 	return 0;
+}
+
+int rk_host_open(const char *root, struct rk_host **out)
+{
+	return open_host(root, 0, false, out);
+}
+
+int rk_host_open_limited(const char *root, size_t max_open, struct rk_host **out)
+{
+	return open_host(root, max_open, true, out);
 }
 
 static int add_device(struct rk_host *host, const char *name)

@@ -269,11 +269,9 @@ static int parse_decimal(const char *p, uint64_t *out)
 	if (*p < '0' || *p > '9')
 		return -EINVAL;
 	for (; *p >= '0' && *p <= '9'; p++) {
-		unsigned digit = (unsigned)(*p - '0');
-
-		if (value > (UINT64_MAX - digit) / 10)
+		if (__builtin_mul_overflow(value, 10, &value) ||
+		    __builtin_add_overflow(value, (uint64_t)(*p - '0'), &value))
 			return -ERANGE;
-		value = value * 10 + digit;
 	}
 	if (*p != '\0')
 		return -EINVAL;

@@ -91,6 +91,9 @@ struct rk_host {
 /** Find the RDMA devices under root (e.g. "/sys") and read their static facts. */
 int rk_host_open(const char *root, struct rk_host **out);
 
+/** Like rk_host_open, keeping at most max_open attributes open (the rest are reopened). */
+int rk_host_open_limited(const char *root, size_t max_open, struct rk_host **out);
+
 /** Re-read states, rates, LIDs and every counter; marks devices that vanished. */
 int rk_host_refresh(struct rk_host *host);
 
