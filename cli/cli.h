@@ -2,6 +2,7 @@
 #ifndef RDMAKIT_CLI_H
 #define RDMAKIT_CLI_H
 
+#include "rdmakit/fabric.h"
 #include "rdmakit/host.h"
 
 #include <stdbool.h>
@@ -29,7 +30,40 @@ enum {
 	OPT_INTERVAL,
 	OPT_COUNT,
 	OPT_EXPECT_RATE,
+	OPT_NODE_NAME_MAP,
+	OPT_TIMEOUT,
+	OPT_WINDOW,
+	OPT_LINKS,
+	OPT_DEGRADED,
+	OPT_ERRORS_ONLY,
+	OPT_RESET,
+	OPT_FABRIC,
+	OPT_REDISCOVER,
 };
+
+/* Options of every command that talks to the fabric over MADs. */
+struct cli_mad {
+	const char *ca;		   /* -C */
+	int port;		   /* -P */
+	unsigned timeout_ms;	   /* --timeout */
+	unsigned window;	   /* --window */
+	const char *node_name_map; /* --node-name-map */
+};
+
+/* getopt_long entries for struct cli_mad (spliced into each fabric command's table). */
+#define CLI_MAD_LONG_OPTIONS                                                                       \
+	{"node-name-map", required_argument, NULL, OPT_NODE_NAME_MAP},                             \
+	    {"timeout", required_argument, NULL, OPT_TIMEOUT},                                     \
+	    {"window", required_argument, NULL, OPT_WINDOW}, {"Ca", required_argument, NULL, 'C'}, \
+	{                                                                                          \
+		"Port", required_argument, NULL, 'P'                                               \
+	}
+#define CLI_MAD_SHORT_OPTIONS "C:P:"
+#define CLI_MAD_HELP                                                                               \
+	"  -C CA, -P PORT         local CA and port to send MADs from (default: the first)\n"      \
+	"  --node-name-map FILE   friendly names (ib-node-name-map format)\n"                      \
+	"  --timeout MS           per-MAD timeout (default 200)\n"                                 \
+	"  --window N             MADs in flight at once (default 32)\n"
 
 /** rdmakit status: every device and port, ibstat-like. */
 int cmd_status(int argc, char **argv);
@@ -42,6 +76,15 @@ int cmd_doctor(int argc, char **argv);
 
 /** Handle --sysfs-root and --json; true when opt was one of them. */
 bool cli_common_option(struct cli_common *common, int opt, const char *arg);
+
+/** Handle -C, -P, --timeout, --window and --node-name-map; 1 handled, 0 not, -1 bad value. */
+int cli_mad_option(struct cli_mad *mad, int opt, const char *arg);
+
+/** Load --node-name-map if given (*map stays NULL otherwise); false when it cannot be read. */
+bool cli_load_name_map(const struct cli_mad *mad, struct rk_name_map **map);
+
+/** rdmakit fabric: nodes and links of the fabric, degraded links flagged. */
+int cmd_fabric(int argc, char **argv);
 
 /** Parse a number of seconds (0 to a day); prints the error and returns false when bad. */
 bool cli_parse_seconds(const char *option, const char *text, double *out);

@@ -150,3 +150,40 @@ bool cli_filter_exists(struct rk_host *host, const struct port_filter *filter)
 		fprintf(stderr, "rdmakit: %s has no port %u\n", filter->device, filter->port);
 	return filter->port == 0;
 }
+
+int cli_mad_option(struct cli_mad *mad, int opt, const char *arg)
+{
+	unsigned long value;
+
+	switch (opt) {
+	case 'C':
+		mad->ca = arg;
+		return 1;
+	case 'P':
+		if (!cli_parse_count("-P", arg, 254, &value))
+			return -1;
+		mad->port = (int)value;
+		return 1;
+	case OPT_TIMEOUT:
+		if (!cli_parse_count("--timeout", arg, 60000, &value))
+			return -1;
+		mad->timeout_ms = (unsigned)value;
+		return 1;
+	case OPT_WINDOW:
+		if (!cli_parse_count("--window", arg, 1024, &value))
+			return -1;
+		mad->window = (unsigned)value;
+		return 1;
+	case OPT_NODE_NAME_MAP:
+		mad->node_name_map = arg;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+bool cli_load_name_map(const struct cli_mad *mad, struct rk_name_map **map)
+{
+	*map = NULL;
+	return !mad->node_name_map || rk_name_map_load(mad->node_name_map, map) == 0;
+}

@@ -15,6 +15,7 @@ static const struct command commands[] = {
     {"status", cmd_status, "devices, ports and PCI facts, ibstat-like"},
     {"counters", cmd_counters, "port and driver counters, with rates when sampled twice"},
     {"doctor", cmd_doctor, "health findings with remedies; exit 0/1/2 like a Nagios check"},
+    {"fabric", cmd_fabric, "discover the InfiniBand fabric; flag degraded links"},
 };
 
 static void print_usage(FILE *out)

@@ -1,0 +1,30 @@
+/* Text and JSON views of a discovered fabric, its SMs and its counter sweeps. */
+#ifndef RDMAKIT_CLI_FABRIC_OUT_H
+#define RDMAKIT_CLI_FABRIC_OUT_H
+
+#include "rdmakit/fabric.h"
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+/* Which links a fabric report lists. */
+enum link_selection {
+	LINKS_NONE,
+	LINKS_ALL,
+	LINKS_DEGRADED,
+};
+
+/** True when a link is flagged degraded (below what both ends enable, or below its peers). */
+bool link_degraded(const struct rk_fabric_link *link);
+
+/** {"nodes": [...], "links": [...]} for fabric --json. */
+json_object *json_fabric(const struct rk_fabric *fabric, enum link_selection links);
+
+/** A summary line, the nodes, and the selected links, for people. */
+void text_fabric(FILE *out, const struct rk_fabric *fabric, enum link_selection links);
+
+/** "0x0002c90300000001" */
+void format_guid(uint64_t guid, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,122 @@
+/* The InfiniBand fabric seen over MADs: nodes, ports, links, and links below their capability. */
+#ifndef RDMAKIT_FABRIC_H
+#define RDMAKIT_FABRIC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum rk_node_type {
+	RK_NODE_CA = 1,
+	RK_NODE_SWITCH = 2,
+	RK_NODE_ROUTER = 3,
+};
+
+/* Link speeds in ascending order; RK_SPEED_NONE when unknown. */
+enum rk_speed {
+	RK_SPEED_NONE,
+	RK_SPEED_SDR,
+	RK_SPEED_DDR,
+	RK_SPEED_QDR,
+	RK_SPEED_FDR10,
+	RK_SPEED_FDR,
+	RK_SPEED_EDR,
+	RK_SPEED_HDR,
+	RK_SPEED_NDR,
+	RK_SPEED_COUNT,
+};
+
+/* A set of speeds (bit 1 << enum rk_speed) or of widths (bit 1 << lanes). */
+typedef uint32_t rk_speed_set;
+typedef uint32_t rk_width_set;
+
+struct rk_fabric_port {
+	int num; /* 0 for a switch's management port */
+	bool present;
+	uint64_t guid;
+	uint16_t lid; /* base LID (a switch's ports share port 0's) */
+	uint8_t lmc;
+	int state;	/* 1 DOWN, 2 INIT, 3 ARMED, 4 ACTIVE */
+	int phys_state; /* 2 Polling, 3 Disabled, 5 LinkUp, ... */
+	uint32_t cap_mask;
+	int active_width; /* lanes: 1, 2, 4, 8, 12; 0 when down */
+	rk_width_set enabled_widths, supported_widths;
+	enum rk_speed active_speed;
+	rk_speed_set enabled_speeds, supported_speeds;
+	int remote_node; /* index into rk_fabric.nodes, or -1 */
+	int remote_port;
+};
+
+struct rk_fabric_node {
+	uint64_t guid;
+	enum rk_node_type type;
+	char description[65];
+	char name[96]; /* from the node name map, else the description */
+	uint16_t lid;  /* a switch's port 0 LID, or a CA's first port's */
+	uint32_t vendor_id, device_id;
+	int nports;
+	struct rk_fabric_port *ports; /* [0..nports]; absent ones have present == false */
+	bool is_sm;		      /* some port advertises IsSM */
+};
+
+struct rk_fabric_link {
+	int node_a, port_a, node_b, port_b; /* node_a < node_b, or same node and port_a < port_b */
+	int width;			    /* active lanes at end a */
+	enum rk_speed speed;		    /* active speed at end a */
+	bool ends_disagree;		    /* the two ends report different width or speed */
+	bool below_enabled;    /* slower or narrower than the best both ends have enabled */
+	bool below_peers;      /* slower or narrower than most links between the same models */
+	bool unused_supported; /* both ends support more than they enabled (informational) */
+};
+
+struct rk_fabric {
+	struct rk_fabric_node *nodes;
+	size_t nnodes;
+	struct rk_fabric_link *links;
+	size_t nlinks;
+	int local_node; /* the node discovery started from */
+	double discovery_seconds;
+};
+
+/* Friendly names for GUIDs, in the ib-node-name-map format ("0xGUID "name"" per line). */
+struct rk_name_map;
+
+struct rk_fabric_options {
+	const char *ca; /* NULL: libibumad's default */
+	int port;	/* 0: default */
+	unsigned timeout_ms;
+	unsigned max_smps; /* SMPs in flight during discovery */
+	const struct rk_name_map *names;
+};
+
+/** Discover the fabric through the local port (libibnetdisc) and classify its links. */
+int rk_fabric_discover(const struct rk_fabric_options *options, struct rk_fabric **out);
+
+/** Free a fabric. */
+void rk_fabric_free(struct rk_fabric *fabric);
+
+/** Index of the node with this GUID, or -1. */
+int rk_fabric_find_node(const struct rk_fabric *fabric, uint64_t guid);
+
+/** Mark links slower than both ends enable or than most links between the same models. */
+void rk_fabric_classify_links(struct rk_fabric *fabric);
+
+/** Load a node name map; errors name the file and line. */
+int rk_name_map_load(const char *path, struct rk_name_map **out);
+
+/** The name for guid, or NULL. */
+const char *rk_name_map_lookup(const struct rk_name_map *map, uint64_t guid);
+
+/** Free a node name map. */
+void rk_name_map_free(struct rk_name_map *map);
+
+/** "EDR", "HDR", ... or "?" */
+const char *rk_speed_name(enum rk_speed speed);
+
+/** Data rate of one lane in Gb/s (EDR 25.78125), 0 for none. */
+double rk_speed_lane_gbps(enum rk_speed speed);
+
+/** "switch", "ca", "router" or "unknown". */
+const char *rk_node_type_name(enum rk_node_type type);
+
+#endif

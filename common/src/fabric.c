@@ -1,0 +1,448 @@
+#include "rdmakit/fabric.h"
+
+#include "rdmakit/log.h"
+
+#include <errno.h>
+#include <infiniband/ibnetdisc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* PortInfo CapabilityMask bits (IBA 14.2.5.6). */
+#define CAP_IS_SM	   (1u << 1)
+#define CAP_HAS_EXT_SPEEDS (1u << 14)
+
+static const struct {
+	const char *name;
+	double lane_gbps;
+} speeds[RK_SPEED_COUNT] = {
+    [RK_SPEED_NONE] = {"?", 0},
+    [RK_SPEED_SDR] = {"SDR", 2.5},
+    [RK_SPEED_DDR] = {"DDR", 5},
+    [RK_SPEED_QDR] = {"QDR", 10},
+    [RK_SPEED_FDR10] = {"FDR10", 10.3125},
+    [RK_SPEED_FDR] = {"FDR", 14.0625},
+    [RK_SPEED_EDR] = {"EDR", 25.78125},
+    [RK_SPEED_HDR] = {"HDR", 53.125},
+    [RK_SPEED_NDR] = {"NDR", 106.25},
+};
+
+const char *rk_speed_name(enum rk_speed speed)
+{
+	return speed < RK_SPEED_COUNT ? speeds[speed].name : "?";
+}
+
+double rk_speed_lane_gbps(enum rk_speed speed)
+{
+	return speed < RK_SPEED_COUNT ? speeds[speed].lane_gbps : 0;
+}
+
+const char *rk_node_type_name(enum rk_node_type type)
+{
+	switch (type) {
+	case RK_NODE_CA:
+		return "ca";
+	case RK_NODE_SWITCH:
+		return "switch";
+	case RK_NODE_ROUTER:
+		return "router";
+	default:
+		return "unknown";
+	}
+}
+
+/* LinkSpeed* bits: 1 SDR, 2 DDR, 4 QDR. */
+static rk_speed_set base_speed_set(uint32_t bits)
+{
+	rk_speed_set set = 0;
+
+	set |= (bits & 1) ? 1u << RK_SPEED_SDR : 0;
+	set |= (bits & 2) ? 1u << RK_SPEED_DDR : 0;
+	set |= (bits & 4) ? 1u << RK_SPEED_QDR : 0;
+	return set;
+}
+
+/* LinkSpeedExt* bits: 1 FDR, 2 EDR, 4 HDR, 8 NDR. */
+static rk_speed_set ext_speed_set(uint32_t bits)
+{
+	rk_speed_set set = 0;
+
+	set |= (bits & 1) ? 1u << RK_SPEED_FDR : 0;
+	set |= (bits & 2) ? 1u << RK_SPEED_EDR : 0;
+	set |= (bits & 4) ? 1u << RK_SPEED_HDR : 0;
+	set |= (bits & 8) ? 1u << RK_SPEED_NDR : 0;
+	return set;
+}
+
+/* LinkWidth* bits: 1 1x, 2 4x, 4 8x, 8 12x, 16 2x; the set is indexed by lanes. */
+static rk_width_set width_set(uint32_t bits)
+{
+	static const int lanes[] = {1, 4, 8, 12, 2};
+	rk_width_set set = 0;
+
+	for (int i = 0; i < 5; i++)
+		if (bits & (1u << i))
+			set |= 1u << lanes[i];
+	return set;
+}
+
+static int highest_bit(uint32_t set)
+{
+	int bit = -1;
+
+	for (int i = 0; i < 32; i++)
+		if (set & (1u << i))
+			bit = i;
+	return bit;
+}
+
+static uint32_t field(const uint8_t *info, enum MAD_FIELDS f)
+{
+	return mad_get_field((void *)info, 0, f);
+}
+
+/* Speeds a port enables or supports, from PortInfo and Mellanox's extended PortInfo. */
+static void decode_speeds(const ibnd_port_t *src, bool ext, struct rk_fabric_port *port)
+{
+	uint32_t fdr10_active = field(src->ext_info, IB_MLNX_EXT_PORT_LINK_SPEED_ACTIVE_F);
+	uint32_t ext_active = ext ? field(src->info, IB_PORT_LINK_SPEED_EXT_ACTIVE_F) : 0;
+	rk_speed_set active_set;
+
+	port->enabled_speeds = base_speed_set(field(src->info, IB_PORT_LINK_SPEED_ENABLED_F));
+	port->supported_speeds = base_speed_set(field(src->info, IB_PORT_LINK_SPEED_SUPPORTED_F));
+	if (ext) {
+		port->enabled_speeds |=
+		    ext_speed_set(field(src->info, IB_PORT_LINK_SPEED_EXT_ENABLED_F));
+		port->supported_speeds |=
+		    ext_speed_set(field(src->info, IB_PORT_LINK_SPEED_EXT_SUPPORTED_F));
+	}
+	if (field(src->ext_info, IB_MLNX_EXT_PORT_LINK_SPEED_ENABLED_F) & 1)
+		port->enabled_speeds |= 1u << RK_SPEED_FDR10;
+	if (field(src->ext_info, IB_MLNX_EXT_PORT_LINK_SPEED_SUPPORTED_F) & 1)
+		port->supported_speeds |= 1u << RK_SPEED_FDR10;
+	if (ext_active)
+		active_set = ext_speed_set(ext_active);
+	else if (fdr10_active & 1)
+		active_set = 1u << RK_SPEED_FDR10;
+	else
+		active_set = base_speed_set(field(src->info, IB_PORT_LINK_SPEED_ACTIVE_F));
+	port->active_speed = active_set ? (enum rk_speed)highest_bit(active_set) : RK_SPEED_NONE;
+}
+
+/* A switch's external ports leave CapabilityMask 0: port 0 speaks for the switch. */
+static uint32_t speed_cap_mask(const ibnd_port_t *src)
+{
+	const ibnd_node_t *node = src->node;
+
+	if (node->type == IB_NODE_SWITCH && node->ports[0])
+		return field(node->ports[0]->info, IB_PORT_CAPMASK_F);
+	return field(src->info, IB_PORT_CAPMASK_F);
+}
+
+static void decode_port(const ibnd_port_t *src, struct rk_fabric_port *port)
+{
+	port->present = true;
+	port->num = src->portnum;
+	port->guid = src->guid;
+	port->lid = src->base_lid;
+	port->lmc = src->lmc;
+	port->state = (int)field(src->info, IB_PORT_STATE_F);
+	port->phys_state = (int)field(src->info, IB_PORT_PHYS_STATE_F);
+	port->cap_mask = field(src->info, IB_PORT_CAPMASK_F);
+	port->enabled_widths = width_set(field(src->info, IB_PORT_LINK_WIDTH_ENABLED_F) & 0x1f);
+	port->supported_widths = width_set(field(src->info, IB_PORT_LINK_WIDTH_SUPPORTED_F));
+	port->active_width =
+	    port->state > 1 ? highest_bit(width_set(field(src->info, IB_PORT_LINK_WIDTH_ACTIVE_F)))
+			    : 0;
+	if (port->active_width < 0)
+		port->active_width = 0;
+	decode_speeds(src, speed_cap_mask(src) & CAP_HAS_EXT_SPEEDS, port);
+	if (port->state <= 1)
+		port->active_speed = RK_SPEED_NONE;
+	port->remote_node = -1;
+	port->remote_port = 0;
+}
+
+static int decode_node(const ibnd_node_t *src, const struct rk_name_map *names,
+		       struct rk_fabric_node *node)
+{
+	const char *mapped = names ? rk_name_map_lookup(names, src->guid) : NULL;
+
+	node->guid = src->guid;
+	node->type = (enum rk_node_type)src->type;
+	snprintf(node->description, sizeof(node->description), "%s", src->nodedesc);
+	snprintf(node->name, sizeof(node->name), "%s", mapped ? mapped : src->nodedesc);
+	node->vendor_id = field(src->info, IB_NODE_VENDORID_F);
+	node->device_id = field(src->info, IB_NODE_DEVID_F);
+	node->nports = src->numports;
+	node->ports = calloc((size_t)src->numports + 1, sizeof(*node->ports));
+	if (!node->ports)
+		return -ENOMEM;
+	for (int p = 0; p <= src->numports; p++) {
+		if (!src->ports[p])
+			continue;
+		decode_port(src->ports[p], &node->ports[p]);
+		node->is_sm |= (node->ports[p].cap_mask & CAP_IS_SM) != 0;
+		if (!node->lid && node->ports[p].lid)
+			node->lid = node->ports[p].lid;
+	}
+	if (node->type == RK_NODE_SWITCH)
+		for (int p = 1; p <= node->nports; p++)
+			node->ports[p].lid = node->lid; /* switch ports answer at port 0's LID */
+	return 0;
+}
+
+static int compare_nodes(const void *a, const void *b)
+{
+	const struct rk_fabric_node *x = a, *y = b;
+
+	return x->guid < y->guid ? -1 : x->guid > y->guid;
+}
+
+int rk_fabric_find_node(const struct rk_fabric *fabric, uint64_t guid)
+{
+	struct rk_fabric_node key = {.guid = guid};
+	const struct rk_fabric_node *hit =
+	    bsearch(&key, fabric->nodes, fabric->nnodes, sizeof(key), compare_nodes);
+
+	return hit ? (int)(hit - fabric->nodes) : -1;
+}
+
+static void connect_ports(struct rk_fabric *fabric, ibnd_fabric_t *src)
+{
+	for (ibnd_node_t *n = src->nodes; n; n = n->next) {
+		struct rk_fabric_node *node = &fabric->nodes[rk_fabric_find_node(fabric, n->guid)];
+
+		for (int p = 1; p <= n->numports; p++) {
+			const ibnd_port_t *port = n->ports[p];
+
+			if (!port || !port->remoteport)
+				continue;
+			node->ports[p].remote_node =
+			    rk_fabric_find_node(fabric, port->remoteport->node->guid);
+			node->ports[p].remote_port = port->remoteport->portnum;
+		}
+	}
+}
+
+static int add_link(struct rk_fabric *fabric, size_t *capacity, int node, int port)
+{
+	const struct rk_fabric_port *a = &fabric->nodes[node].ports[port];
+	const struct rk_fabric_port *b = &fabric->nodes[a->remote_node].ports[a->remote_port];
+	struct rk_fabric_link *link;
+
+	if (fabric->nlinks == *capacity) {
+		size_t grown = *capacity ? *capacity * 2 : 256;
+		struct rk_fabric_link *bigger = realloc(fabric->links, grown * sizeof(*bigger));
+
+		if (!bigger)
+			return -ENOMEM;
+		fabric->links = bigger;
+		*capacity = grown;
+	}
+	link = &fabric->links[fabric->nlinks++];
+	memset(link, 0, sizeof(*link));
+	link->node_a = node;
+	link->port_a = port;
+	link->node_b = a->remote_node;
+	link->port_b = a->remote_port;
+	link->width = a->active_width;
+	link->speed = a->active_speed;
+	link->ends_disagree =
+	    a->active_width != b->active_width || a->active_speed != b->active_speed;
+	return 0;
+}
+
+/* One link per cable: listed from the end with the lower node index (or port number). */
+static int collect_links(struct rk_fabric *fabric)
+{
+	size_t capacity = 0;
+	int err = 0;
+
+	for (size_t n = 0; n < fabric->nnodes && !err; n++) {
+		const struct rk_fabric_node *node = &fabric->nodes[n];
+
+		for (int p = 1; p <= node->nports && !err; p++) {
+			const struct rk_fabric_port *port = &node->ports[p];
+
+			if (!port->present || port->remote_node < 0 ||
+			    (size_t)port->remote_node < n ||
+			    ((size_t)port->remote_node == n && port->remote_port < p))
+				continue;
+			err = add_link(fabric, &capacity, (int)n, p);
+		}
+	}
+	return err;
+}
+
+static double link_gbps(const struct rk_fabric_link *link)
+{
+	return link->width * rk_speed_lane_gbps(link->speed);
+}
+
+static void classify_by_capability(const struct rk_fabric *fabric, struct rk_fabric_link *link)
+{
+	const struct rk_fabric_port *a = &fabric->nodes[link->node_a].ports[link->port_a];
+	const struct rk_fabric_port *b = &fabric->nodes[link->node_b].ports[link->port_b];
+	int best_speed = highest_bit(a->enabled_speeds & b->enabled_speeds);
+	int best_width = highest_bit(a->enabled_widths & b->enabled_widths);
+	int best_supported_speed = highest_bit(a->supported_speeds & b->supported_speeds);
+	int best_supported_width = highest_bit(a->supported_widths & b->supported_widths);
+
+	link->below_enabled = (int)link->speed < best_speed || link->width < best_width;
+	link->unused_supported =
+	    best_supported_speed > best_speed || best_supported_width > best_width;
+}
+
+/* Links between the same pair of models (device ids at both ends) form a group. */
+struct link_key {
+	uint64_t models;
+	double gbps;
+	size_t link;
+};
+
+static uint64_t model_pair(const struct rk_fabric *fabric, const struct rk_fabric_link *link)
+{
+	const struct rk_fabric_node *a = &fabric->nodes[link->node_a];
+	const struct rk_fabric_node *b = &fabric->nodes[link->node_b];
+	uint64_t x = (uint64_t)a->type << 24 | (a->device_id & 0xffffff);
+	uint64_t y = (uint64_t)b->type << 24 | (b->device_id & 0xffffff);
+
+	return x < y ? x << 32 | y : y << 32 | x;
+}
+
+static int compare_keys(const void *a, const void *b)
+{
+	const struct link_key *x = a, *y = b;
+
+	if (x->models != y->models)
+		return x->models < y->models ? -1 : 1;
+	return x->gbps < y->gbps ? -1 : x->gbps > y->gbps;
+}
+
+/* In keys[begin, end) (one group, sorted by rate), mark links below a majority's rate. */
+static void mark_group(struct rk_fabric *fabric, const struct link_key *keys, size_t begin,
+		       size_t end)
+{
+	size_t best_run = 0, best_start = begin;
+
+	for (size_t i = begin; i < end;) {
+		size_t j = i;
+
+		while (j < end && keys[j].gbps == keys[i].gbps)
+			j++;
+		if (j - i > best_run) {
+			best_run = j - i;
+			best_start = i;
+		}
+		i = j;
+	}
+	if (best_run * 2 <= end - begin)
+		return; /* no majority: nothing to compare against */
+	for (size_t i = begin; i < best_start; i++)
+		fabric->links[keys[i].link].below_peers = true;
+}
+
+static void classify_by_peers(struct rk_fabric *fabric)
+{
+	struct link_key *keys = calloc(fabric->nlinks ? fabric->nlinks : 1, sizeof(*keys));
+	size_t n = 0;
+
+	if (!keys)
+		return;
+	for (size_t i = 0; i < fabric->nlinks; i++)
+		if (fabric->links[i].width > 0)
+			keys[n++] = (struct link_key){model_pair(fabric, &fabric->links[i]),
+						      link_gbps(&fabric->links[i]), i};
+	qsort(keys, n, sizeof(*keys), compare_keys);
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+
+		while (j < n && keys[j].models == keys[i].models)
+			j++;
+		mark_group(fabric, keys, i, j);
+		i = j;
+	}
+	free(keys);
+}
+
+void rk_fabric_classify_links(struct rk_fabric *fabric)
+{
+	for (size_t i = 0; i < fabric->nlinks; i++)
+		classify_by_capability(fabric, &fabric->links[i]);
+	classify_by_peers(fabric);
+}
+
+static double now_seconds(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static int convert_fabric(ibnd_fabric_t *src, const struct rk_name_map *names,
+			  struct rk_fabric *fabric)
+{
+	size_t count = 0;
+	int err = 0;
+
+	for (ibnd_node_t *n = src->nodes; n; n = n->next)
+		count++;
+	fabric->nodes = calloc(count ? count : 1, sizeof(*fabric->nodes));
+	if (!fabric->nodes)
+		return -ENOMEM;
+	for (ibnd_node_t *n = src->nodes; n && !err; n = n->next)
+		err = decode_node(n, names, &fabric->nodes[fabric->nnodes++]);
+	if (err)
+		return err;
+	qsort(fabric->nodes, fabric->nnodes, sizeof(*fabric->nodes), compare_nodes);
+	connect_ports(fabric, src);
+	fabric->local_node =
+	    src->from_node ? rk_fabric_find_node(fabric, src->from_node->guid) : -1;
+	err = collect_links(fabric);
+	if (!err)
+		rk_fabric_classify_links(fabric);
+	return err;
+}
+
+int rk_fabric_discover(const struct rk_fabric_options *options, struct rk_fabric **out)
+{
+	struct ibnd_config config = {0};
+	struct rk_fabric *fabric;
+	ibnd_fabric_t *src;
+	double start = now_seconds();
+	int err;
+
+	config.max_smps = options->max_smps ? options->max_smps : 16;
+	config.timeout_ms = options->timeout_ms;
+	config.flags = IBND_CONFIG_MLX_EPI;
+	src = ibnd_discover_fabric((char *)options->ca, options->port, NULL, &config);
+	if (!src) {
+		rk_log(RK_LOG_ERR, "fabric discovery through %s port %d failed",
+		       options->ca ? options->ca : "the default CA", options->port);
+		return -EIO;
+	}
+	fabric = calloc(1, sizeof(*fabric));
+	err = fabric ? convert_fabric(src, options->names, fabric) : -ENOMEM;
+	ibnd_destroy_fabric(src);
+	if (err) {
+		rk_fabric_free(fabric);
+		return err;
+	}
+	fabric->discovery_seconds = now_seconds() - start;
+	*out = fabric;
+	return 0;
+}
+
+void rk_fabric_free(struct rk_fabric *fabric)
+{
+	if (!fabric)
+		return;
+	for (size_t i = 0; i < fabric->nnodes; i++)
+		free(fabric->nodes[i].ports);
+	free(fabric->nodes);
+	free(fabric->links);
+	free(fabric);
+}

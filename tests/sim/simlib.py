@@ -1,0 +1,78 @@
+"""Python side of the simulated-fabric testbed: drives simctl.sh for unittest-based tests."""
+import os
+import re
+import subprocess
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SIMCTL = os.path.join(HERE, "simctl.sh")
+GEN = os.path.join(HERE, "gen-fattree.py")
+
+
+def generate(path, leaves=4, hosts=4, spines=2, radix=8, slow=()):
+    """Write a fat tree net file; slow is a list of 'Leaf2:3=4xSDR' specs."""
+    args = [GEN, "--leaves", str(leaves), "--hosts-per-leaf", str(hosts), "--spines",
+            str(spines), "--radix", str(radix), "-q", "-o", path]
+    for spec in slow:
+        args += ["--slow-link", spec]
+    subprocess.run(args, check=True)
+    return path
+
+
+class Sim:
+    """One ibsim instance (and its OpenSMs), stopped by PID on exit."""
+
+    def __init__(self, name, net, workdir):
+        self.name = name
+        self.net = net
+        self.env = dict(os.environ, SIM_DIR=workdir, SIM_OWNER_PID=str(os.getpid()),
+                        SIM_QUIET="1")
+
+    def ctl(self, *args, timeout=120, check=True, env=None):
+        proc = subprocess.run([SIMCTL, *args], capture_output=True, text=True,
+                              timeout=timeout, env=env or self.env)
+        if check and proc.returncode != 0:
+            raise RuntimeError(f"simctl {' '.join(args)}: {proc.stderr}")
+        return proc
+
+    def __enter__(self):
+        self.ctl("start", self.name, self.net)
+        return self
+
+    def __exit__(self, *exc):
+        self.ctl("stop", self.name, check=False)
+
+    def opensm(self, node="Hca1", priority=10):
+        self.ctl("opensm", self.name, node, str(priority))
+
+    def cmd(self, line):
+        return self.ctl("cmd", self.name, line).stdout
+
+    def lid(self, node):
+        return int(self.ctl("lid", self.name, node).stdout.strip(), 0)
+
+    def run(self, *args, host=None, timeout=60):
+        env = dict(self.env, SIM_TIMEOUT=str(timeout))
+        if host:
+            env["SIM_HOST"] = host
+        return self.ctl("run", self.name, *args, timeout=timeout + 30, check=False, env=env)
+
+
+def parse_ibnetdiscover(text):
+    """{guid: (type, lid)} for every node ibnetdiscover printed, and the link count."""
+    nodes, links, current = {}, 0, None
+    for line in text.splitlines():
+        m = re.match(r'^(Switch|Ca)\s+\d+\s+"[SH]-([0-9a-f]+)"', line)
+        if m:
+            kind = "switch" if m.group(1) == "Switch" else "ca"
+            lid = re.search(r"\blid (\d+)", line)
+            current = int(m.group(2), 16)
+            nodes[current] = (kind, int(lid.group(1)) if lid and kind == "switch" else None)
+            continue
+        m = re.match(r'^\[(\d+)\]', line)
+        if m and current is not None:
+            links += 1
+            kind, lid = nodes[current]
+            own = re.search(r"# lid (\d+) lmc", line)
+            if kind == "ca" and lid is None and own:
+                nodes[current] = (kind, int(own.group(1)))
+    return nodes, links // 2
