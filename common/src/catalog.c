@@ -1,52 +1,64 @@
 #include "rdmakit/catalog.h"
 
+#include <infiniband/mad.h>
 #include <string.h>
 
-#define PMA(name, width, narrow, scale, unit, err, help)                                           \
+#define PMA(n_, w_, narrow_, scale_, unit_, err_, field_, ext_, bit_, help_)                       \
 	{                                                                                          \
-		name, RK_SRC_PORT_COUNTERS, width, narrow, RK_KIND_COUNTER, scale, unit, err,      \
-		    false, help                                                                    \
+		.name = n_, .source = RK_SRC_PORT_COUNTERS, .width = w_, .narrow_width = narrow_,  \
+		.kind = RK_KIND_COUNTER, .scale = scale_, .unit = unit_, .is_error = err_,         \
+		.help = help_, .pma_field = field_, .pma_ext_field = ext_, .reset_bit = bit_       \
 	}
-#define HW(name, unit, err, help)                                                                  \
+#define HW(n_, unit_, err_, help_)                                                                 \
 	{                                                                                          \
-		name, RK_SRC_HW_COUNTERS, 64, 0, RK_KIND_COUNTER, 1, unit, err, true, help         \
+		.name = n_, .source = RK_SRC_HW_COUNTERS, .width = 64, .kind = RK_KIND_COUNTER,    \
+		.scale = 1, .unit = unit_, .is_error = err_, .wraps = true, .help = help_,         \
+		.reset_bit = -1                                                                    \
 	}
 
 static const struct rk_metric catalog[] = {
-    PMA("symbol_error", 16, 0, 1, "errors", true,
+    PMA("symbol_error", 16, 0, 1, "errors", true, IB_PC_ERR_SYM_F, 0, 0,
 	"Minor link errors detected on one or more physical lanes"),
-    PMA("link_error_recovery", 8, 0, 1, "events", true,
+    PMA("link_error_recovery", 8, 0, 1, "events", true, IB_PC_LINK_RECOVERS_F, 0, 1,
 	"Times the link error recovery process completed successfully"),
-    PMA("link_downed", 8, 0, 1, "events", true,
+    PMA("link_downed", 8, 0, 1, "events", true, IB_PC_LINK_DOWNED_F, 0, 2,
 	"Times the link error recovery process failed and the link went down"),
-    PMA("port_rcv_errors", 16, 0, 1, "packets", true,
+    PMA("port_rcv_errors", 16, 0, 1, "packets", true, IB_PC_ERR_RCV_F, 0, 3,
 	"Packets received with an error (bad CRC, length, VL or malformed)"),
-    PMA("port_rcv_remote_physical_errors", 16, 0, 1, "packets", true,
+    PMA("port_rcv_remote_physical_errors", 16, 0, 1, "packets", true, IB_PC_ERR_PHYSRCV_F, 0, 4,
 	"Packets received marked bad by an upstream link (EBP delimiter)"),
-    PMA("port_rcv_switch_relay_errors", 16, 0, 1, "packets", true,
+    PMA("port_rcv_switch_relay_errors", 16, 0, 1, "packets", true, IB_PC_ERR_SWITCH_REL_F, 0, 5,
 	"Packets a switch could not forward (no route, wrong VL, loops)"),
-    PMA("port_xmit_discards", 16, 0, 1, "packets", true,
+    PMA("port_xmit_discards", 16, 0, 1, "packets", true, IB_PC_XMT_DISCARDS_F, 0, 6,
 	"Outbound packets discarded because the port was down or congested"),
-    PMA("port_xmit_constraint_errors", 8, 0, 1, "packets", true,
+    PMA("port_xmit_constraint_errors", 8, 0, 1, "packets", true, IB_PC_ERR_XMTCONSTR_F, 0, 7,
 	"Outbound packets not sent because of a partition or raw constraint"),
-    PMA("port_rcv_constraint_errors", 8, 0, 1, "packets", true,
+    PMA("port_rcv_constraint_errors", 8, 0, 1, "packets", true, IB_PC_ERR_RCVCONSTR_F, 0, 8,
 	"Inbound packets discarded because of a partition or raw constraint"),
-    PMA("local_link_integrity_errors", 4, 0, 1, "events", true,
+    PMA("local_link_integrity_errors", 4, 0, 1, "events", true, IB_PC_ERR_LOCALINTEG_F, 0, 9,
 	"Times local physical errors exceeded the LocalPhyErrors threshold"),
-    PMA("excessive_buffer_overrun_errors", 4, 0, 1, "events", true,
+    PMA("excessive_buffer_overrun_errors", 4, 0, 1, "events", true, IB_PC_ERR_EXCESS_OVR_F, 0, 10,
 	"Times consecutive receive buffer overruns exceeded the OverrunErrors threshold"),
-    PMA("VL15_dropped", 16, 0, 1, "packets", false,
+    PMA("VL15_dropped", 16, 0, 1, "packets", false, IB_PC_VL15_DROPPED_F, 0, 11,
 	"Subnet management packets dropped for lack of VL15 buffers"),
-    PMA("port_xmit_wait", 32, 0, 1, "ticks", false,
+    PMA("port_xmit_wait", 32, 0, 1, "ticks", false, IB_PC_XMT_WAIT_F, 0, -1,
 	"Ticks during which the port had data to send but no flow-control credits"),
-    PMA("port_xmit_data", 64, 32, 4, "bytes", false, "Data bytes transmitted, all VLs"),
-    PMA("port_rcv_data", 64, 32, 4, "bytes", false, "Data bytes received, all VLs"),
-    PMA("port_xmit_packets", 64, 32, 1, "packets", false, "Packets transmitted, all VLs"),
-    PMA("port_rcv_packets", 64, 32, 1, "packets", false, "Packets received, all VLs"),
-    PMA("unicast_xmit_packets", 64, 0, 1, "packets", false, "Unicast packets transmitted"),
-    PMA("unicast_rcv_packets", 64, 0, 1, "packets", false, "Unicast packets received"),
-    PMA("multicast_xmit_packets", 64, 0, 1, "packets", false, "Multicast packets transmitted"),
-    PMA("multicast_rcv_packets", 64, 0, 1, "packets", false, "Multicast packets received"),
+    PMA("port_xmit_data", 64, 32, 4, "bytes", false, IB_PC_XMT_BYTES_F, IB_PC_EXT_XMT_BYTES_F, -1,
+	"Data bytes transmitted, all VLs"),
+    PMA("port_rcv_data", 64, 32, 4, "bytes", false, IB_PC_RCV_BYTES_F, IB_PC_EXT_RCV_BYTES_F, -1,
+	"Data bytes received, all VLs"),
+    PMA("port_xmit_packets", 64, 32, 1, "packets", false, IB_PC_XMT_PKTS_F, IB_PC_EXT_XMT_PKTS_F,
+	-1, "Packets transmitted, all VLs"),
+    PMA("port_rcv_packets", 64, 32, 1, "packets", false, IB_PC_RCV_PKTS_F, IB_PC_EXT_RCV_PKTS_F, -1,
+	"Packets received, all VLs"),
+    PMA("unicast_xmit_packets", 64, 0, 1, "packets", false, 0, IB_PC_EXT_XMT_UPKTS_F, -1,
+	"Unicast packets transmitted"),
+    PMA("unicast_rcv_packets", 64, 0, 1, "packets", false, 0, IB_PC_EXT_RCV_UPKTS_F, -1,
+	"Unicast packets received"),
+    PMA("multicast_xmit_packets", 64, 0, 1, "packets", false, 0, IB_PC_EXT_XMT_MPKTS_F, -1,
+	"Multicast packets transmitted"),
+    PMA("multicast_rcv_packets", 64, 0, 1, "packets", false, 0, IB_PC_EXT_RCV_MPKTS_F, -1,
+	"Multicast packets received"),
     HW("out_of_buffer", "packets", true,
        "Packets dropped because no receive WQE was posted (receive queue empty)"),
     HW("out_of_sequence", "packets", true, "Out-of-sequence packets received"),
@@ -90,9 +102,18 @@ static const struct rk_metric catalog[] = {
     HW("link_downed", "events", true, "Times the link went down (driver counter)"),
     HW("rdma_sends", "packets", false, "RDMA sends (soft-RoCE)"),
     HW("rdma_recvs", "packets", false, "RDMA receives (soft-RoCE)"),
-    {"lifespan", RK_SRC_HW_COUNTERS, 64, 0, RK_KIND_GAUGE, 1, "ms", false, false,
-     "How long the driver caches hw_counters values (a setting, not a counter)"},
+    {.name = "lifespan",
+     .source = RK_SRC_HW_COUNTERS,
+     .width = 64,
+     .kind = RK_KIND_GAUGE,
+     .scale = 1,
+     .unit = "ms",
+     .help = "How long the driver caches hw_counters values (a setting, not a counter)",
+     .reset_bit = -1},
 };
+
+/* The first PMA_COUNT entries above are the PMA counters, in this order. */
+#define PMA_COUNT 21
 
 static const struct rk_metric unknown_hw =
     HW("(driver counter)", "events", false, "Driver-specific counter not described by rdmakit");
@@ -113,6 +134,12 @@ const struct rk_metric *rk_catalog_unknown_hw(void)
 const struct rk_metric *rk_catalog_all(size_t *count)
 {
 	*count = sizeof(catalog) / sizeof(catalog[0]);
+	return catalog;
+}
+
+const struct rk_metric *rk_catalog_pma(size_t *count)
+{
+	*count = PMA_COUNT;
 	return catalog;
 }
 

@@ -79,6 +79,28 @@ static void every_entry_is_complete_and_unique(void **state)
 	}
 }
 
+static void pma_counters_map_to_mad_fields(void **state)
+{
+	size_t count;
+	const struct rk_metric *pma = rk_catalog_pma(&count);
+
+	(void)state;
+	assert_int_equal(count, 21);
+	for (size_t i = 0; i < count; i++) {
+		assert_int_equal(pma[i].source, RK_SRC_PORT_COUNTERS);
+		assert_true(pma[i].pma_field || pma[i].pma_ext_field);
+		/* only error counters can be cleared by name */
+		assert_true(pma[i].reset_bit < 0 || pma[i].is_error ||
+			    strcmp(pma[i].name, "VL15_dropped") == 0);
+		/* 64-bit counters come from PortCountersExtended */
+		assert_true(pma[i].width < 64 || pma[i].pma_ext_field);
+	}
+	assert_int_equal(pma[0].reset_bit, 0);
+	assert_int_equal(rk_catalog_find(RK_SRC_PORT_COUNTERS, "port_xmit_wait")->reset_bit, -1);
+	assert_int_equal(rk_catalog_find(RK_SRC_PORT_COUNTERS, "unicast_xmit_packets")->pma_field,
+			 0);
+}
+
 static void metric_max_by_width(void **state)
 {
 	(void)state;
@@ -96,6 +118,7 @@ int main(void)
 	    cmocka_unit_test(data_counters_are_bytes_from_words),
 	    cmocka_unit_test(lookups_respect_the_source),
 	    cmocka_unit_test(every_entry_is_complete_and_unique),
+	    cmocka_unit_test(pma_counters_map_to_mad_fields),
 	    cmocka_unit_test(metric_max_by_width),
 	};
 

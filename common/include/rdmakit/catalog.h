@@ -29,6 +29,9 @@ struct rk_metric {
 	bool is_error;	       /* a rising value means a fault */
 	bool wraps;	       /* wraps at its width instead of sticking at the maximum */
 	const char *help;      /* one line for people */
+	int pma_field;	       /* libibmad field in PortCounters (enum MAD_FIELDS), 0 if none */
+	int pma_ext_field;     /* libibmad field in PortCountersExtended, 0 if none */
+	int reset_bit;	       /* CounterSelect bit that clears it, -1 if it cannot be reset */
 };
 
 /** The metric for a file name in a source, or NULL when the catalog lacks it. */
@@ -39,6 +42,9 @@ const struct rk_metric *rk_catalog_unknown_hw(void);
 
 /** Every metric of the catalog; *count receives the number of entries. */
 const struct rk_metric *rk_catalog_all(size_t *count);
+
+/** The PMA counters (the first entries of the catalog); *count receives how many. */
+const struct rk_metric *rk_catalog_pma(size_t *count);
 
 /** Largest raw value the metric's register (of the given width) can hold. */
 uint64_t rk_metric_max(unsigned width);
