@@ -5,9 +5,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define RK_MAD_SIZE	   256
-#define RK_MAD_DATA_OFFSET 64 /* SMP and PMA attribute data start here */
-#define RK_MAD_MAX_HOPS	   63
+#define RK_MAD_SIZE	     256
+#define RK_MAD_DATA_OFFSET   64 /* SMP and PMA attribute data start here */
+#define RK_MAD_SMP_DATA_SIZE 64 /* bytes of data[] sent in an SMP */
+#define RK_MAD_PMA_DATA_SIZE (RK_MAD_SIZE - RK_MAD_DATA_OFFSET) /* ... in a PMA MAD */
+#define RK_MAD_MAX_HOPS	     63
+
+#define RK_MAD_METHOD_GET 0x01
+#define RK_MAD_METHOD_SET 0x02
+
+#define RK_MAD_DEFAULT_WINDOW	  32
+#define RK_MAD_DEFAULT_TIMEOUT_MS 200
+#define RK_MAD_DEFAULT_RETRIES	  2
 
 /* The local end: one umad port per process (a second one breaks the first under ibsim). */
 struct rk_mad_port;
@@ -37,50 +46,65 @@ enum rk_mad_class {
 struct rk_mad_request {
 	enum rk_mad_route route;
 	enum rk_mad_class mgmt_class;	   /* ignored for RK_MAD_DIRECTED (always SMP) */
-	uint16_t lid;			   /* RK_MAD_LID target */
+	uint16_t lid;			   /* RK_MAD_LID target: a unicast LID */
 	uint8_t path[RK_MAD_MAX_HOPS + 1]; /* RK_MAD_DIRECTED: path[1..hops] are port numbers */
-	uint8_t hops;
-	uint8_t method; /* 0x01 Get, 0x02 Set */
+	uint8_t hops;			   /* RK_MAD_DIRECTED: 0 is the local port */
+	uint8_t method;			   /* RK_MAD_METHOD_GET or RK_MAD_METHOD_SET */
 	uint16_t attr_id;
 	uint32_t attr_mod;
-	uint8_t
-	    data[RK_MAD_SIZE - RK_MAD_DATA_OFFSET]; /* attribute data to send (Set, PMA select) */
-	void *user;				    /* the caller's context */
-	/* results */
-	int status;	     /* 0 answered; -ETIMEDOUT after all retries; -EIO bad MAD status */
-	uint16_t mad_status; /* status field of the answer */
-	unsigned attempts;   /* sends, retries included */
-	uint8_t reply[RK_MAD_SIZE];
+	uint64_t mkey; /* SMP M_Key (0 unless the SM protects ports with one) */
+	/* attribute data to send (Set, PMA port select): the first RK_MAD_SMP_DATA_SIZE bytes
+	 * for an SMP, all RK_MAD_PMA_DATA_SIZE for a PMA MAD */
+	uint8_t data[RK_MAD_SIZE - RK_MAD_DATA_OFFSET];
+	void *user; /* the caller's context */
+	/* results. status: 0 answered; -ETIMEDOUT no answer after all attempts; -EIO an answer
+	 * with a nonzero MAD status, or a failed send; -EINVAL a malformed request (not sent) */
+	int status;
+	uint16_t mad_status;	    /* status field of the answer (DR SMP: without the D bit) */
+	unsigned attempts;	    /* sends, retries included */
+	uint8_t reply[RK_MAD_SIZE]; /* the whole answer MAD (zero when there was none) */
 };
 
 /* How the engine sends. */
 struct rk_mad_options {
-	unsigned window;     /* MADs in flight at once (default 32) */
-	unsigned timeout_ms; /* per attempt (default 200) */
-	unsigned retries;    /* extra attempts after a timeout (default 2) */
+	unsigned window;     /* MADs in flight at once (0: default 32; at most 4096) */
+	unsigned timeout_ms; /* per attempt (0: default 200) */
+	unsigned retries;    /* extra attempts after a timeout (0: none; default 2) */
 };
 
-/* Totals of one run. */
+/* Totals of one run: answered + timeouts + errors == requests. */
 struct rk_mad_stats {
-	size_t sent, answered, timeouts, retried, errors;
+	size_t sent;	 /* MADs sent, retries included */
+	size_t answered; /* requests answered with MAD status 0 */
+	size_t timeouts; /* requests with no answer after all attempts */
+	size_t retried;	 /* resends after an attempt timed out */
+	size_t errors;	 /* requests failed otherwise (MAD status, send error, bad request) */
+	size_t ignored;	 /* received MADs that matched no attempt in flight (late, stray) */
 };
 
-/* Called as each request completes (answered, failed or timed out), in completion order. */
+/* Called as each request completes (answered, failed or timed out), in completion order.
+ * It must not start another run on the same port. */
 typedef void (*rk_mad_done_fn)(struct rk_mad_request *request, void *ctx);
 
-/** Open the umad port of ca (NULL: the first) and port (0: the first active one). */
+/** Open the umad port of ca (NULL: first) and port (0: first active); -EBUSY if one is open. */
 int rk_mad_port_open(const char *ca, int port, struct rk_mad_port **out);
 
 /** Close the port and unregister its agents. */
 void rk_mad_port_close(struct rk_mad_port *port);
 
-/** The local port's CA name, port number, LIDs, GUID and state. */
+/** The local port's CA name, port number, LIDs, GUID and state (read afresh each call). */
 int rk_mad_port_local(const struct rk_mad_port *port, struct rk_mad_local *local);
 
-/** Fill in defaults for zero fields of options. */
+/** Set every option to its default (then change what you need). */
 void rk_mad_options_defaults(struct rk_mad_options *options);
 
-/** Send every request, at most options->window in flight, calling done for each. */
+/* A run returns 0 when every request completed (each has its own status). It returns -EINVAL
+ * (bad options), -E2BIG or -ENOMEM without touching any request; or the -errno of a port that
+ * broke mid-run, after completing every request still open with that status (done() is called
+ * for each). options NULL means defaults; done and stats may be NULL. One run at a time per
+ * port; requests must stay put until it returns. */
+
+/** Send every request, at most options->window in flight, calling done once for each. */
 int rk_mad_run(struct rk_mad_port *port, struct rk_mad_request *requests, size_t count,
 	       const struct rk_mad_options *options, rk_mad_done_fn done, void *ctx,
 	       struct rk_mad_stats *stats);

@@ -1,0 +1,700 @@
+#include "rdmakit/mad.h"
+
+#include "rdmakit/log.h"
+
+#include <endian.h>
+#include <errno.h>
+#include <infiniband/mad.h>
+#include <infiniband/umad.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_WINDOW	4096
+#define MAX_TIMEOUT_MS	600000
+#define MAX_RETRIES	100
+#define MAD_HDR_SIZE	24  /* common MAD header: what the kernel hands back on a send timeout */
+#define DRAIN_MAX	256 /* MADs read in a row before deadlines are looked at again */
+#define NSEC_PER_MSEC	1000000ULL
+#define CLASS_VERSION_1 1
+
+/* The agents registered on the port, one per management class this engine sends. */
+enum agent_kind {
+	AGENT_SMP,  /* LID-routed SMP, QP0 */
+	AGENT_DR,   /* directed-route SMP, QP0 */
+	AGENT_PERF, /* PerfMgt (PMA), QP1 */
+	AGENT_KINDS,
+};
+
+static const int agent_class[AGENT_KINDS] = {IB_SMI_CLASS, IB_SMI_DIRECT_CLASS,
+					     IB_PERFORMANCE_CLASS};
+
+struct rk_mad_port {
+	int fd; /* libibumad's port id (the umad fd) */
+	int agent[AGENT_KINDS];
+	char ca[UMAD_CA_NAME_LEN];
+	int portnum;
+	uint32_t next_tid; /* first transaction id (low 32 bits) of the next run */
+};
+
+/* One umad port per process: under ibsim's shim a second one steals the first's answers. */
+static atomic_flag port_in_use = ATOMIC_FLAG_INIT;
+
+/* A MAD in flight. */
+struct slot {
+	bool busy;
+	size_t index;	   /* the request's index in the run */
+	uint64_t deadline; /* CLOCK_MONOTONIC ns: end of the current attempt */
+	int agent;
+	uint8_t *umad; /* umad header + MAD, built once per request; each attempt sets its TID */
+};
+
+/* The state of one rk_mad_run. */
+struct run {
+	struct rk_mad_port *port;
+	struct rk_mad_request *requests;
+	size_t count;
+	struct rk_mad_options opt;
+	unsigned max_attempts;
+	rk_mad_done_fn done;
+	void *ctx;
+	struct rk_mad_stats stats;
+	struct slot *slots;
+	unsigned nslots;
+	unsigned *free_slots; /* stack of free slot numbers */
+	unsigned nfree;
+	uint32_t *slot_of; /* request index -> slot number + 1; 0: not in flight */
+	uint8_t *buffers;  /* the slots' send buffers, then the receive buffer */
+	uint8_t *recv;
+	size_t next; /* first request not started yet */
+	size_t completed;
+	uint32_t tid_base;
+	size_t invalid, send_failures; /* logged once, then summed up */
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static size_t umad_buffer_size(void)
+{
+	return umad_size() + IB_MAD_SIZE;
+}
+
+/* ---- the port ---------------------------------------------------------------------------- */
+
+static uint32_t first_tid(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	/* Differs between processes only to make traces readable; the kernel keeps agents
+	 * apart with the TID's high 32 bits. Never 0 (libibmad would draw its own). */
+	return (((uint32_t)ts.tv_nsec ^ ((uint32_t)getpid() << 12)) & 0x7fffffffU) | 1U;
+}
+
+static void unregister_agents(struct rk_mad_port *port)
+{
+	for (int k = 0; k < AGENT_KINDS; k++) {
+		if (port->agent[k] >= 0)
+			umad_unregister(port->fd, port->agent[k]);
+		port->agent[k] = -1;
+	}
+}
+
+static int register_agents(struct rk_mad_port *port)
+{
+	for (int k = 0; k < AGENT_KINDS; k++) {
+		int agent = umad_register(port->fd, agent_class[k], CLASS_VERSION_1, 0, NULL);
+
+		if (agent < 0) {
+			rk_log(RK_LOG_ERR,
+			       "%s:%d: cannot register a MAD agent for class 0x%02x: %s", port->ca,
+			       port->portnum, agent_class[k], strerror(-agent));
+			unregister_agents(port);
+			return agent;
+		}
+		port->agent[k] = agent;
+	}
+	return 0;
+}
+
+static int resolve_port(const char *ca, int portnum, struct rk_mad_port *port)
+{
+	umad_port_t info;
+	int err;
+
+	if (umad_init() < 0) {
+		rk_log(RK_LOG_ERR, "cannot initialise libibumad");
+		return -ENODEV;
+	}
+	err = umad_get_port(ca, portnum, &info);
+	if (err < 0) {
+		rk_log(RK_LOG_ERR, "%s:%d: no such umad port: %s", ca ? ca : "(first CA)", portnum,
+		       strerror(-err));
+		return err;
+	}
+	snprintf(port->ca, sizeof(port->ca), "%s", info.ca_name);
+	port->portnum = info.portnum;
+	umad_release_port(&info);
+	return 0;
+}
+
+static int open_port(const char *ca, int portnum, struct rk_mad_port **out)
+{
+	struct rk_mad_port *port = calloc(1, sizeof(*port));
+	int err;
+
+	if (!port)
+		return -ENOMEM;
+	for (int k = 0; k < AGENT_KINDS; k++)
+		port->agent[k] = -1;
+	err = resolve_port(ca, portnum, port);
+	if (err)
+		goto fail;
+	port->fd = umad_open_port(port->ca, port->portnum);
+	if (port->fd < 0) {
+		err = port->fd;
+		rk_log(RK_LOG_ERR, "%s:%d: cannot open the umad port: %s", port->ca, port->portnum,
+		       strerror(-err));
+		goto fail;
+	}
+	err = register_agents(port);
+	if (err) {
+		umad_close_port(port->fd);
+		goto fail;
+	}
+	port->next_tid = first_tid();
+	*out = port;
+	return 0;
+fail:
+	free(port);
+	return err;
+}
+
+int rk_mad_port_open(const char *ca, int port, struct rk_mad_port **out)
+{
+	int err;
+
+	if (atomic_flag_test_and_set(&port_in_use)) {
+		rk_log(RK_LOG_ERR, "a umad port is already open in this process (one per process)");
+		return -EBUSY;
+	}
+	err = open_port(ca, port, out);
+	if (err)
+		atomic_flag_clear(&port_in_use);
+	return err;
+}
+
+void rk_mad_port_close(struct rk_mad_port *port)
+{
+	if (!port)
+		return;
+	unregister_agents(port);
+	umad_close_port(port->fd);
+	free(port);
+	atomic_flag_clear(&port_in_use);
+}
+
+int rk_mad_port_local(const struct rk_mad_port *port, struct rk_mad_local *local)
+{
+	umad_port_t info;
+	int err = umad_get_port(port->ca, port->portnum, &info);
+
+	if (err < 0) {
+		rk_log(RK_LOG_ERR, "%s:%d: cannot read the port: %s", port->ca, port->portnum,
+		       strerror(-err));
+		return err;
+	}
+	memset(local, 0, sizeof(*local));
+	snprintf(local->ca, sizeof(local->ca), "%s", info.ca_name);
+	local->port = info.portnum;
+	local->lid = (uint16_t)info.base_lid;
+	local->sm_lid = (uint16_t)info.sm_lid;
+	local->sm_sl = (uint8_t)info.sm_sl;
+	local->port_guid = be64toh(info.port_guid);
+	local->state = (int)info.state;
+	umad_release_port(&info);
+	return 0;
+}
+
+/* ---- options and transaction ids --------------------------------------------------------- */
+
+void rk_mad_options_defaults(struct rk_mad_options *options)
+{
+	options->window = RK_MAD_DEFAULT_WINDOW;
+	options->timeout_ms = RK_MAD_DEFAULT_TIMEOUT_MS;
+	options->retries = RK_MAD_DEFAULT_RETRIES;
+}
+
+static int resolve_options(const struct rk_mad_options *in, struct rk_mad_options *out)
+{
+	rk_mad_options_defaults(out);
+	if (!in)
+		return 0;
+	if (in->window)
+		out->window = in->window;
+	if (in->timeout_ms)
+		out->timeout_ms = in->timeout_ms;
+	out->retries = in->retries;
+	if (out->window > MAX_WINDOW || out->timeout_ms > MAX_TIMEOUT_MS ||
+	    out->retries > MAX_RETRIES) {
+		rk_log(RK_LOG_ERR,
+		       "MAD options out of range: window %u (max %u), timeout %u ms "
+		       "(max %u), retries %u (max %u)",
+		       out->window, MAX_WINDOW, out->timeout_ms, MAX_TIMEOUT_MS, out->retries,
+		       MAX_RETRIES);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Every attempt of every request of a run gets its own TID (low 32 bits; the kernel owns the
+ * high ones): base + index * max_attempts + attempt - 1. So an answer maps back to its request
+ * in O(1), a late answer to an earlier attempt of a request still in flight is still an answer
+ * to the same query (taken), a kernel timeout of an earlier attempt cannot end the current one,
+ * and anything for a request already completed or from an earlier run is ignored. Ranges never
+ * contain 0 and never wrap.
+ */
+static int reserve_tids(struct rk_mad_port *port, size_t count, unsigned attempts, uint32_t *base)
+{
+	uint64_t span = (uint64_t)count * attempts;
+
+	if (count >= UINT32_MAX || span >= UINT32_MAX) {
+		rk_log(RK_LOG_ERR, "too many MADs in one run: %zu requests x %u attempts", count,
+		       attempts);
+		return -E2BIG;
+	}
+	if ((uint64_t)port->next_tid + span > UINT32_MAX)
+		port->next_tid = 1;
+	*base = port->next_tid;
+	port->next_tid += (uint32_t)span;
+	return 0;
+}
+
+static uint32_t tid_of(const struct run *r, size_t index, unsigned attempt)
+{
+	return r->tid_base + (uint32_t)(index * r->max_attempts) + (attempt - 1);
+}
+
+/* ---- requests ---------------------------------------------------------------------------- */
+
+/* The agent a request goes out on, or -1 when the request is malformed. */
+static int request_agent(const struct rk_mad_request *req)
+{
+	if (req->method != RK_MAD_METHOD_GET && req->method != RK_MAD_METHOD_SET)
+		return -1;
+	if (req->route == RK_MAD_DIRECTED)
+		return req->hops <= RK_MAD_MAX_HOPS ? AGENT_DR : -1;
+	if (req->route != RK_MAD_LID || req->lid == 0 || req->lid >= 0xc000)
+		return -1;
+	if (req->mgmt_class == RK_MAD_CLASS_SMP)
+		return AGENT_SMP;
+	if (req->mgmt_class == RK_MAD_CLASS_PERF)
+		return AGENT_PERF;
+	return -1;
+}
+
+/* Encode the request into a umad buffer with libibmad (addresses, header, DR path, data). */
+static int build_umad(uint8_t *umad, struct rk_mad_request *req, int agent)
+{
+	ib_rpc_t rpc;
+	ib_portid_t dport;
+
+	memset(umad, 0, umad_buffer_size());
+	memset(&rpc, 0, sizeof(rpc));
+	memset(&dport, 0, sizeof(dport));
+	rpc.method = req->method;
+	rpc.attr.id = req->attr_id;
+	rpc.attr.mod = req->attr_mod;
+	rpc.dataoffs = RK_MAD_DATA_OFFSET;
+	rpc.datasz = IB_SMP_DATA_SIZE;
+	rpc.trid = 1; /* nonzero: libibmad would draw one; each attempt sets its own */
+	if (agent == AGENT_DR) {
+		rpc.mgtclass = IB_SMI_DIRECT_CLASS;
+		rpc.mkey = req->mkey;
+		dport.drpath.cnt = req->hops;
+		memcpy(dport.drpath.p, req->path, (size_t)req->hops + 1);
+		dport.drpath.p[0] = 0;
+		dport.drpath.drslid = 0xffff;
+		dport.drpath.drdlid = 0xffff;
+	} else if (agent == AGENT_SMP) {
+		rpc.mgtclass = IB_SMI_CLASS;
+		rpc.mkey = req->mkey;
+		dport.lid = req->lid;
+		dport.qp = 0;
+	} else {
+		rpc.mgtclass = IB_PERFORMANCE_CLASS;
+		rpc.datasz = IB_PC_DATA_SZ;
+		dport.lid = req->lid;
+		dport.qp = 1;
+		dport.qkey = IB_DEFAULT_QP1_QKEY;
+	}
+	return mad_build_pkt(umad, &rpc, &dport, NULL, req->data) < 0 ? -EINVAL : 0;
+}
+
+static void finish(struct run *r, size_t index, int status)
+{
+	struct rk_mad_request *req = &r->requests[index];
+
+	req->status = status;
+	if (status == 0)
+		r->stats.answered++;
+	else if (status == -ETIMEDOUT)
+		r->stats.timeouts++;
+	else
+		r->stats.errors++;
+	r->completed++;
+	if (r->done)
+		r->done(req, r->ctx);
+}
+
+static void release_slot(struct run *r, unsigned s)
+{
+	r->slots[s].busy = false;
+	r->slot_of[r->slots[s].index] = 0;
+	r->free_slots[r->nfree++] = s;
+}
+
+/* Release a slot and complete its request. */
+static void finish_slot(struct run *r, unsigned s, int status)
+{
+	size_t index = r->slots[s].index;
+
+	release_slot(r, s);
+	finish(r, index, status);
+}
+
+static void send_attempt(struct run *r, unsigned s)
+{
+	struct slot *slot = &r->slots[s];
+	struct rk_mad_request *req = &r->requests[slot->index];
+
+	req->attempts++;
+	mad_set_field64(umad_get_mad(slot->umad), 0, IB_MAD_TRID_F,
+			tid_of(r, slot->index, req->attempts));
+	slot->deadline = now_ns() + r->opt.timeout_ms * NSEC_PER_MSEC;
+	/* The kernel timeout makes it hand the MAD back with status ETIMEDOUT (and match the
+	 * answer to the send at all: with 0 it drops answers); our deadline covers the rest. */
+	if (umad_send(r->port->fd, slot->agent, slot->umad, IB_MAD_SIZE, (int)r->opt.timeout_ms,
+		      0) < 0) {
+		int err = errno ? errno : EIO;
+
+		if (r->send_failures++ == 0)
+			rk_log(RK_LOG_WARNING, "MAD request %zu (lid %u, hops %u): send failed: %s",
+			       slot->index, (unsigned)req->lid, (unsigned)req->hops, strerror(err));
+		finish_slot(r, s, -EIO);
+		return;
+	}
+	r->stats.sent++;
+}
+
+static void reject(struct run *r, size_t index, const char *why)
+{
+	const struct rk_mad_request *req = &r->requests[index];
+
+	if (r->invalid++ == 0)
+		rk_log(RK_LOG_WARNING,
+		       "MAD request %zu (route %d, class 0x%02x, lid %u, hops %u, "
+		       "method 0x%02x, attr 0x%04x) not sent: %s",
+		       index, (int)req->route, (unsigned)req->mgmt_class, (unsigned)req->lid,
+		       (unsigned)req->hops, (unsigned)req->method, (unsigned)req->attr_id, why);
+	finish(r, index, -EINVAL);
+}
+
+static void start(struct run *r, size_t index)
+{
+	struct rk_mad_request *req = &r->requests[index];
+	int agent = request_agent(req);
+	unsigned s;
+
+	req->attempts = 0;
+	req->mad_status = 0;
+	req->status = -EINPROGRESS;
+	memset(req->reply, 0, sizeof(req->reply));
+	if (agent < 0) {
+		reject(r, index, "bad route, class, LID, hop count or method");
+		return;
+	}
+	s = r->free_slots[--r->nfree];
+	if (build_umad(r->slots[s].umad, req, agent) < 0) {
+		r->free_slots[r->nfree++] = s;
+		reject(r, index, "libibmad cannot encode it");
+		return;
+	}
+	r->slots[s].busy = true;
+	r->slots[s].index = index;
+	r->slots[s].agent = r->port->agent[agent];
+	r->slot_of[index] = s + 1;
+	send_attempt(r, s);
+}
+
+static void fill_window(struct run *r)
+{
+	while (r->nfree > 0 && r->next < r->count)
+		start(r, r->next++);
+}
+
+/* The current attempt got no answer (our deadline, or the kernel's timeout): retry or give up. */
+static void attempt_failed(struct run *r, unsigned s, int umad_status)
+{
+	struct rk_mad_request *req = &r->requests[r->slots[s].index];
+
+	if (req->attempts < r->max_attempts) {
+		r->stats.retried++;
+		send_attempt(r, s);
+		return;
+	}
+	finish_slot(r, s, umad_status == ETIMEDOUT ? -ETIMEDOUT : -EIO);
+}
+
+/* An answer to what the slot sent: a response of the same class and attribute. */
+static bool answers(const struct slot *slot, uint8_t *mad)
+{
+	uint8_t *sent = umad_get_mad(slot->umad);
+
+	return mad_get_field(mad, 0, IB_MAD_RESPONSE_F) == 1 &&
+	       mad_get_field(mad, 0, IB_MAD_MGMTCLASS_F) ==
+		   mad_get_field(sent, 0, IB_MAD_MGMTCLASS_F) &&
+	       mad_get_field(mad, 0, IB_MAD_ATTRID_F) == mad_get_field(sent, 0, IB_MAD_ATTRID_F);
+}
+
+static void take_answer(struct run *r, unsigned s, uint8_t *mad, int len)
+{
+	struct rk_mad_request *req = &r->requests[r->slots[s].index];
+	size_t n = len < RK_MAD_SIZE ? (size_t)len : RK_MAD_SIZE;
+
+	memcpy(req->reply, mad, n);
+	if (mad_get_field(mad, 0, IB_MAD_MGMTCLASS_F) == IB_SMI_DIRECT_CLASS)
+		req->mad_status = (uint16_t)mad_get_field(mad, 0, IB_DRSMP_STATUS_F); /* no D bit */
+	else
+		req->mad_status = (uint16_t)mad_get_field(mad, 0, IB_MAD_STATUS_F);
+	finish_slot(r, s, req->mad_status ? -EIO : 0);
+}
+
+/* One received MAD: an answer, a send handed back with an error status, or something stale. */
+static void handle_mad(struct run *r, int len)
+{
+	uint8_t *mad = umad_get_mad(r->recv);
+	int status = umad_status(r->recv);
+	uint32_t off, tid;
+	size_t index;
+	unsigned attempt, s;
+
+	if (len < MAD_HDR_SIZE)
+		goto ignore;
+	tid = (uint32_t)mad_get_field64(mad, 0, IB_MAD_TRID_F);
+	off = tid - r->tid_base;
+	if (off >= (uint64_t)r->count * r->max_attempts)
+		goto ignore;
+	index = off / r->max_attempts;
+	attempt = off % r->max_attempts + 1;
+	if (!r->slot_of[index])
+		goto ignore; /* completed already */
+	s = r->slot_of[index] - 1;
+	if (status) {
+		/* Only the current attempt's failure counts; an earlier one was already retried. */
+		if (attempt != r->requests[index].attempts)
+			goto ignore;
+		attempt_failed(r, s, status);
+		return;
+	}
+	if (!answers(&r->slots[s], mad))
+		goto ignore;
+	take_answer(r, s, mad, len);
+	return;
+ignore:
+	r->stats.ignored++;
+}
+
+/* Read every MAD queued on the port (bounded), refilling the window as requests complete. */
+static int drain(struct run *r)
+{
+	for (int i = 0; i < DRAIN_MAX; i++) {
+		int len = IB_MAD_SIZE;
+		int rc = umad_recv(r->port->fd, r->recv, &len, 0);
+
+		if (rc == -EAGAIN || rc == -EINTR)
+			return 0;
+		if (rc < 0) {
+			rk_log(RK_LOG_ERR, "%s:%d: cannot receive MADs: %s", r->port->ca,
+			       r->port->portnum, strerror(-rc));
+			return rc;
+		}
+		handle_mad(r, len);
+		fill_window(r);
+	}
+	return 0;
+}
+
+static int wait_and_drain(struct run *r, int wait_ms)
+{
+	struct pollfd pfd = {.fd = umad_get_fd(r->port->fd), .events = POLLIN};
+	int n;
+
+	errno = 0;
+	n = poll(&pfd, 1, wait_ms);
+	if (n < 0) {
+		/* ibsim's shim may return -1 without errno on a spurious wakeup */
+		if (errno == EINTR || errno == 0)
+			return 0;
+		rk_log(RK_LOG_ERR, "%s:%d: poll on the umad port: %s", r->port->ca,
+		       r->port->portnum, strerror(errno));
+		return -errno;
+	}
+	return n > 0 ? drain(r) : 0;
+}
+
+/* Give up on attempts past their deadline; the earliest deadline left (UINT64_MAX: none). */
+static uint64_t expire(struct run *r, uint64_t now)
+{
+	uint64_t earliest = UINT64_MAX;
+
+	for (unsigned s = 0; s < r->nslots; s++) {
+		if (r->slots[s].busy && r->slots[s].deadline <= now)
+			attempt_failed(r, s, ETIMEDOUT);
+		if (r->slots[s].busy && r->slots[s].deadline < earliest)
+			earliest = r->slots[s].deadline;
+	}
+	return earliest;
+}
+
+static int ms_until(uint64_t deadline, uint64_t now)
+{
+	uint64_t ms;
+
+	if (deadline <= now)
+		return 0;
+	ms = (deadline - now + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC;
+	return ms > INT_MAX ? INT_MAX : (int)ms;
+}
+
+/* The run cannot go on: complete everything still open with err. */
+static void abort_run(struct run *r, int err)
+{
+	for (unsigned s = 0; s < r->nslots; s++)
+		if (r->slots[s].busy)
+			finish_slot(r, s, err);
+	while (r->next < r->count) {
+		struct rk_mad_request *req = &r->requests[r->next];
+
+		req->attempts = 0;
+		req->mad_status = 0;
+		memset(req->reply, 0, sizeof(req->reply));
+		finish(r, r->next++, err);
+	}
+}
+
+static void run_free(struct run *r)
+{
+	free(r->slots);
+	free(r->free_slots);
+	free(r->slot_of);
+	free(r->buffers);
+}
+
+static int run_init(struct run *r, struct rk_mad_port *port, struct rk_mad_request *requests,
+		    size_t count, const struct rk_mad_options *options)
+{
+	int err;
+
+	memset(r, 0, sizeof(*r));
+	r->port = port;
+	r->requests = requests;
+	r->count = count;
+	err = resolve_options(options, &r->opt);
+	if (err)
+		return err;
+	r->max_attempts = r->opt.retries + 1;
+	err = reserve_tids(port, count, r->max_attempts, &r->tid_base);
+	if (err)
+		return err;
+	r->nslots = count < r->opt.window ? (unsigned)count : r->opt.window;
+	r->slots = calloc(r->nslots, sizeof(*r->slots));
+	r->free_slots = calloc(r->nslots, sizeof(*r->free_slots));
+	r->slot_of = calloc(count, sizeof(*r->slot_of));
+	r->buffers = calloc((size_t)r->nslots + 1, umad_buffer_size());
+	if (!r->slots || !r->free_slots || !r->slot_of || !r->buffers) {
+		run_free(r);
+		return -ENOMEM;
+	}
+	for (unsigned s = 0; s < r->nslots; s++) {
+		r->slots[s].umad = r->buffers + (size_t)s * umad_buffer_size();
+		r->free_slots[r->nfree++] = r->nslots - 1 - s;
+	}
+	r->recv = r->buffers + (size_t)r->nslots * umad_buffer_size();
+	return 0;
+}
+
+static int run_loop(struct run *r)
+{
+	fill_window(r);
+	while (r->completed < r->count) {
+		uint64_t now = now_ns();
+		uint64_t earliest = expire(r, now);
+		int err;
+
+		fill_window(r);
+		if (r->completed == r->count)
+			break;
+		if (earliest == UINT64_MAX)
+			earliest = now + r->opt.timeout_ms * NSEC_PER_MSEC;
+		err = wait_and_drain(r, ms_until(earliest, now_ns()));
+		if (err) {
+			abort_run(r, err);
+			return err;
+		}
+	}
+	return 0;
+}
+
+static void log_summary(const struct run *r)
+{
+	if (r->invalid > 1)
+		rk_log(RK_LOG_WARNING, "%zu malformed MAD requests were not sent", r->invalid);
+	if (r->send_failures > 1)
+		rk_log(RK_LOG_WARNING, "%zu MAD sends failed", r->send_failures);
+	rk_log(RK_LOG_DEBUG,
+	       "MAD run: %zu requests, window %u, timeout %u ms, retries %u: sent %zu, answered "
+	       "%zu, timeouts %zu, retried %zu, errors %zu, ignored %zu",
+	       r->count, r->nslots, r->opt.timeout_ms, r->opt.retries, r->stats.sent,
+	       r->stats.answered, r->stats.timeouts, r->stats.retried, r->stats.errors,
+	       r->stats.ignored);
+}
+
+int rk_mad_run(struct rk_mad_port *port, struct rk_mad_request *requests, size_t count,
+	       const struct rk_mad_options *options, rk_mad_done_fn done, void *ctx,
+	       struct rk_mad_stats *stats)
+{
+	struct run r;
+	int err;
+
+	if (stats)
+		memset(stats, 0, sizeof(*stats));
+	if (!port || (!requests && count))
+		return -EINVAL;
+	if (count == 0)
+		return resolve_options(options, &r.opt);
+	err = run_init(&r, port, requests, count, options);
+	if (err)
+		return err;
+	r.done = done;
+	r.ctx = ctx;
+	err = run_loop(&r);
+	log_summary(&r);
+	if (stats)
+		*stats = r.stats;
+	run_free(&r);
+	return err;
+}
