@@ -4,6 +4,7 @@
 
 #include "rdmakit/fabric.h"
 #include "rdmakit/host.h"
+#include "rdmakit/monitor.h"
 
 #include <stdbool.h>
 
@@ -82,6 +83,16 @@ int cli_mad_option(struct cli_mad *mad, int opt, const char *arg);
 
 /** Load --node-name-map if given (*map stays NULL otherwise); false when it cannot be read. */
 bool cli_load_name_map(const struct cli_mad *mad, struct rk_name_map **map);
+
+/** Fill monitor options from the MAD options (names may be NULL). */
+void cli_monitor_options(const struct cli_mad *mad, const struct rk_name_map *names,
+			 struct rk_monitor_options *options);
+
+/** rdmakit sm: the master SM and its standbys. */
+int cmd_sm(int argc, char **argv);
+
+/** rdmakit sweep: counters of every port of the fabric. */
+int cmd_sweep(int argc, char **argv);
 
 /** rdmakit fabric: nodes and links of the fabric, degraded links flagged. */
 int cmd_fabric(int argc, char **argv);

@@ -2,11 +2,13 @@
 #include "json_out.h"
 #include "text_out.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 
 static const char doctor_usage[] =
     "Usage: rdmakit doctor [--interval S] [--expect-rate GBPS] [--sysfs-root DIR] [--json]\n"
+    "                      [--fabric [-C CA] [-P PORT] [--node-name-map FILE] [--timeout MS]]\n"
     "\n"
     "Checks this host's RDMA devices and prints findings, most severe first, each\n"
     "with what to do: ports not ACTIVE (no SM, no cable, disabled), ACTIVE ports\n"
@@ -14,12 +16,16 @@ static const char doctor_usage[] =
     "links below their maximum, saturated counters, mixed firmware; with\n"
     "--interval, also error counters rising and congestion (xmit_wait) between two\n"
     "samples.\n"
+    "With --fabric, also the InfiniBand fabric seen from this node: degraded links,\n"
+    "ports gone down, the subnet managers (no master, no standby, a hung master)\n"
+    "and every port's error counters (rising, saturated, not answering).\n"
     "\n"
     "  --interval S        take a second sample after S seconds (default 0: one sample)\n"
+    "  --fabric            add the fabric and SM findings (MADs from this node)\n"
     "  --expect-rate GBPS  flag ACTIVE ports below this rate (e.g. 200)\n"
     "  --sysfs-root DIR    read DIR instead of /sys\n"
-    "  --json              {\"findings\": [{severity, code, subject, message, remedy}]}\n"
-    "  --help              this text\n"
+    "  --json              {\"findings\": [{severity, code, subject, message, "
+    "remedy}]}\n" CLI_MAD_HELP "  --help              this text\n"
     "\n"
     "Exit status: 0 nothing above ok, 1 warnings, 2 critical, 3 could not check.\n";
 
@@ -29,20 +35,24 @@ static const struct option doctor_options[] = {
     {"sysfs-root", required_argument, NULL, OPT_SYSFS_ROOT},
     {"json", no_argument, NULL, OPT_JSON},
     {"help", no_argument, NULL, OPT_HELP},
+    {"fabric", no_argument, NULL, OPT_FABRIC},
+    CLI_MAD_LONG_OPTIONS,
     {NULL, 0, NULL, 0},
 };
 
 struct doctor_args {
 	struct cli_common common;
+	struct cli_mad mad;
+	bool fabric;
 	struct rk_health_options health;
 	double interval;
 };
 
 static int parse_doctor_args(int argc, char **argv, struct doctor_args *args)
 {
-	int opt;
+	int opt, handled;
 
-	while ((opt = getopt_long(argc, argv, "", doctor_options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, CLI_MAD_SHORT_OPTIONS, doctor_options, NULL)) != -1) {
 		if (opt == OPT_HELP) {
 			fputs(doctor_usage, stdout);
 			return 0;
@@ -52,6 +62,11 @@ static int parse_doctor_args(int argc, char **argv, struct doctor_args *args)
 		} else if (opt == OPT_EXPECT_RATE) {
 			if (!cli_parse_positive("--expect-rate", optarg,
 						&args->health.expect_rate_gbps))
+				return EXIT_TROUBLE;
+		} else if (opt == OPT_FABRIC) {
+			args->fabric = true;
+		} else if ((handled = cli_mad_option(&args->mad, opt, optarg)) != 0) {
+			if (handled < 0)
 				return EXIT_TROUBLE;
 		} else if (!cli_common_option(&args->common, opt, optarg)) {
 			return cli_usage_error("doctor", "unknown option");
@@ -67,24 +82,81 @@ static int exit_code_for(enum rk_severity worst)
 	return worst == RK_SEVERITY_CRITICAL ? 2 : worst == RK_SEVERITY_WARNING ? 1 : 0;
 }
 
+/* What doctor looks at: the host, and with --fabric the fabric seen from it. */
+struct doctor_view {
+	struct rk_host *host;
+	struct rk_monitor monitor;
+	struct rk_name_map *names;
+	bool fabric;
+};
+
+static int sample_fabric(struct rk_monitor *monitor)
+{
+	int err = rk_monitor_sweep(monitor, NULL, NULL);
+
+	return err ? err : rk_monitor_query_sm(monitor);
+}
+
+/* First samples, then (with an interval) the second ones, host and fabric side by side. */
+static int take_samples(const struct doctor_args *args, struct doctor_view *view)
+{
+	struct rk_monitor_options options;
+	int err = 0;
+
+	view->host = cli_open_host(&args->common);
+	if (!view->host)
+		return -ENODEV;
+	if (args->fabric) {
+		if (!cli_load_name_map(&args->mad, &view->names))
+			return -EINVAL;
+		cli_monitor_options(&args->mad, view->names, &options);
+		rk_monitor_init(&view->monitor, &options);
+		view->fabric = true;
+		err = sample_fabric(&view->monitor);
+	}
+	if (!err && args->interval > 0) {
+		cli_sleep(args->interval);
+		rk_host_refresh(view->host);
+		if (view->fabric)
+			err = sample_fabric(&view->monitor);
+	}
+	return err;
+}
+
+static int check_all(const struct doctor_args *args, const struct doctor_view *view,
+		     struct rk_findings *findings)
+{
+	const struct rk_monitor *m = &view->monitor;
+	int err = rk_health_check_host(view->host, &args->health, findings);
+
+	if (!err && view->fabric)
+		err = rk_health_check_fabric(m->prev_fabric, m->fabric, findings);
+	if (!err && view->fabric)
+		err = rk_health_check_sm(args->interval > 0 ? &m->prev_sm : NULL, &m->sm, findings);
+	if (!err && view->fabric)
+		err = rk_health_check_sweep(m->fabric, &m->sweep, findings);
+	return err;
+}
+
+static void release_view(struct doctor_view *view)
+{
+	if (view->fabric)
+		rk_monitor_close(&view->monitor);
+	rk_name_map_free(view->names);
+	rk_host_close(view->host);
+}
+
 int cmd_doctor(int argc, char **argv)
 {
 	struct doctor_args args = {0};
 	struct rk_findings findings = {0};
-	struct rk_host *host;
+	struct doctor_view view = {0};
 	int status = parse_doctor_args(argc, argv, &args);
 
 	if (status >= 0)
 		return status;
-	host = cli_open_host(&args.common);
-	if (!host)
-		return EXIT_TROUBLE;
-	if (args.interval > 0) {
-		cli_sleep(args.interval);
-		rk_host_refresh(host);
-	}
-	if (rk_health_check_host(host, &args.health, &findings) != 0) {
-		fprintf(stderr, "rdmakit doctor: out of memory\n");
+	if (take_samples(&args, &view) != 0 || check_all(&args, &view, &findings) != 0) {
+		fprintf(stderr, "rdmakit doctor: could not complete the checks\n");
 		status = EXIT_TROUBLE;
 	} else {
 		rk_findings_sort(&findings);
@@ -95,6 +167,6 @@ int cmd_doctor(int argc, char **argv)
 			text_findings(stdout, &findings);
 	}
 	rk_findings_free(&findings);
-	rk_host_close(host);
+	release_view(&view);
 	return status;
 }

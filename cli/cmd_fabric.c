@@ -60,7 +60,7 @@ static int parse_fabric_args(int argc, char **argv, struct fabric_args *args)
 int cmd_fabric(int argc, char **argv)
 {
 	struct fabric_args args = {0};
-	struct rk_fabric_options options = {0};
+	struct rk_monitor_options options;
 	struct rk_name_map *names;
 	struct rk_fabric *fabric;
 	int status = parse_fabric_args(argc, argv, &args);
@@ -69,11 +69,8 @@ int cmd_fabric(int argc, char **argv)
 		return status;
 	if (!cli_load_name_map(&args.mad, &names))
 		return EXIT_TROUBLE;
-	options.ca = args.mad.ca;
-	options.port = args.mad.port;
-	options.timeout_ms = args.mad.timeout_ms;
-	options.names = names;
-	if (rk_fabric_discover(&options, &fabric) != 0) {
+	cli_monitor_options(&args.mad, names, &options);
+	if (rk_fabric_discover(&options.fabric, &fabric) != 0) {
 		rk_name_map_free(names);
 		return EXIT_TROUBLE;
 	}

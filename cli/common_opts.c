@@ -187,3 +187,15 @@ bool cli_load_name_map(const struct cli_mad *mad, struct rk_name_map **map)
 	*map = NULL;
 	return !mad->node_name_map || rk_name_map_load(mad->node_name_map, map) == 0;
 }
+
+void cli_monitor_options(const struct cli_mad *mad, const struct rk_name_map *names,
+			 struct rk_monitor_options *options)
+{
+	memset(options, 0, sizeof(*options));
+	options->fabric.ca = mad->ca;
+	options->fabric.port = mad->port;
+	options->fabric.timeout_ms = mad->timeout_ms;
+	options->fabric.names = names;
+	options->mad.window = mad->window;
+	options->mad.timeout_ms = mad->timeout_ms;
+}

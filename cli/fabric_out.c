@@ -1,5 +1,6 @@
 #include "fabric_out.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -203,4 +204,184 @@ void text_fabric(FILE *out, const struct rk_fabric *fabric, enum link_selection 
 	for (size_t i = 0; i < fabric->nlinks; i++)
 		if (link_selected(&fabric->links[i], links))
 			text_link(out, fabric, &fabric->links[i]);
+}
+
+json_object *json_sm(const struct rk_sm_status *sm)
+{
+	json_object *doc = json_object_new_object();
+	json_object *array = json_object_new_array();
+
+	for (size_t i = 0; i < sm->count; i++) {
+		const struct rk_sm *s = &sm->sms[i];
+		json_object *obj = json_object_new_object();
+
+		json_object_object_add(obj, "lid", json_object_new_int(s->lid));
+		json_object_object_add(obj, "answered", json_object_new_boolean(s->status == 0));
+		if (s->status == 0) {
+			json_object_object_add(obj, "guid", json_guid(s->guid));
+			json_object_object_add(obj, "priority", json_object_new_int(s->priority));
+			json_object_object_add(obj, "state",
+					       json_object_new_string(rk_sm_state_name(s->state)));
+			json_object_object_add(obj, "activity_count",
+					       json_object_new_int64(s->activity_count));
+			json_object_object_add(obj, "name", json_object_new_string(s->name));
+		}
+		json_object_array_add(array, obj);
+	}
+	json_object_object_add(doc, "sms", array);
+	json_object_object_add(doc, "local_lid", json_object_new_int(sm->local_lid));
+	json_object_object_add(doc, "local_sm_lid", json_object_new_int(sm->local_sm_lid));
+	return doc;
+}
+
+void text_sm(FILE *out, const struct rk_sm_status *sm)
+{
+	fprintf(out, "%-6s %-18s %-8s %-12s %-10s %s\n", "LID", "GUID", "PRIORITY", "STATE",
+		"ACTIVITY", "NODE");
+	for (size_t i = 0; i < sm->count; i++) {
+		const struct rk_sm *s = &sm->sms[i];
+		char guid[24];
+
+		if (s->status != 0) {
+			fprintf(out, "%-6u (no answer)\n", s->lid);
+			continue;
+		}
+		format_guid(s->guid, guid, sizeof(guid));
+		fprintf(out, "%-6u %-18s %-8d %-12s %-10u %s\n", s->lid, guid, s->priority,
+			rk_sm_state_name(s->state), s->activity_count, s->name);
+	}
+	fprintf(out, "local port: LID %u, SM LID %u\n", sm->local_lid, sm->local_sm_lid);
+}
+
+static bool has_errors(const struct rk_sweep_port *p, const struct rk_metric *pma, size_t count)
+{
+	for (size_t c = 0; c < count; c++)
+		if (pma[c].is_error && (p->raw[c] || rk_sweep_delta(p, c)))
+			return true;
+	return false;
+}
+
+static json_object *json_swept_port(const struct rk_fabric *fabric, const struct rk_sweep_port *p,
+				    double interval)
+{
+	size_t count;
+	const struct rk_metric *pma = rk_catalog_pma(&count);
+	const struct rk_fabric_port *fp = &fabric->nodes[p->node].ports[p->port];
+	json_object *obj = json_object_new_object(), *counters = json_object_new_object();
+	json_object *rates = json_object_new_object(), *saturated = json_object_new_array();
+
+	json_object_object_add(obj, "guid", json_guid(p->node_guid));
+	json_object_object_add(obj, "name", json_object_new_string(fabric->nodes[p->node].name));
+	json_object_object_add(obj, "port", json_object_new_int(p->port));
+	json_object_object_add(obj, "lid", json_object_new_int(p->lid));
+	json_object_object_add(obj, "state", json_object_new_string(port_state_name(fp->state)));
+	json_object_object_add(obj, "extended", json_object_new_boolean(p->extended));
+	for (size_t c = 0; c < count; c++) {
+		bool available = p->state[c] != RK_VALUE_UNAVAILABLE;
+
+		json_object_object_add(counters, pma[c].name,
+				       available ? json_object_new_uint64(p->raw[c] * pma[c].scale)
+						 : NULL);
+		if (p->state[c] == RK_VALUE_SATURATED)
+			json_object_array_add(saturated, json_object_new_string(pma[c].name));
+		if (available && p->has_delta && interval > 0)
+			json_object_object_add(
+			    rates, pma[c].name,
+			    json_object_new_double((double)rk_sweep_delta(p, c) / interval));
+	}
+	json_object_object_add(obj, "counters", counters);
+	json_object_object_add(obj, "rates", rates);
+	json_object_object_add(obj, "saturated", saturated);
+	return obj;
+}
+
+static json_object *json_failed_port(const struct rk_fabric *fabric, const struct rk_sweep_port *p)
+{
+	json_object *obj = json_object_new_object();
+
+	json_object_object_add(obj, "guid", json_guid(p->node_guid));
+	json_object_object_add(obj, "name", json_object_new_string(fabric->nodes[p->node].name));
+	json_object_object_add(obj, "port", json_object_new_int(p->port));
+	json_object_object_add(obj, "lid", json_object_new_int(p->lid));
+	json_object_object_add(
+	    obj, "error",
+	    json_object_new_string(p->status == -ETIMEDOUT ? "timeout" : "error status"));
+	return obj;
+}
+
+static json_object *json_mad_stats(const struct rk_mad_stats *stats)
+{
+	json_object *obj = json_object_new_object();
+
+	json_object_object_add(obj, "sent", json_object_new_int64((int64_t)stats->sent));
+	json_object_object_add(obj, "answered", json_object_new_int64((int64_t)stats->answered));
+	json_object_object_add(obj, "timeouts", json_object_new_int64((int64_t)stats->timeouts));
+	json_object_object_add(obj, "retried", json_object_new_int64((int64_t)stats->retried));
+	json_object_object_add(obj, "errors", json_object_new_int64((int64_t)stats->errors));
+	return obj;
+}
+
+json_object *json_sweep(const struct rk_fabric *fabric, const struct rk_sweep *sweep,
+			bool errors_only)
+{
+	size_t count;
+	const struct rk_metric *pma = rk_catalog_pma(&count);
+	json_object *doc = json_object_new_object();
+	json_object *ports = json_object_new_array(), *failed = json_object_new_array();
+
+	for (size_t i = 0; i < sweep->count; i++) {
+		const struct rk_sweep_port *p = &sweep->ports[i];
+
+		if (p->status != 0)
+			json_object_array_add(failed, json_failed_port(fabric, p));
+		else if (!errors_only || has_errors(p, pma, count))
+			json_object_array_add(ports, json_swept_port(fabric, p, sweep->interval));
+	}
+	json_object_object_add(doc, "ports", ports);
+	json_object_object_add(doc, "failed", failed);
+	json_object_object_add(doc, "ports_swept", json_object_new_int64((int64_t)sweep->count));
+	json_object_object_add(doc, "seconds", json_object_new_double(sweep->seconds));
+	json_object_object_add(
+	    doc, "interval", sweep->interval > 0 ? json_object_new_double(sweep->interval) : NULL);
+	json_object_object_add(doc, "mads", json_mad_stats(&sweep->stats));
+	return doc;
+}
+
+static void text_swept_port(FILE *out, const struct rk_fabric *fabric,
+			    const struct rk_sweep_port *p, const struct rk_metric *pma,
+			    size_t count, bool errors_only)
+{
+	fprintf(out, "\"%s\"[%u] lid %u:", fabric->nodes[p->node].name, p->port, p->lid);
+	for (size_t c = 0; c < count; c++) {
+		if (p->state[c] == RK_VALUE_UNAVAILABLE || (errors_only && !pma[c].is_error) ||
+		    (errors_only && !p->raw[c]))
+			continue;
+		fprintf(out, " %s=%llu%s", pma[c].name,
+			(unsigned long long)(p->raw[c] * pma[c].scale),
+			p->state[c] == RK_VALUE_SATURATED ? "(saturated)" : "");
+		if (pma[c].is_error && rk_sweep_delta(p, c))
+			fprintf(out, "(+%llu)", (unsigned long long)rk_sweep_delta(p, c));
+	}
+	fputc('\n', out);
+}
+
+void text_sweep(FILE *out, const struct rk_fabric *fabric, const struct rk_sweep *sweep,
+		bool errors_only)
+{
+	size_t count;
+	const struct rk_metric *pma = rk_catalog_pma(&count);
+
+	for (size_t i = 0; i < sweep->count; i++) {
+		const struct rk_sweep_port *p = &sweep->ports[i];
+
+		if (p->status != 0)
+			fprintf(out, "\"%s\"[%u] lid %u: no answer\n", fabric->nodes[p->node].name,
+				p->port, p->lid);
+		else if (!errors_only || has_errors(p, pma, count))
+			text_swept_port(out, fabric, p, pma, count, errors_only);
+	}
+	fprintf(out,
+		"%zu ports swept in %.2f s: %zu answered, %zu failed (%zu MADs, %zu timeouts)\n",
+		sweep->count, sweep->seconds, sweep->answered, sweep->failed, sweep->stats.sent,
+		sweep->stats.timeouts);
 }

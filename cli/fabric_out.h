@@ -3,6 +3,8 @@
 #define RDMAKIT_CLI_FABRIC_OUT_H
 
 #include "rdmakit/fabric.h"
+#include "rdmakit/sm.h"
+#include "rdmakit/sweep.h"
 
 #include <json-c/json.h>
 #include <stdbool.h>
@@ -23,6 +25,20 @@ json_object *json_fabric(const struct rk_fabric *fabric, enum link_selection lin
 
 /** A summary line, the nodes, and the selected links, for people. */
 void text_fabric(FILE *out, const struct rk_fabric *fabric, enum link_selection links);
+
+/** {"sms": [...], "local_lid", "local_sm_lid"} for sm --json. */
+json_object *json_sm(const struct rk_sm_status *sm);
+
+/** A table of the SMs, master first. */
+void text_sm(FILE *out, const struct rk_sm_status *sm);
+
+/** {"ports": [...], "failed": [...], ...} for sweep --json. */
+json_object *json_sweep(const struct rk_fabric *fabric, const struct rk_sweep *sweep,
+			bool errors_only);
+
+/** One line per port with its counters (errors only: ports with error counts). */
+void text_sweep(FILE *out, const struct rk_fabric *fabric, const struct rk_sweep *sweep,
+		bool errors_only);
 
 /** "0x0002c90300000001" */
 void format_guid(uint64_t guid, char *buf, size_t size);

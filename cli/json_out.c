@@ -228,9 +228,8 @@ json_object *json_counters(const struct rk_host *host, const struct port_filter 
 	return doc;
 }
 
-json_object *json_findings(const struct rk_findings *findings)
+json_object *json_findings_array(const struct rk_findings *findings)
 {
-	json_object *doc = json_object_new_object();
 	json_object *array = json_object_new_array();
 
 	for (size_t i = 0; i < findings->count; i++) {
@@ -245,7 +244,14 @@ json_object *json_findings(const struct rk_findings *findings)
 		json_object_object_add(obj, "remedy", json_object_new_string(f->remedy));
 		json_object_array_add(array, obj);
 	}
-	json_object_object_add(doc, "findings", array);
+	return array;
+}
+
+json_object *json_findings(const struct rk_findings *findings)
+{
+	json_object *doc = json_object_new_object();
+
+	json_object_object_add(doc, "findings", json_findings_array(findings));
 	json_object_object_add(
 	    doc, "worst", json_object_new_string(rk_severity_name(rk_findings_worst(findings))));
 	return doc;

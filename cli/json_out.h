@@ -19,6 +19,9 @@ json_object *json_status(const struct rk_host *host, const struct port_filter *f
 /** {"interval": s, "devices": [...]} with counters and per-second rates (counters --json). */
 json_object *json_counters(const struct rk_host *host, const struct port_filter *filter);
 
+/** [{severity, code, subject, message, remedy}, ...] */
+json_object *json_findings_array(const struct rk_findings *findings);
+
 /** {"findings": [{severity, code, subject, message, remedy}]} (doctor --json). */
 json_object *json_findings(const struct rk_findings *findings);
 

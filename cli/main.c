@@ -16,6 +16,8 @@ static const struct command commands[] = {
     {"counters", cmd_counters, "port and driver counters, with rates when sampled twice"},
     {"doctor", cmd_doctor, "health findings with remedies; exit 0/1/2 like a Nagios check"},
     {"fabric", cmd_fabric, "discover the InfiniBand fabric; flag degraded links"},
+    {"sm", cmd_sm, "subnet managers: master, standbys, activity"},
+    {"sweep", cmd_sweep, "counters of every port of the fabric, many MADs in flight"},
 };
 
 static void print_usage(FILE *out)

@@ -1,5 +1,6 @@
 #include "rdmakit/fabric.h"
 
+#include "clock.h"
 #include "rdmakit/log.h"
 
 #include <errno.h>
@@ -7,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* PortInfo CapabilityMask bits (IBA 14.2.5.6). */
 #define CAP_IS_SM	   (1u << 1)
@@ -374,14 +374,6 @@ void rk_fabric_classify_links(struct rk_fabric *fabric)
 	classify_by_peers(fabric);
 }
 
-static double now_seconds(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 static int convert_fabric(ibnd_fabric_t *src, const struct rk_name_map *names,
 			  struct rk_fabric *fabric)
 {
@@ -412,7 +404,7 @@ int rk_fabric_discover(const struct rk_fabric_options *options, struct rk_fabric
 	struct ibnd_config config = {0};
 	struct rk_fabric *fabric;
 	ibnd_fabric_t *src;
-	double start = now_seconds();
+	double start = rk_monotonic_seconds();
 	int err;
 
 	config.max_smps = options->max_smps ? options->max_smps : 16;
@@ -431,7 +423,7 @@ int rk_fabric_discover(const struct rk_fabric_options *options, struct rk_fabric
 		rk_fabric_free(fabric);
 		return err;
 	}
-	fabric->discovery_seconds = now_seconds() - start;
+	fabric->discovery_seconds = rk_monotonic_seconds() - start;
 	*out = fabric;
 	return 0;
 }

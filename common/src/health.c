@@ -6,19 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* PMA counters whose rise between two samples is reported as link trouble. */
-static const char *const rising_error_counters[] = {
-    "symbol_error",
-    "link_downed",
-    "link_error_recovery",
-    "port_rcv_errors",
-    "local_link_integrity_errors",
-    "excessive_buffer_overrun_errors",
-    "port_xmit_discards",
-    "port_rcv_remote_physical_errors",
-    "port_rcv_switch_relay_errors",
-};
-
 int rk_findings_add(struct rk_findings *findings, enum rk_severity severity, const char *code,
 		    const char *subject, const char *remedy, const char *fmt, ...)
 {
@@ -230,18 +217,16 @@ static int check_pcie(const struct rk_device *dev, struct rk_findings *out)
 	return err;
 }
 
-/* "symbol_error +3, link_downed +1" for the error counters that rose. */
+/* "symbol_error +3, link_downed +1" for the catalog's error counters that rose. */
 static size_t list_rising_errors(const struct rk_port *port, char *buf, size_t size)
 {
 	size_t rising = 0, used = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; i < sizeof(rising_error_counters) / sizeof(*rising_error_counters);
-	     i++) {
-		const struct rk_counter *c =
-		    rk_counter_set_find(&port->counters, rising_error_counters[i]);
+	for (size_t i = 0; i < port->counters.count; i++) {
+		const struct rk_counter *c = &port->counters.items[i];
 
-		if (!c || !c->has_delta || c->delta == 0)
+		if (!c->metric->is_error || !c->has_delta || c->delta == 0)
 			continue;
 		if (used < size)
 			used += (size_t)snprintf(buf + used, size - used, "%s%s +%llu",

@@ -1,22 +1,14 @@
 #include "rdmakit/host.h"
 
+#include "clock.h"
 #include "rdmakit/log.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define CLASS_DIR "class/infiniband"
-
-static double monotonic_seconds(void)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
-}
 
 /* Read dir/name into buf; "" and -errno when missing or unreadable. */
 static ssize_t read_text(struct rk_sysfs *fs, const char *dir, const char *name, char *buf,
@@ -463,7 +455,7 @@ static int read_device(struct rk_sysfs *fs, struct rk_device *dev)
 int rk_host_refresh(struct rk_host *host)
 {
 	host->prev_sample_time = host->sample_time;
-	host->sample_time = monotonic_seconds();
+	host->sample_time = rk_monotonic_seconds();
 	for (size_t i = 0; i < host->ndevices; i++) {
 		struct rk_device *dev = &host->devices[i];
 

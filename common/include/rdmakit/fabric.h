@@ -57,6 +57,8 @@ struct rk_fabric_node {
 	int nports;
 	struct rk_fabric_port *ports; /* [0..nports]; absent ones have present == false */
 	bool is_sm;		      /* some port advertises IsSM */
+	bool pm_known;		      /* pm_cap_mask has been read (by a counter sweep) */
+	uint16_t pm_cap_mask;	      /* PerfMgt ClassPortInfo CapabilityMask */
 };
 
 struct rk_fabric_link {

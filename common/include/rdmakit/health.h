@@ -2,7 +2,10 @@
 #ifndef RDMAKIT_HEALTH_H
 #define RDMAKIT_HEALTH_H
 
+#include "rdmakit/fabric.h"
 #include "rdmakit/host.h"
+#include "rdmakit/sm.h"
+#include "rdmakit/sweep.h"
 
 #include <stddef.h>
 
@@ -15,7 +18,7 @@ enum rk_severity {
 struct rk_finding {
 	enum rk_severity severity;
 	char code[32];	   /* stable, e.g. PORT_NO_SM */
-	char subject[64];  /* device, device:port, or HCA model */
+	char subject[224]; /* device, device:port, HCA model, node[port] or link */
 	char message[320]; /* what is wrong */
 	char remedy[256];  /* what to do */
 };
@@ -38,6 +41,18 @@ struct rk_health_options {
 /** Apply every host rule to a refreshed host and append the findings. */
 int rk_health_check_host(const struct rk_host *host, const struct rk_health_options *options,
 			 struct rk_findings *findings);
+
+/** SM rules: no master, several masters, no standby, master hung (prev may be NULL). */
+int rk_health_check_sm(const struct rk_sm_status *prev, const struct rk_sm_status *sm,
+		       struct rk_findings *findings);
+
+/** Fabric rules: degraded links, ends that disagree, ports that went down since prev. */
+int rk_health_check_fabric(const struct rk_fabric *prev, const struct rk_fabric *fabric,
+			   struct rk_findings *findings);
+
+/** Sweep rules: error counters rising, saturated counters, ports that did not answer. */
+int rk_health_check_sweep(const struct rk_fabric *fabric, const struct rk_sweep *sweep,
+			  struct rk_findings *findings);
 
 /** Append one finding (printf-style message); -ENOMEM when out of memory. */
 int rk_findings_add(struct rk_findings *findings, enum rk_severity severity, const char *code,

@@ -1,0 +1,112 @@
+#include "cli.h"
+#include "fabric_out.h"
+#include "json_out.h"
+#include "text_out.h"
+
+#include <getopt.h>
+#include <stdio.h>
+
+static const char sm_usage[] =
+    "Usage: rdmakit sm [--interval S] [--json] [-C CA] [-P PORT] [--node-name-map FILE]\n"
+    "                  [--timeout MS] [--window N]\n"
+    "\n"
+    "The subnet managers: SMInfo (LID, GUID, priority, state, activity count) of the\n"
+    "master the local port points at and of every port that advertises IsSM, and\n"
+    "findings: no master, several masters, no standby, local SM LID disagreeing with\n"
+    "the master; with --interval, a master whose activity count does not advance.\n"
+    "\n"
+    "  --interval S           query twice, S seconds apart (default 0: once)\n"
+    "  --json                 {\"sms\": [...], \"findings\": [...]}\n" CLI_MAD_HELP
+    "  --help                 this text\n";
+
+static const struct option sm_options[] = {
+    {"interval", required_argument, NULL, OPT_INTERVAL},
+    {"json", no_argument, NULL, OPT_JSON},
+    {"help", no_argument, NULL, OPT_HELP},
+    CLI_MAD_LONG_OPTIONS,
+    {NULL, 0, NULL, 0},
+};
+
+struct sm_args {
+	struct cli_common common;
+	struct cli_mad mad;
+	double interval;
+};
+
+static int parse_sm_args(int argc, char **argv, struct sm_args *args)
+{
+	int opt, handled;
+
+	while ((opt = getopt_long(argc, argv, CLI_MAD_SHORT_OPTIONS, sm_options, NULL)) != -1) {
+		if (opt == OPT_HELP) {
+			fputs(sm_usage, stdout);
+			return 0;
+		} else if (opt == OPT_INTERVAL) {
+			if (!cli_parse_seconds("--interval", optarg, &args->interval))
+				return EXIT_TROUBLE;
+		} else if ((handled = cli_mad_option(&args->mad, opt, optarg)) != 0) {
+			if (handled < 0)
+				return EXIT_TROUBLE;
+		} else if (!cli_common_option(&args->common, opt, optarg)) {
+			return cli_usage_error("sm", "unknown option");
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error("sm", "unexpected argument \"%s\"", argv[optind]);
+	return -1; /* go on */
+}
+
+static int query_sms(struct rk_monitor *monitor, double interval)
+{
+	int err = rk_monitor_query_sm(monitor);
+
+	if (!err && interval > 0) {
+		cli_sleep(interval);
+		err = rk_monitor_query_sm(monitor);
+	}
+	return err;
+}
+
+static void print_sms(const struct sm_args *args, const struct rk_monitor *monitor,
+		      const struct rk_findings *findings)
+{
+	json_object *doc;
+
+	if (!args->common.json) {
+		text_sm(stdout, &monitor->sm);
+		if (findings->count)
+			text_findings(stdout, findings);
+		return;
+	}
+	doc = json_sm(&monitor->sm);
+	json_object_object_add(doc, "findings", json_findings_array(findings));
+	json_print(doc, true);
+}
+
+int cmd_sm(int argc, char **argv)
+{
+	struct sm_args args = {0};
+	struct rk_monitor_options options;
+	struct rk_findings findings = {0};
+	struct rk_monitor monitor;
+	struct rk_name_map *names;
+	int status = parse_sm_args(argc, argv, &args);
+
+	if (status >= 0)
+		return status;
+	if (!cli_load_name_map(&args.mad, &names))
+		return EXIT_TROUBLE;
+	cli_monitor_options(&args.mad, names, &options);
+	rk_monitor_init(&monitor, &options);
+	status = query_sms(&monitor, args.interval) ? EXIT_TROUBLE : 0;
+	if (!status) {
+		rk_health_check_sm(args.interval > 0 ? &monitor.prev_sm : NULL, &monitor.sm,
+				   &findings);
+		rk_findings_sort(&findings);
+		print_sms(&args, &monitor, &findings);
+	}
+	rk_findings_free(&findings);
+	rk_monitor_close(&monitor);
+	rk_name_map_free(names);
+	return status;
+}

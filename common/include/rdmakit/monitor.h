@@ -1,0 +1,45 @@
+/* Watching a fabric over time: cached topology, rediscovery, counter sweeps, SM status. */
+#ifndef RDMAKIT_MONITOR_H
+#define RDMAKIT_MONITOR_H
+
+#include "rdmakit/fabric.h"
+#include "rdmakit/mad.h"
+#include "rdmakit/sm.h"
+#include "rdmakit/sweep.h"
+
+#include <stdbool.h>
+
+struct rk_monitor_options {
+	struct rk_fabric_options fabric; /* CA, port, node names */
+	struct rk_mad_options mad;	 /* window, timeout, retries */
+	double rediscover_seconds;	 /* rediscover when the topology is older (0: never) */
+};
+
+/* The current and previous views of one fabric, owned by the front end that watches it. */
+struct rk_monitor {
+	struct rk_monitor_options options;
+	struct rk_fabric *fabric;      /* current topology, NULL before the first discovery */
+	struct rk_fabric *prev_fabric; /* the one before, for "went down" rules */
+	struct rk_sweep sweep;
+	struct rk_sm_status sm, prev_sm;
+	struct rk_mad_port *port; /* open between discoveries (one umad port per process) */
+	double discovered_at;
+	unsigned discoveries;
+};
+
+/** Start watching; nothing is sent until the first discovery or sweep. */
+void rk_monitor_init(struct rk_monitor *monitor, const struct rk_monitor_options *options);
+
+/** Discover the fabric now; the previous topology is kept for comparisons. */
+int rk_monitor_discover(struct rk_monitor *monitor);
+
+/** Sweep every port's counters, rediscovering first when due or when the last sweep saw changes. */
+int rk_monitor_sweep(struct rk_monitor *monitor, rk_sweep_progress_fn progress, void *ctx);
+
+/** Query every SM's SMInfo (discovering first if needed); the previous answer is kept. */
+int rk_monitor_query_sm(struct rk_monitor *monitor);
+
+/** Release the topology, the samples and the MAD port. */
+void rk_monitor_close(struct rk_monitor *monitor);
+
+#endif

@@ -1,0 +1,66 @@
+/* A sweep of PortCounters (and PortCountersExtended where supported) over a whole fabric. */
+#ifndef RDMAKIT_SWEEP_H
+#define RDMAKIT_SWEEP_H
+
+#include "rdmakit/counters.h"
+#include "rdmakit/fabric.h"
+#include "rdmakit/mad.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* As many as rk_catalog_pma() lists. */
+#define RK_SWEEP_COUNTERS 21
+
+/* The counters of one port, indexed like rk_catalog_pma(). */
+struct rk_sweep_port {
+	uint64_t node_guid;
+	int node; /* index into the fabric's nodes */
+	uint8_t port;
+	uint16_t lid;
+	int status;    /* 0 answered, -ETIMEDOUT, -EIO */
+	bool extended; /* data counters came from PortCountersExtended (64-bit) */
+	bool sampled;  /* raw[] holds a sample */
+	bool has_delta;
+	uint64_t raw[RK_SWEEP_COUNTERS];  /* this sample, as the PMA gives it */
+	uint64_t prev[RK_SWEEP_COUNTERS]; /* the sample before */
+	uint8_t state[RK_SWEEP_COUNTERS]; /* enum rk_value_state of raw[] */
+	uint8_t prev_state[RK_SWEEP_COUNTERS];
+};
+
+/* The ports of a fabric and the last sweep over them. */
+struct rk_sweep {
+	struct rk_sweep_port *ports; /* sorted by node GUID and port */
+	size_t count;
+	size_t answered, failed;
+	double seconds;	     /* wall time of the last sweep */
+	double interval;     /* seconds between the last two sweeps, 0 before the second */
+	double last_time;    /* monotonic time of the last sweep */
+	bool topology_stale; /* the last sweep saw signs the fabric changed: rediscover */
+	struct rk_mad_stats stats;
+};
+
+/* Called as MADs complete, for progress on a terminal. */
+typedef void (*rk_sweep_progress_fn)(size_t done, size_t total, void *ctx);
+
+/** (Re)build the port list from fabric, keeping the samples of ports already known. */
+int rk_sweep_prepare(struct rk_sweep *sweep, const struct rk_fabric *fabric);
+
+/** Query every port's counters; fills values, saturation states and deltas. */
+int rk_sweep_run(struct rk_mad_port *port, struct rk_fabric *fabric, struct rk_sweep *sweep,
+		 const struct rk_mad_options *options, rk_sweep_progress_fn progress, void *ctx);
+
+/** Clear the error counters whose CounterSelect bits are in select_mask, on every port. */
+int rk_sweep_reset(struct rk_mad_port *port, const struct rk_sweep *sweep, uint32_t select_mask,
+		   const struct rk_mad_options *options, size_t *failed);
+
+/** CounterSelect bit mask for a comma-separated list of error counter names; -EINVAL. */
+int rk_sweep_reset_mask(const char *names, uint32_t *mask);
+
+/** Change of counter c between the port's last two samples, in the catalog's unit; 0 if unknown. */
+uint64_t rk_sweep_delta(const struct rk_sweep_port *port, size_t c);
+
+/** Free the port list. */
+void rk_sweep_free(struct rk_sweep *sweep);
+
+#endif

@@ -1,0 +1,214 @@
+/* Health rules over the fabric, its subnet managers and its counter sweeps. */
+#include "rdmakit/health.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+static size_t count_in_state(const struct rk_sm_status *sm, enum rk_sm_state state)
+{
+	size_t count = 0;
+
+	for (size_t i = 0; i < sm->count; i++)
+		count += sm->sms[i].status == 0 && sm->sms[i].state == state;
+	return count;
+}
+
+static int check_master_hung(const struct rk_sm_status *prev, const struct rk_sm *master,
+			     struct rk_findings *out)
+{
+	const struct rk_sm *before = prev ? rk_sm_master(prev) : NULL;
+	char subject[32];
+
+	if (!before || before->guid != master->guid ||
+	    before->activity_count != master->activity_count)
+		return 0;
+	snprintf(subject, sizeof(subject), "SM lid %u", master->lid);
+	return rk_findings_add(out, RK_SEVERITY_CRITICAL, "SM_HUNG", subject,
+			       "check the opensm process and its log (/var/log/opensm.log); "
+			       "restart it or let a standby take over",
+			       "master SM's activity count stayed at %u between two samples",
+			       master->activity_count);
+}
+
+static int check_local_sm_lid(const struct rk_sm_status *sm, const struct rk_sm *master,
+			      struct rk_findings *out)
+{
+	if (sm->local_sm_lid == master->lid)
+		return 0;
+	return rk_findings_add(out, RK_SEVERITY_WARNING, "SM_LID_MISMATCH", "local port",
+			       "wait for the SM's next sweep; if it persists, check the SM log "
+			       "for errors configuring this port",
+			       "local port's SM LID is %u but the master SM is at LID %u",
+			       sm->local_sm_lid, master->lid);
+}
+
+int rk_health_check_sm(const struct rk_sm_status *prev, const struct rk_sm_status *sm,
+		       struct rk_findings *out)
+{
+	const struct rk_sm *master = rk_sm_master(sm);
+	size_t masters = count_in_state(sm, RK_SM_MASTER);
+	int err;
+
+	if (!master)
+		return rk_findings_add(out, RK_SEVERITY_CRITICAL, "SM_NO_MASTER", "subnet",
+				       "start opensm on a management node (systemctl start opensm) "
+				       "or enable the switch's SM",
+				       "no subnet manager answered as MASTER (%zu queried)",
+				       sm->count);
+	if (masters > 1)
+		return rk_findings_add(
+		    out, RK_SEVERITY_CRITICAL, "SM_MULTIPLE_MASTERS", "subnet",
+		    "keep one master: give the SMs distinct priorities and check "
+		    "for a split subnet",
+		    "%zu subnet managers claim MASTER", masters);
+	err = check_master_hung(prev, master, out);
+	if (!err && count_in_state(sm, RK_SM_STANDBY) == 0)
+		err = rk_findings_add(out, RK_SEVERITY_WARNING, "SM_NO_STANDBY", "subnet",
+				      "run a standby opensm on another node, at a lower priority",
+				      "master SM at LID %u has no standby behind it", master->lid);
+	if (!err)
+		err = check_local_sm_lid(sm, master, out);
+	return err;
+}
+
+static void link_subject(const struct rk_fabric *fabric, const struct rk_fabric_link *link,
+			 char *buf, size_t size)
+{
+	snprintf(buf, size, "%s[%d]-%s[%d]", fabric->nodes[link->node_a].name, link->port_a,
+		 fabric->nodes[link->node_b].name, link->port_b);
+}
+
+static int check_link(const struct rk_fabric *fabric, const struct rk_fabric_link *link,
+		      struct rk_findings *out)
+{
+	char subject[224];
+	int err = 0;
+
+	link_subject(fabric, link, subject, sizeof(subject));
+	if (link->below_enabled || link->below_peers)
+		err = rk_findings_add(
+		    out, RK_SEVERITY_WARNING, "LINK_DEGRADED", subject,
+		    "reseat or replace the cable; check both ports' error "
+		    "counters",
+		    "link runs %dX %s, %s", link->width, rk_speed_name(link->speed),
+		    link->below_enabled ? "below what both ends have enabled"
+					: "below most links between the same models");
+	if (!err && link->ends_disagree)
+		err = rk_findings_add(out, RK_SEVERITY_WARNING, "LINK_ENDS_DISAGREE", subject,
+				      "rediscover; if it persists, check both ports' PortInfo",
+				      "the two ends report different width or speed");
+	return err;
+}
+
+static int check_went_down(const struct rk_fabric *prev, const struct rk_fabric *fabric,
+			   struct rk_findings *out)
+{
+	int err = 0;
+
+	for (size_t n = 0; prev && n < fabric->nnodes && !err; n++) {
+		const struct rk_fabric_node *node = &fabric->nodes[n];
+		int before = rk_fabric_find_node(prev, node->guid);
+
+		for (int p = 1; before >= 0 && p <= node->nports && !err; p++) {
+			const struct rk_fabric_node *old = &prev->nodes[before];
+			char subject[112];
+
+			if (p > old->nports || old->ports[p].state != 4 ||
+			    node->ports[p].state != 1)
+				continue;
+			snprintf(subject, sizeof(subject), "%s[%d]", node->name, p);
+			err =
+			    rk_findings_add(out, RK_SEVERITY_WARNING, "PORT_WENT_DOWN", subject,
+					    "check the cable and the node at the other end",
+					    "port was ACTIVE at the previous discovery and is now "
+					    "DOWN (physical state %d)",
+					    node->ports[p].phys_state);
+		}
+	}
+	return err;
+}
+
+int rk_health_check_fabric(const struct rk_fabric *prev, const struct rk_fabric *fabric,
+			   struct rk_findings *out)
+{
+	size_t unused = 0;
+	int err = 0;
+
+	for (size_t i = 0; i < fabric->nlinks && !err; i++) {
+		err = check_link(fabric, &fabric->links[i], out);
+		unused += fabric->links[i].unused_supported;
+	}
+	if (!err)
+		err = check_went_down(prev, fabric, out);
+	if (!err && unused)
+		err = rk_findings_add(out, RK_SEVERITY_OK, "LINK_SPEED_NOT_ENABLED", "fabric",
+				      "nothing to do unless the faster speed is wanted (enable it "
+				      "in the SM or switch configuration)",
+				      "%zu links support a faster speed or width than both ends "
+				      "enable",
+				      unused);
+	return err;
+}
+
+static void sweep_subject(const struct rk_fabric *fabric, const struct rk_sweep_port *p, char *buf,
+			  size_t size)
+{
+	snprintf(buf, size, "%s[%d]", fabric->nodes[p->node].name, p->port);
+}
+
+/* "symbol_error +3, link_downed +1" and the saturated counters of one swept port. */
+static void list_sweep_counters(const struct rk_sweep_port *p, char *rising, char *saturated,
+				size_t size)
+{
+	size_t count, r = 0, s = 0;
+	const struct rk_metric *pma = rk_catalog_pma(&count);
+
+	rising[0] = saturated[0] = '\0';
+	for (size_t c = 0; c < count; c++) {
+		if (pma[c].is_error && rk_sweep_delta(p, c) && r < size)
+			r +=
+			    (size_t)snprintf(rising + r, size - r, "%s%s +%llu", r ? ", " : "",
+					     pma[c].name, (unsigned long long)rk_sweep_delta(p, c));
+		if (p->state[c] == RK_VALUE_SATURATED && s < size)
+			s += (size_t)snprintf(saturated + s, size - s, "%s%s", s ? ", " : "",
+					      pma[c].name);
+	}
+}
+
+static int check_swept_port(const struct rk_fabric *fabric, const struct rk_sweep_port *p,
+			    struct rk_findings *out)
+{
+	char subject[112], rising[256], saturated[256];
+	int err = 0;
+
+	sweep_subject(fabric, p, subject, sizeof(subject));
+	if (p->status != 0)
+		return rk_findings_add(out, RK_SEVERITY_WARNING, "PORT_NO_ANSWER", subject,
+				       "check the node is up and reachable (its LID, the path, the "
+				       "SM); retry with a longer --timeout",
+				       "PortCounters query to LID %u got no answer (%s)", p->lid,
+				       p->status == -ETIMEDOUT ? "timeout" : "error status");
+	list_sweep_counters(p, rising, saturated, sizeof(rising));
+	if (rising[0])
+		err = rk_findings_add(out, RK_SEVERITY_WARNING, "ERRORS_RISING", subject,
+				      "check or replace the cable and transceiver; look at the "
+				      "peer port's counters too",
+				      "error counters rose between sweeps: %s", rising);
+	if (!err && saturated[0])
+		err = rk_findings_add(out, RK_SEVERITY_WARNING, "COUNTER_SATURATED", subject,
+				      "record the values, then clear them (rdmakit sweep --reset "
+				      "NAMES) so they count again",
+				      "counters stuck at their maximum: %s", saturated);
+	return err;
+}
+
+int rk_health_check_sweep(const struct rk_fabric *fabric, const struct rk_sweep *sweep,
+			  struct rk_findings *out)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < sweep->count && !err; i++)
+		err = check_swept_port(fabric, &sweep->ports[i], out);
+	return err;
+}

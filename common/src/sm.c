@@ -1,0 +1,147 @@
+#include "rdmakit/sm.h"
+
+#include "rdmakit/log.h"
+
+#include <errno.h>
+#include <infiniband/mad.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ATTR_SMINFO 0x20
+#define METHOD_GET  0x01
+
+const char *rk_sm_state_name(enum rk_sm_state state)
+{
+	switch (state) {
+	case RK_SM_MASTER:
+		return "MASTER";
+	case RK_SM_STANDBY:
+		return "STANDBY";
+	case RK_SM_DISCOVERING:
+		return "DISCOVERING";
+	case RK_SM_NOT_ACTIVE:
+		return "NOT_ACTIVE";
+	default:
+		return "UNKNOWN";
+	}
+}
+
+static bool have_lid(const uint16_t *lids, size_t count, uint16_t lid)
+{
+	for (size_t i = 0; i < count; i++)
+		if (lids[i] == lid)
+			return true;
+	return false;
+}
+
+/* The LID of every node advertising IsSM: a switch answers at port 0, a CA at its port. */
+static size_t sm_candidates(const struct rk_fabric *fabric, uint16_t master, uint16_t *lids,
+			    size_t max)
+{
+	size_t count = 0;
+
+	if (master)
+		lids[count++] = master;
+	for (size_t n = 0; fabric && n < fabric->nnodes && count < max; n++) {
+		const struct rk_fabric_node *node = &fabric->nodes[n];
+
+		for (int p = 0; node->is_sm && p <= node->nports && count < max; p++) {
+			const struct rk_fabric_port *port = &node->ports[p];
+
+			if (port->present && (port->cap_mask & 2) && port->lid &&
+			    !have_lid(lids, count, port->lid))
+				lids[count++] = port->lid;
+		}
+	}
+	return count;
+}
+
+static void name_sm(const struct rk_fabric *fabric, struct rk_sm *sm)
+{
+	for (size_t n = 0; fabric && n < fabric->nnodes; n++)
+		for (int p = 0; p <= fabric->nodes[n].nports; p++)
+			if (fabric->nodes[n].ports[p].present &&
+			    fabric->nodes[n].ports[p].guid == sm->guid) {
+				snprintf(sm->name, sizeof(sm->name), "%s", fabric->nodes[n].name);
+				return;
+			}
+}
+
+static void decode_sminfo(const struct rk_mad_request *request, struct rk_sm *sm)
+{
+	const uint8_t *data = rk_mad_reply_data(request);
+
+	sm->status = request->status;
+	if (request->status != 0)
+		return;
+	sm->guid = mad_get_field64((void *)data, 0, IB_SMINFO_GUID_F);
+	sm->activity_count = mad_get_field((void *)data, 0, IB_SMINFO_ACT_F);
+	sm->priority = (int)mad_get_field((void *)data, 0, IB_SMINFO_PRIO_F);
+	sm->state = (enum rk_sm_state)mad_get_field((void *)data, 0, IB_SMINFO_STATE_F);
+}
+
+int rk_sm_query(struct rk_mad_port *port, const struct rk_fabric *fabric,
+		const struct rk_mad_options *options, struct rk_sm_status *status)
+{
+	struct rk_mad_local local;
+	struct rk_mad_request *requests;
+	uint16_t lids[256];
+	size_t count;
+	int err = rk_mad_port_local(port, &local);
+
+	memset(status, 0, sizeof(*status));
+	if (err)
+		return err;
+	status->local_lid = local.lid;
+	status->local_sm_lid = local.sm_lid;
+	count = sm_candidates(fabric, local.sm_lid, lids, sizeof(lids) / sizeof(lids[0]));
+	requests = calloc(count ? count : 1, sizeof(*requests));
+	status->sms = calloc(count ? count : 1, sizeof(*status->sms));
+	if (!requests || !status->sms) {
+		free(requests);
+		rk_sm_status_free(status);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < count; i++)
+		requests[i] = (struct rk_mad_request){.route = RK_MAD_LID,
+						      .mgmt_class = RK_MAD_CLASS_SMP,
+						      .lid = lids[i],
+						      .method = METHOD_GET,
+						      .attr_id = ATTR_SMINFO};
+	err = rk_mad_run(port, requests, count, options, NULL, NULL, NULL);
+	for (size_t i = 0; i < count && !err; i++) {
+		struct rk_sm *sm = &status->sms[status->count++];
+
+		sm->lid = lids[i];
+		decode_sminfo(&requests[i], sm);
+		name_sm(fabric, sm);
+		if (sm->status)
+			rk_log(RK_LOG_WARNING, "SMInfo from LID %u: %s", sm->lid,
+			       strerror(-sm->status));
+	}
+	free(requests);
+	return err;
+}
+
+const struct rk_sm *rk_sm_master(const struct rk_sm_status *status)
+{
+	for (size_t i = 0; i < status->count; i++)
+		if (status->sms[i].status == 0 && status->sms[i].state == RK_SM_MASTER)
+			return &status->sms[i];
+	return NULL;
+}
+
+const struct rk_sm *rk_sm_find(const struct rk_sm_status *status, uint16_t lid)
+{
+	for (size_t i = 0; i < status->count; i++)
+		if (status->sms[i].lid == lid)
+			return &status->sms[i];
+	return NULL;
+}
+
+void rk_sm_status_free(struct rk_sm_status *status)
+{
+	free(status->sms);
+	memset(status, 0, sizeof(*status));
+}

@@ -1,0 +1,393 @@
+#include "rdmakit/sweep.h"
+
+#include "clock.h"
+#include "rdmakit/log.h"
+
+#include <errno.h>
+#include <infiniband/mad.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ATTR_CLASS_PORT_INFO   0x0001
+#define ATTR_PORT_COUNTERS     0x0012
+#define ATTR_PORT_COUNTERS_EXT 0x001d
+#define METHOD_GET	       0x01
+#define METHOD_SET	       0x02
+/* PerfMgt ClassPortInfo CapabilityMask: PortCountersExtended (IETF or not). */
+#define PM_CAP_EXT_WIDTH	0x0200
+#define PM_CAP_EXT_WIDTH_NOIETF 0x0400
+
+static int compare_ports(const void *a, const void *b)
+{
+	const struct rk_sweep_port *x = a, *y = b;
+
+	if (x->node_guid != y->node_guid)
+		return x->node_guid < y->node_guid ? -1 : 1;
+	return (int)x->port - (int)y->port;
+}
+
+static struct rk_sweep_port *find_port(const struct rk_sweep *sweep, uint64_t guid, int port)
+{
+	struct rk_sweep_port key = {.node_guid = guid, .port = (uint8_t)port};
+
+	return sweep->ports ? bsearch(&key, sweep->ports, sweep->count, sizeof(key), compare_ports)
+			    : NULL;
+}
+
+/* Every switch port (a down one is worth reporting); CA ports that have a LID. */
+static bool port_wanted(const struct rk_fabric_node *node, int p)
+{
+	const struct rk_fabric_port *port = &node->ports[p];
+
+	if (!port->present)
+		return false;
+	return node->type == RK_NODE_SWITCH || (port->lid != 0 && port->state > 1);
+}
+
+static size_t count_wanted(const struct rk_fabric *fabric)
+{
+	size_t count = 0;
+
+	for (size_t n = 0; n < fabric->nnodes; n++)
+		for (int p = 1; p <= fabric->nodes[n].nports; p++)
+			count += port_wanted(&fabric->nodes[n], p);
+	return count;
+}
+
+int rk_sweep_prepare(struct rk_sweep *sweep, const struct rk_fabric *fabric)
+{
+	size_t count = count_wanted(fabric), i = 0;
+	struct rk_sweep_port *ports = calloc(count ? count : 1, sizeof(*ports));
+
+	if (!ports)
+		return -ENOMEM;
+	for (size_t n = 0; n < fabric->nnodes; n++) {
+		const struct rk_fabric_node *node = &fabric->nodes[n];
+
+		for (int p = 1; p <= node->nports; p++) {
+			const struct rk_sweep_port *known = find_port(sweep, node->guid, p);
+
+			if (!port_wanted(node, p))
+				continue;
+			if (known)
+				ports[i] = *known;
+			ports[i].node_guid = node->guid;
+			ports[i].node = (int)n;
+			ports[i].port = (uint8_t)p;
+			ports[i].lid = node->ports[p].lid;
+			i++;
+		}
+	}
+	qsort(ports, count, sizeof(*ports), compare_ports);
+	free(sweep->ports);
+	sweep->ports = ports;
+	sweep->count = count;
+	return 0;
+}
+
+void rk_sweep_free(struct rk_sweep *sweep)
+{
+	free(sweep->ports);
+	memset(sweep, 0, sizeof(*sweep));
+}
+
+/* Requests built and sent at a time: bounds memory on large fabrics. */
+#define CHUNK 1024
+
+/* State of one sweep while its MADs are in flight. */
+struct sweep_run {
+	struct rk_sweep *sweep;
+	const struct rk_metric *pma;
+	uint8_t *got;	/* per port: 1 PortCounters, 2 extended */
+	int *pc_status; /* per port: status of PortCounters */
+	size_t done, total;
+	rk_sweep_progress_fn progress;
+	void *ctx;
+};
+
+#define GOT_PC	1
+#define GOT_EXT 2
+
+static void pma_request(struct rk_mad_request *r, uint16_t lid, uint16_t attr, int port_field,
+			int port, uintptr_t user)
+{
+	memset(r, 0, sizeof(*r));
+	r->route = RK_MAD_LID;
+	r->mgmt_class = RK_MAD_CLASS_PERF;
+	r->lid = lid;
+	r->method = METHOD_GET;
+	r->attr_id = attr;
+	r->user = (void *)user;
+	if (port_field)
+		mad_set_field(r->data, 0, (enum MAD_FIELDS)port_field, (uint32_t)port);
+}
+
+static bool node_has_ext(const struct rk_fabric_node *node)
+{
+	return node->pm_known && (node->pm_cap_mask & (PM_CAP_EXT_WIDTH | PM_CAP_EXT_WIDTH_NOIETF));
+}
+
+static void add_stats(struct rk_mad_stats *total, const struct rk_mad_stats *part)
+{
+	total->sent += part->sent;
+	total->answered += part->answered;
+	total->timeouts += part->timeouts;
+	total->retried += part->retried;
+	total->errors += part->errors;
+}
+
+/* Decode an answer straight into the port's raw[]; extended data wins over 32-bit data. */
+static void store_counters(struct sweep_run *run, size_t i, const uint8_t *data, bool ext)
+{
+	struct rk_sweep_port *p = &run->sweep->ports[i];
+
+	for (size_t c = 0; c < RK_SWEEP_COUNTERS; c++) {
+		const struct rk_metric *m = &run->pma[c];
+
+		if (ext && m->pma_ext_field)
+			p->raw[c] =
+			    mad_get_field64((void *)data, 0, (enum MAD_FIELDS)m->pma_ext_field);
+		else if (!ext && m->pma_field && !(m->pma_ext_field && (run->got[i] & GOT_EXT)))
+			p->raw[c] = mad_get_field((void *)data, 0, (enum MAD_FIELDS)m->pma_field);
+	}
+	run->got[i] |= ext ? GOT_EXT : GOT_PC;
+}
+
+static void counters_done(struct rk_mad_request *request, void *ctx)
+{
+	struct sweep_run *run = ctx;
+	uintptr_t user = (uintptr_t)request->user;
+	size_t i = user >> 1;
+	bool ext = user & 1;
+
+	if (request->status == 0)
+		store_counters(run, i, rk_mad_reply_data(request), ext);
+	else if (!ext)
+		run->pc_status[i] = request->status;
+	if (run->progress)
+		run->progress(++run->done, run->total, run->ctx);
+}
+
+static void capability_done(struct rk_mad_request *request, void *ctx)
+{
+	struct rk_fabric_node *node = (struct rk_fabric_node *)request->user;
+
+	(void)ctx;
+	if (request->status != 0)
+		return;
+	node->pm_known = true;
+	node->pm_cap_mask =
+	    (uint16_t)mad_get_field((void *)rk_mad_reply_data(request), 0, IB_CPI_CAPMASK_F);
+}
+
+/* ClassPortInfo of every node not asked yet: does it have PortCountersExtended? */
+static int query_capabilities(struct rk_mad_port *port, struct rk_fabric *fabric,
+			      struct rk_sweep *sweep, const struct rk_mad_options *options,
+			      struct rk_mad_request *requests)
+{
+	struct rk_mad_stats stats;
+	size_t count = 0;
+	int err = 0;
+
+	for (size_t i = 0; i < sweep->count && !err; i++) {
+		struct rk_fabric_node *node = &fabric->nodes[sweep->ports[i].node];
+
+		if (!node->pm_known && (i == 0 || sweep->ports[i - 1].node != sweep->ports[i].node))
+			pma_request(&requests[count++], sweep->ports[i].lid, ATTR_CLASS_PORT_INFO,
+				    0, 0, (uintptr_t)node);
+		if (count == CHUNK || (i + 1 == sweep->count && count)) {
+			err = rk_mad_run(port, requests, count, options, capability_done, NULL,
+					 &stats);
+			add_stats(&sweep->stats, &stats);
+			count = 0;
+		}
+	}
+	return err;
+}
+
+static size_t count_counter_mads(const struct rk_fabric *fabric, const struct rk_sweep *sweep)
+{
+	size_t total = 0;
+
+	for (size_t i = 0; i < sweep->count; i++)
+		total += 1 + node_has_ext(&fabric->nodes[sweep->ports[i].node]);
+	return total;
+}
+
+/* PortCounters, and PortCountersExtended where supported, of every port, a chunk at a time. */
+static int query_counters(struct rk_mad_port *port, const struct rk_fabric *fabric,
+			  struct sweep_run *run, const struct rk_mad_options *options,
+			  struct rk_mad_request *requests)
+{
+	const struct rk_sweep *sweep = run->sweep;
+	struct rk_mad_stats stats;
+	size_t count = 0;
+	int err = 0;
+
+	for (size_t i = 0; i < sweep->count && !err; i++) {
+		const struct rk_sweep_port *p = &sweep->ports[i];
+
+		pma_request(&requests[count++], p->lid, ATTR_PORT_COUNTERS, IB_PC_PORT_SELECT_F,
+			    p->port, i << 1);
+		if (node_has_ext(&fabric->nodes[p->node]))
+			pma_request(&requests[count++], p->lid, ATTR_PORT_COUNTERS_EXT,
+				    IB_PC_EXT_PORT_SELECT_F, p->port, i << 1 | 1);
+		if (count >= CHUNK - 1 || i + 1 == sweep->count) {
+			err =
+			    rk_mad_run(port, requests, count, options, counters_done, run, &stats);
+			add_stats(&run->sweep->stats, &stats);
+			count = 0;
+		}
+	}
+	return err;
+}
+
+uint64_t rk_sweep_delta(const struct rk_sweep_port *port, size_t c)
+{
+	size_t count;
+	const struct rk_metric *m = &rk_catalog_pma(&count)[c];
+
+	if (!port->has_delta || port->state[c] == RK_VALUE_UNAVAILABLE ||
+	    port->prev_state[c] == RK_VALUE_UNAVAILABLE)
+		return 0;
+	return rk_counter_raw_delta(m, port->prev[c], port->raw[c]) * m->scale;
+}
+
+/* Keep the last sample as the previous one before answers overwrite raw[]. */
+static void start_port(struct rk_sweep_port *p)
+{
+	memcpy(p->prev, p->raw, sizeof(p->prev));
+	memcpy(p->prev_state, p->state, sizeof(p->prev_state));
+}
+
+/* Classify one port's new values; a port that did not answer keeps its last sample. */
+static void finish_port(struct sweep_run *run, size_t i)
+{
+	struct rk_sweep_port *p = &run->sweep->ports[i];
+	bool had = p->sampled && p->status == 0, answered = run->got[i] & GOT_PC;
+
+	p->status = answered ? 0 : (run->pc_status[i] ? run->pc_status[i] : -ETIMEDOUT);
+	if (!answered) {
+		memcpy(p->raw, p->prev, sizeof(p->raw));
+		p->has_delta = false;
+		run->sweep->topology_stale |= had; /* it answered before */
+		return;
+	}
+	p->extended = run->got[i] & GOT_EXT;
+	for (size_t c = 0; c < RK_SWEEP_COUNTERS; c++) {
+		const struct rk_metric *m = &run->pma[c];
+		bool available = m->pma_field || (p->extended && m->pma_ext_field);
+
+		p->state[c] = available ? rk_counter_classify(m, p->raw[c]) : RK_VALUE_UNAVAILABLE;
+	}
+	p->has_delta = had;
+	p->sampled = true;
+}
+
+static int alloc_run(struct sweep_run *run, struct rk_sweep *sweep)
+{
+	size_t n = sweep->count ? sweep->count : 1;
+
+	run->sweep = sweep;
+	run->got = calloc(n, sizeof(*run->got));
+	run->pc_status = calloc(n, sizeof(*run->pc_status));
+	return run->got && run->pc_status ? 0 : -ENOMEM;
+}
+
+static void finish_sweep(struct sweep_run *run, double start)
+{
+	struct rk_sweep *sweep = run->sweep;
+	double now = rk_monotonic_seconds();
+
+	sweep->answered = sweep->failed = 0;
+	sweep->topology_stale = false;
+	for (size_t i = 0; i < sweep->count; i++) {
+		finish_port(run, i);
+		if (sweep->ports[i].status == 0)
+			sweep->answered++;
+		else
+			sweep->failed++;
+	}
+	sweep->interval = sweep->last_time > 0 ? now - sweep->last_time : 0;
+	sweep->last_time = now;
+	sweep->seconds = now - start;
+}
+
+int rk_sweep_run(struct rk_mad_port *port, struct rk_fabric *fabric, struct rk_sweep *sweep,
+		 const struct rk_mad_options *options, rk_sweep_progress_fn progress, void *ctx)
+{
+	struct sweep_run run = {.progress = progress, .ctx = ctx};
+	struct rk_mad_request *requests = calloc(CHUNK, sizeof(*requests));
+	double start = rk_monotonic_seconds();
+	size_t ignored;
+	int err = requests ? alloc_run(&run, sweep) : -ENOMEM;
+
+	run.pma = rk_catalog_pma(&ignored);
+	memset(&sweep->stats, 0, sizeof(sweep->stats));
+	if (!err)
+		err = query_capabilities(port, fabric, sweep, options, requests);
+	for (size_t i = 0; !err && i < sweep->count; i++)
+		start_port(&sweep->ports[i]);
+	run.total = count_counter_mads(fabric, sweep);
+	if (!err)
+		err = query_counters(port, fabric, &run, options, requests);
+	if (!err)
+		finish_sweep(&run, start);
+	free(run.got);
+	free(run.pc_status);
+	free(requests);
+	return err;
+}
+
+int rk_sweep_reset_mask(const char *names, uint32_t *mask)
+{
+	char name[64];
+	const char *p = names;
+
+	*mask = 0;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		const struct rk_metric *m;
+
+		if (len == 0 || len >= sizeof(name)) {
+			rk_log(RK_LOG_ERR, "--reset: empty or overlong counter name in \"%s\"",
+			       names);
+			return -EINVAL;
+		}
+		memcpy(name, p, len);
+		name[len] = '\0';
+		m = rk_catalog_find(RK_SRC_PORT_COUNTERS, name);
+		if (!m || m->reset_bit < 0 || !m->is_error) {
+			rk_log(RK_LOG_ERR,
+			       "--reset: \"%s\" is not an error counter that can be cleared", name);
+			return -EINVAL;
+		}
+		*mask |= 1u << m->reset_bit;
+		p += len + (p[len] == ',');
+	}
+	return *mask ? 0 : -EINVAL;
+}
+
+int rk_sweep_reset(struct rk_mad_port *port, const struct rk_sweep *sweep, uint32_t select_mask,
+		   const struct rk_mad_options *options, size_t *failed)
+{
+	struct rk_mad_request *requests = calloc(CHUNK, sizeof(*requests));
+	size_t count = 0;
+	int err = requests ? 0 : -ENOMEM;
+
+	*failed = 0;
+	for (size_t i = 0; i < sweep->count && !err; i++) {
+		pma_request(&requests[count], sweep->ports[i].lid, ATTR_PORT_COUNTERS,
+			    IB_PC_PORT_SELECT_F, sweep->ports[i].port, i);
+		requests[count].method = METHOD_SET;
+		mad_set_field(requests[count++].data, 0, IB_PC_COUNTER_SELECT_F, select_mask);
+		if (count == CHUNK || i + 1 == sweep->count) {
+			err = rk_mad_run(port, requests, count, options, NULL, NULL, NULL);
+			for (size_t r = 0; r < count && !err; r++)
+				*failed += requests[r].status != 0;
+			count = 0;
+		}
+	}
+	free(requests);
+	return err;
+}

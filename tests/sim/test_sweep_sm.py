@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""rdmakit sweep, sm and doctor --fabric against a real ibsim + OpenSM, with exact values."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import simlib  # noqa: E402
+
+RDMAKIT = os.environ.get("RDMAKIT", "rdmakit")
+HEALTHY_HOST = os.path.join(os.environ.get("FIXTURES", os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "fixtures")), "sysfs", "ib-hdr")
+
+
+def run_json(sim, *args, rc=0):
+    proc = sim.run(RDMAKIT, *args, "--json")
+    if proc.returncode != rc:
+        raise AssertionError(f"rdmakit {args}: exit {proc.returncode}: {proc.stderr}")
+    return json.loads(proc.stdout), proc
+
+
+def swept(doc, name, port):
+    return next(p for p in doc["ports"] if p["name"] == name and p["port"] == port)
+
+
+class Sweep(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        net = simlib.generate(os.path.join(cls.tmp.name, "ft.net"), leaves=4, hosts=4,
+                              spines=2, radix=8)
+        cls.sim = simlib.Sim(f"rksw{os.getpid()}", net, cls.tmp.name).__enter__()
+        cls.sim.opensm("Hca1", 10)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.sim.__exit__(None, None, None)
+        cls.tmp.cleanup()
+
+    def test_performance_set_values_read_back_exactly(self):
+        self.sim.cmd('PerformanceSet "Leaf1"[3] PortCounters.SymbolErrorCounter=5')
+        self.sim.cmd('PerformanceSet "Leaf1"[3] PortCounters.PortXmitWait=123456')
+        self.sim.cmd('PerformanceSet "Leaf2"[1] PortCounters.SymbolErrorCounter=70000')
+        self.sim.cmd('PerformanceSet "Leaf2"[2] PortCounters.LinkDownedCounter=7')
+        self.sim.cmd('PerformanceSet "Spine1"[2] PortCountersExtended.PortXmitData=1000000')
+        doc, _ = run_json(self.sim, "sweep")
+        self.assertEqual(doc["failed"], [])
+        self.assertEqual(doc["ports_swept"], 64)  # 16 CA ports, 32 leaf and 16 spine ports
+        p = swept(doc, "Leaf1", 3)
+        self.assertEqual(p["counters"]["symbol_error"], 5)
+        self.assertEqual(p["counters"]["port_xmit_wait"], 123456)
+        self.assertEqual(p["saturated"], [])
+        self.assertTrue(p["extended"])
+        p = swept(doc, "Leaf2", 1)
+        self.assertEqual(p["counters"]["symbol_error"], 65535)
+        self.assertEqual(p["saturated"], ["symbol_error"])
+        self.assertEqual(swept(doc, "Leaf2", 2)["counters"]["link_downed"], 7)
+        # the simulator adds the MADs that cross the port: at most a few KB here
+        self.assertTrue(4000000 <= swept(doc, "Spine1", 2)["counters"]["port_xmit_data"]
+                        < 4000000 + 65536)
+        perf = self.sim.run("perfquery", str(self.sim.lid("Leaf1")), "3").stdout
+        self.assertIn("SymbolErrorCounter:..............5", perf)
+        errors = self.sim.run(RDMAKIT, "sweep", "--errors-only").stdout
+        self.assertIn('"Leaf1"[3] lid', errors)
+        self.assertIn("symbol_error=65535(saturated)", errors)
+        self.assertNotIn('"Leaf1"[1] lid', errors)
+
+    def test_deltas_between_sweeps_and_reset_by_name(self):
+        self.sim.cmd('PerformanceSet "Leaf3"[1] PortCounters.SymbolErrorCounter=10')
+        self.sim.cmd('PerformanceSet "Leaf3"[1] PortCounters.LinkErrorRecoveryCounter=3')
+        proc = self.sim.run(RDMAKIT, "sweep", "--json", "--count", "2", "--interval", "0.5",
+                            "--reset", "symbol_error")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        first, second = (json.loads(line) for line in proc.stdout.strip().splitlines())
+        self.assertEqual(swept(first, "Leaf3", 1)["counters"]["symbol_error"], 10)
+        p = swept(second, "Leaf3", 1)
+        self.assertEqual(p["counters"]["symbol_error"], 0)  # cleared by name
+        self.assertEqual(p["counters"]["link_error_recovery"], 3)  # not named: kept
+        self.assertIn("cleared the named counters on 64 ports", proc.stderr)
+        for bad in ("port_xmit_data", "nonsense", "symbol_error,"):
+            bad_proc = self.sim.run(RDMAKIT, "sweep", "--reset", bad)
+            if bad == "symbol_error,":
+                continue
+            self.assertEqual(bad_proc.returncode, 3)
+            self.assertIn(f'"{bad}" is not an error counter', bad_proc.stderr)
+
+    def test_rising_errors_reported_by_doctor(self):
+        # Raise a counter while doctor waits between its two sweeps.
+        child = subprocess.Popen([simlib.SIMCTL, "run", self.sim.name, RDMAKIT, "doctor",
+                                  "--fabric", "--json", "--interval", "2",
+                                  "--sysfs-root", HEALTHY_HOST],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                 env=self.sim.env)
+        time.sleep(1.0)
+        self.sim.cmd('PerformanceSet "Spine2"[3] PortCounters.PortRcvErrors=4')
+        out, err = child.communicate(timeout=60)
+        self.assertEqual(child.returncode, 1, err)  # warnings only
+        doc = json.loads(out)
+        rising = [f for f in doc["findings"] if f["code"] == "ERRORS_RISING"]
+        self.assertEqual([f["subject"] for f in rising], ["Spine2[3]"], err)
+        self.assertIn("port_rcv_errors +4", rising[0]["message"])
+        codes = {f["code"] for f in doc["findings"]}
+        self.assertTrue({"ERRORS_RISING", "LINK_SPEED_NOT_ENABLED", "SM_NO_STANDBY"} <= codes,
+                        codes)
+        self.assertNotIn("critical", {f["severity"] for f in doc["findings"]})
+
+    def test_unlink_reports_port_down_then_relink(self):
+        self.sim.cmd('Unlink "Hca6"[1]')
+        doc, _ = run_json(self.sim, "sweep")
+        self.assertEqual(swept(doc, "Leaf2", 2)["state"], "DOWN")
+        self.assertNotIn("host6 HCA-1", {p["name"] for p in doc["ports"]})
+        self.sim.cmd('ReLink "Hca6"[1]')
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            doc, _ = run_json(self.sim, "sweep")
+            if swept(doc, "Leaf2", 2)["state"] == "ACTIVE" and any(
+                    p["name"] == "host6 HCA-1" for p in doc["ports"]):
+                break
+            time.sleep(0.5)
+        self.assertEqual(swept(doc, "Leaf2", 2)["state"], "ACTIVE")
+        self.assertEqual(swept(doc, "host6 HCA-1", 1)["state"], "ACTIVE")
+
+    def test_dropped_mads_do_not_stall_the_sweep(self):
+        child = subprocess.Popen([simlib.SIMCTL, "run", self.sim.name, RDMAKIT, "sweep",
+                                  "--json", "--count", "5", "--interval", "0.5", "--timeout",
+                                  "100"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 text=True, env=self.sim.env)
+        time.sleep(0.3)  # discovery and the first sweep are done by now
+        self.sim.cmd('Error "Hca3"[1] 80')
+        try:
+            out, err = child.communicate(timeout=60)
+        finally:
+            self.sim.cmd('Error "Hca3"[1] 0')
+        self.assertEqual(child.returncode, 0, err)
+        sweeps = [json.loads(line) for line in out.strip().splitlines()]
+        self.assertEqual(len(sweeps), 5)
+        self.assertEqual(sweeps[0]["failed"], [])
+        timeouts = failures = 0
+        for doc in sweeps[1:]:
+            others = [p for p in doc["ports"] if p["name"] != "host3 HCA-1"]
+            self.assertEqual(len(others), 63)
+            failed = [(f["name"], f["port"], f["error"]) for f in doc["failed"]]
+            self.assertTrue(set(failed) <= {("host3 HCA-1", 1, "timeout")}, failed)
+            timeouts += doc["mads"]["timeouts"]
+            failures += len(failed)
+            # two phases of MADs, each at most 3 attempts x 100 ms, plus slack
+            self.assertLess(doc["seconds"], 1.0)
+        self.assertGreater(timeouts, 0)
+        self.assertGreater(failures, 0)
+
+
+class SubnetManagers(unittest.TestCase):
+    def test_master_standby_and_failover(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            net = simlib.generate(os.path.join(tmp, "ft.net"), leaves=2, hosts=2, spines=1,
+                                  radix=4)
+            conf = os.path.join(tmp, "opensm.conf")
+            with open(conf, "w") as f:
+                f.write("sminfo_polling_timeout 500\npolling_retry_number 2\n")
+            with simlib.Sim(f"rksm{os.getpid()}", net, tmp) as sim:
+                sim.env["SIM_OSM_ARGS"] = f"-F {conf}"
+                sim.opensm("Hca1", 10)
+                sim.opensm("Hca2", 5)
+                doc, _ = run_json(sim, "sm")
+                states = {s["name"]: (s["state"], s["priority"]) for s in doc["sms"]}
+                self.assertEqual(states, {"host1 HCA-1": ("MASTER", 10),
+                                          "host2 HCA-1": ("STANDBY", 5)})
+                self.assertEqual(doc["local_sm_lid"], sim.lid("host1 HCA-1"))
+                self.assertEqual(doc["findings"], [])
+                master = next(s for s in doc["sms"] if s["state"] == "MASTER")
+                self.assertEqual(master["guid"], "0x0002c90300000011")
+                sminfo = sim.run("sminfo").stdout
+                self.assertIn(f"sm lid {master['lid']} sm guid 0x2c90300000011", sminfo)
+                with open(os.path.join(tmp, f"rdmakit-sim-{sim.name}", "opensm-Hca1.pid")) as f:
+                    pid = int(f.read())
+                os.kill(pid, signal.SIGTERM)
+                deadline = time.time() + 90
+                while time.time() < deadline:
+                    proc = sim.run(RDMAKIT, "sm", "--json", host="Hca3")
+                    doc = json.loads(proc.stdout) if proc.returncode == 0 else {"sms": []}
+                    masters = [s for s in doc["sms"] if s.get("state") == "MASTER"]
+                    if masters and masters[0]["name"] == "host2 HCA-1":
+                        break
+                    time.sleep(1)
+                self.assertEqual([s["name"] for s in masters], ["host2 HCA-1"])
+                codes = {f["code"] for f in doc["findings"]}
+                self.assertIn("SM_NO_STANDBY", codes)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
