@@ -137,9 +137,8 @@ void text_findings(FILE *out, const struct rk_findings *findings)
 		const struct rk_finding *f = &findings->items[i];
 
 		by_severity[f->severity]++;
-		fprintf(out, "%-8s %-20s %-14s %s\n", rk_severity_name(f->severity), f->code,
-			f->subject, f->message);
-		fprintf(out, "%-8s %-20s %-14s -> %s\n", "", "", "", f->remedy);
+		fprintf(out, "%-8s %s  %s\n", rk_severity_name(f->severity), f->code, f->subject);
+		fprintf(out, "%-8s %s\n%-8s -> %s\n", "", f->message, "", f->remedy);
 	}
 	fprintf(out, "%s: %zu critical, %zu warning, %zu ok\n",
 		rk_severity_name(rk_findings_worst(findings)), by_severity[RK_SEVERITY_CRITICAL],

@@ -4,7 +4,7 @@
 set -eu
 
 packages="
-  build-essential cmake pkg-config clang-format valgrind python3 procps
+  build-essential cmake pkg-config clang-format valgrind python3 procps time
   libjson-c-dev libcmocka-dev
   libibverbs-dev librdmacm-dev libibumad-dev libibmad-dev libibnetdisc-dev
   ibsim-utils opensm infiniband-diags

@@ -1,0 +1,178 @@
+/* Unit tests of the SM, fabric and sweep health rules on hand-built snapshots. */
+#include "rdmakit/health.h"
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+static struct rk_sm sms[4];
+
+static struct rk_sm_status status_of(size_t count, uint16_t local_sm_lid)
+{
+	return (struct rk_sm_status){.sms = sms, .count = count, .local_sm_lid = local_sm_lid};
+}
+
+static void set_sm(size_t i, uint16_t lid, enum rk_sm_state state, uint32_t activity)
+{
+	sms[i] = (struct rk_sm){.lid = lid,
+				.guid = 0x100 + lid,
+				.priority = 10 - (int)i,
+				.state = state,
+				.activity_count = activity};
+}
+
+static bool has(const struct rk_findings *f, const char *code, enum rk_severity severity)
+{
+	for (size_t i = 0; i < f->count; i++)
+		if (strcmp(f->items[i].code, code) == 0 && f->items[i].severity == severity)
+			return true;
+	return false;
+}
+
+static void healthy_master_with_standby(void **state)
+{
+	struct rk_findings f = {0};
+	struct rk_sm_status now;
+	struct rk_sm_status before;
+	struct rk_sm saved[2];
+
+	(void)state;
+	set_sm(0, 1, RK_SM_MASTER, 900);
+	set_sm(1, 9, RK_SM_STANDBY, 300);
+	memcpy(saved, sms, sizeof(saved));
+	before = (struct rk_sm_status){.sms = saved, .count = 2, .local_sm_lid = 1};
+	sms[0].activity_count = 950;
+	now = status_of(2, 1);
+	assert_int_equal(rk_health_check_sm(&before, &now, &f), 0);
+	assert_int_equal(f.count, 0);
+	rk_findings_free(&f);
+}
+
+static void each_sm_rule_fires(void **state)
+{
+	struct rk_findings f = {0};
+	struct rk_sm_status now, before;
+	struct rk_sm saved[1];
+
+	(void)state;
+	set_sm(0, 1, RK_SM_STANDBY, 1);
+	now = status_of(1, 1);
+	assert_int_equal(rk_health_check_sm(NULL, &now, &f), 0);
+	assert_true(has(&f, "SM_NO_MASTER", RK_SEVERITY_CRITICAL));
+	rk_findings_free(&f);
+
+	set_sm(0, 1, RK_SM_MASTER, 1);
+	set_sm(1, 9, RK_SM_MASTER, 1);
+	now = status_of(2, 1);
+	assert_int_equal(rk_health_check_sm(NULL, &now, &f), 0);
+	assert_true(has(&f, "SM_MULTIPLE_MASTERS", RK_SEVERITY_CRITICAL));
+	rk_findings_free(&f);
+
+	set_sm(0, 1, RK_SM_MASTER, 77);
+	memcpy(saved, sms, sizeof(saved));
+	before = (struct rk_sm_status){.sms = saved, .count = 1, .local_sm_lid = 1};
+	now = status_of(1, 4);
+	assert_int_equal(rk_health_check_sm(&before, &now, &f), 0);
+	assert_int_equal(f.count, 3);
+	assert_true(has(&f, "SM_HUNG", RK_SEVERITY_CRITICAL));
+	assert_true(has(&f, "SM_NO_STANDBY", RK_SEVERITY_WARNING));
+	assert_true(has(&f, "SM_LID_MISMATCH", RK_SEVERITY_WARNING));
+	rk_findings_free(&f);
+}
+
+static struct rk_fabric *two_switches(void)
+{
+	struct rk_fabric *fabric = calloc(1, sizeof(*fabric));
+
+	fabric->nnodes = 2;
+	fabric->nodes = calloc(2, sizeof(*fabric->nodes));
+	for (int n = 0; n < 2; n++) {
+		struct rk_fabric_node *node = &fabric->nodes[n];
+
+		node->guid = 0x10 + (uint64_t)n;
+		node->type = RK_NODE_SWITCH;
+		node->nports = 2;
+		snprintf(node->name, sizeof(node->name), "sw%d", n);
+		node->ports = calloc(3, sizeof(*node->ports));
+		for (int p = 0; p <= 2; p++)
+			node->ports[p] = (struct rk_fabric_port){.num = p,
+								 .present = true,
+								 .state = 4,
+								 .phys_state = 5,
+								 .remote_node = -1};
+	}
+	fabric->nlinks = 1;
+	fabric->links = calloc(1, sizeof(*fabric->links));
+	fabric->links[0] = (struct rk_fabric_link){
+	    .node_a = 0, .port_a = 1, .node_b = 1, .port_b = 1, .width = 4, .speed = RK_SPEED_EDR};
+	return fabric;
+}
+
+static void fabric_rules(void **state)
+{
+	struct rk_fabric *before = two_switches(), *now = two_switches();
+	struct rk_findings f = {0};
+
+	(void)state;
+	assert_int_equal(rk_health_check_fabric(before, now, &f), 0);
+	assert_int_equal(f.count, 0);
+	now->links[0].below_enabled = true;
+	now->links[0].unused_supported = true;
+	now->nodes[1].ports[2].state = 1;
+	now->nodes[1].ports[2].phys_state = 2;
+	assert_int_equal(rk_health_check_fabric(before, now, &f), 0);
+	assert_int_equal(f.count, 3);
+	assert_true(has(&f, "LINK_DEGRADED", RK_SEVERITY_WARNING));
+	assert_true(has(&f, "PORT_WENT_DOWN", RK_SEVERITY_WARNING));
+	assert_true(has(&f, "LINK_SPEED_NOT_ENABLED", RK_SEVERITY_OK));
+	assert_string_equal(f.items[0].subject, "sw0[1]-sw1[1]");
+	rk_findings_free(&f);
+	rk_fabric_free(before);
+	rk_fabric_free(now);
+}
+
+static void sweep_rules(void **state)
+{
+	struct rk_fabric *fabric = two_switches();
+	struct rk_sweep_port ports[2] = {0};
+	struct rk_sweep sweep = {.ports = ports, .count = 2};
+	struct rk_findings f = {0};
+
+	(void)state;
+	ports[0] = (struct rk_sweep_port){.node = 0, .port = 1, .sampled = true, .has_delta = true};
+	ports[1] = (struct rk_sweep_port){.node = 1, .port = 1, .status = -ETIMEDOUT};
+	ports[0].prev[0] = 3; /* symbol_error 3 -> 8 */
+	ports[0].raw[0] = 8;
+	ports[0].raw[2] = 255; /* link_downed at its 8-bit maximum */
+	ports[0].prev[2] = 255;
+	ports[0].state[2] = ports[0].prev_state[2] = RK_VALUE_SATURATED;
+	assert_int_equal(rk_health_check_sweep(fabric, &sweep, &f), 0);
+	assert_int_equal(f.count, 3);
+	assert_string_equal(f.items[0].code, "ERRORS_RISING");
+	assert_string_equal(f.items[0].message,
+			    "error counters rose between sweeps: symbol_error +5");
+	assert_string_equal(f.items[1].code, "COUNTER_SATURATED");
+	assert_string_equal(f.items[2].code, "PORT_NO_ANSWER");
+	assert_string_equal(f.items[2].subject, "sw1[1]");
+	rk_findings_free(&f);
+	rk_fabric_free(fabric);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(healthy_master_with_standby),
+	    cmocka_unit_test(each_sm_rule_fires),
+	    cmocka_unit_test(fabric_rules),
+	    cmocka_unit_test(sweep_rules),
+	};
+
+	return cmocka_run_group_tests_name("health_fabric", tests, NULL, NULL);
+}
