@@ -117,7 +117,9 @@ static int take_samples(const struct doctor_args *args, struct doctor_view *view
 	if (!err && args->interval > 0) {
 		cli_sleep(args->interval);
 		rk_host_refresh(view->host);
-		if (view->fabric)
+		if (view->fabric) /* a second discovery shows ports that went down */
+			err = rk_monitor_discover(&view->monitor);
+		if (!err && view->fabric)
 			err = sample_fabric(&view->monitor);
 	}
 	return err;

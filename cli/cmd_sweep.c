@@ -112,8 +112,7 @@ static void show_progress(size_t done, size_t total, void *ctx)
 static void print_sweep(const struct sweep_args *args, const struct rk_monitor *monitor)
 {
 	if (args->common.json)
-		json_print(json_sweep(monitor->fabric, &monitor->sweep, args->errors_only),
-			   args->count == 1);
+		print_json_sweep(stdout, monitor->fabric, &monitor->sweep, args->errors_only);
 	else
 		text_sweep(stdout, monitor->fabric, &monitor->sweep, args->errors_only);
 }

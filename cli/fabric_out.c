@@ -321,23 +321,14 @@ static json_object *json_mad_stats(const struct rk_mad_stats *stats)
 	return obj;
 }
 
-json_object *json_sweep(const struct rk_fabric *fabric, const struct rk_sweep *sweep,
-			bool errors_only)
+/* Everything of a sweep but its ports: failed ports, totals, MAD statistics. */
+static json_object *json_sweep_summary(const struct rk_fabric *fabric, const struct rk_sweep *sweep)
 {
-	size_t count;
-	const struct rk_metric *pma = rk_catalog_pma(&count);
-	json_object *doc = json_object_new_object();
-	json_object *ports = json_object_new_array(), *failed = json_object_new_array();
+	json_object *doc = json_object_new_object(), *failed = json_object_new_array();
 
-	for (size_t i = 0; i < sweep->count; i++) {
-		const struct rk_sweep_port *p = &sweep->ports[i];
-
-		if (p->status != 0)
-			json_object_array_add(failed, json_failed_port(fabric, p));
-		else if (!errors_only || has_errors(p, pma, count))
-			json_object_array_add(ports, json_swept_port(fabric, p, sweep->interval));
-	}
-	json_object_object_add(doc, "ports", ports);
+	for (size_t i = 0; i < sweep->count; i++)
+		if (sweep->ports[i].status != 0)
+			json_object_array_add(failed, json_failed_port(fabric, &sweep->ports[i]));
 	json_object_object_add(doc, "failed", failed);
 	json_object_object_add(doc, "ports_swept", json_object_new_int64((int64_t)sweep->count));
 	json_object_object_add(doc, "seconds", json_object_new_double(sweep->seconds));
@@ -345,6 +336,37 @@ json_object *json_sweep(const struct rk_fabric *fabric, const struct rk_sweep *s
 	    doc, "interval", sweep->interval > 0 ? json_object_new_double(sweep->interval) : NULL);
 	json_object_object_add(doc, "mads", json_mad_stats(&sweep->stats));
 	return doc;
+}
+
+static void print_plain(FILE *out, json_object *obj, size_t skip)
+{
+	fputs(json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN |
+						      JSON_C_TO_STRING_NOSLASHESCAPE) +
+		  skip,
+	      out);
+	json_object_put(obj);
+}
+
+void print_json_sweep(FILE *out, const struct rk_fabric *fabric, const struct rk_sweep *sweep,
+		      bool errors_only)
+{
+	size_t count, printed = 0;
+	const struct rk_metric *pma = rk_catalog_pma(&count);
+
+	fputs("{\"ports\":[", out);
+	for (size_t i = 0; i < sweep->count; i++) {
+		const struct rk_sweep_port *p = &sweep->ports[i];
+
+		if (p->status != 0 || (errors_only && !has_errors(p, pma, count)))
+			continue;
+		if (printed++)
+			fputc(',', out);
+		print_plain(out, json_swept_port(fabric, p, sweep->interval), 0);
+	}
+	fputs("],", out);
+	print_plain(out, json_sweep_summary(fabric, sweep), 1); /* its members, after "{" */
+	fputc('\n', out);
+	fflush(out);
 }
 
 static void text_swept_port(FILE *out, const struct rk_fabric *fabric,

@@ -32,9 +32,9 @@ json_object *json_sm(const struct rk_sm_status *sm);
 /** A table of the SMs, master first. */
 void text_sm(FILE *out, const struct rk_sm_status *sm);
 
-/** {"ports": [...], "failed": [...], ...} for sweep --json. */
-json_object *json_sweep(const struct rk_fabric *fabric, const struct rk_sweep *sweep,
-			bool errors_only);
+/** One line {"ports": [...], "failed": [...], ...} for sweep --json, a port at a time. */
+void print_json_sweep(FILE *out, const struct rk_fabric *fabric, const struct rk_sweep *sweep,
+		      bool errors_only);
 
 /** One line per port with its counters (errors only: ports with error counts). */
 void text_sweep(FILE *out, const struct rk_fabric *fabric, const struct rk_sweep *sweep,

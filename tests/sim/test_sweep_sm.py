@@ -109,6 +109,22 @@ class Sweep(unittest.TestCase):
                         codes)
         self.assertNotIn("critical", {f["severity"] for f in doc["findings"]})
 
+    def test_doctor_sees_a_port_go_down_between_samples(self):
+        child = subprocess.Popen([simlib.SIMCTL, "run", self.sim.name, RDMAKIT, "doctor",
+                                  "--fabric", "--json", "--interval", "2",
+                                  "--sysfs-root", HEALTHY_HOST],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                 env=self.sim.env)
+        time.sleep(1.0)
+        self.sim.cmd('Unlink "Hca8"[1]')
+        try:
+            out, err = child.communicate(timeout=60)
+        finally:
+            self.sim.cmd('ReLink "Hca8"[1]')
+        doc = json.loads(out)
+        down = [f["subject"] for f in doc["findings"] if f["code"] == "PORT_WENT_DOWN"]
+        self.assertEqual(down, ["Leaf2[4]"], err)
+
     def test_unlink_reports_port_down_then_relink(self):
         self.sim.cmd('Unlink "Hca6"[1]')
         doc, _ = run_json(self.sim, "sweep")
