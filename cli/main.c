@@ -25,8 +25,9 @@ static void print_usage(FILE *out)
 	fprintf(out, "Usage: rdmakit COMMAND [OPTIONS]\n\nCommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(out, "\nEvery command takes --help, --json and --sysfs-root DIR.\n"
-		     "rdmakit --version prints the version.\n");
+	fprintf(out, "\nEvery command takes --help and --json. status, counters and doctor read\n"
+		     "--sysfs-root DIR (default /sys); fabric, sm, sweep and doctor --fabric send\n"
+		     "MADs from -C CA -P PORT. rdmakit --version prints the version.\n");
 }
 
 int main(int argc, char **argv)

@@ -58,7 +58,7 @@ int rk_counter_set_open(struct rk_sysfs *fs, const char *reldir, enum rk_source 
 		err = open_counter(fs, reldir, names[i], source, &set->items[set->count]);
 		if (err == 0)
 			set->count++;
-		else if (err != -ENOENT && err != -EACCES)
+		else if (err != -ENOENT) /* gone since the listing: nothing to say */
 			rk_log(RK_LOG_WARNING, "%s/%s: %s", reldir, names[i], strerror(-err));
 	}
 	rk_names_free(names, count);

@@ -227,7 +227,7 @@ static int open_ports(struct rk_sysfs *fs, struct rk_device *dev)
 	for (size_t i = 0; dev->ports && i < count && !err; i++) {
 		uint64_t num;
 
-		if (rk_parse_u64(names[i], &num) != 0 || num == 0 || num > 255) {
+		if (rk_parse_u64(names[i], &num) != 0 || num == 0 || num > 65535) {
 			rk_log(RK_LOG_WARNING, "%s/%s: not a port number, skipped", dir, names[i]);
 			continue;
 		}
