@@ -1,5 +1,8 @@
 #include "fabric_out.h"
 
+#include "json_out.h"
+#include "rdmakit/host.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <string.h>
@@ -22,40 +25,9 @@ static json_object *json_guid(uint64_t guid)
 	return json_object_new_string(text);
 }
 
-static json_object *json_width(int lanes)
-{
-	char text[16];
-
-	if (lanes <= 0)
-		return NULL;
-	snprintf(text, sizeof(text), "%dX", lanes);
-	return json_object_new_string(text);
-}
-
 static json_object *json_speed(enum rk_speed speed)
 {
 	return speed == RK_SPEED_NONE ? NULL : json_object_new_string(rk_speed_name(speed));
-}
-
-static const char *port_state_name(int state)
-{
-	static const char *const names[] = {"?", "DOWN", "INIT", "ARMED", "ACTIVE"};
-
-	return state >= 1 && state <= 4 ? names[state] : "?";
-}
-
-static const char *phys_state_name(int state)
-{
-	static const char *const names[] = {"?",
-					    "Sleep",
-					    "Polling",
-					    "Disabled",
-					    "PortConfigurationTraining",
-					    "LinkUp",
-					    "LinkErrorRecovery",
-					    "PhyTest"};
-
-	return state >= 1 && state <= 7 ? names[state] : "?";
 }
 
 static json_object *json_fabric_port(const struct rk_fabric *fabric,
@@ -64,9 +36,10 @@ static json_object *json_fabric_port(const struct rk_fabric *fabric,
 	json_object *obj = json_object_new_object();
 
 	json_object_object_add(obj, "port", json_object_new_int(port->num));
-	json_object_object_add(obj, "state", json_object_new_string(port_state_name(port->state)));
+	json_object_object_add(obj, "state",
+			       json_object_new_string(rk_port_state_name(port->state)));
 	json_object_object_add(obj, "phys_state",
-			       json_object_new_string(phys_state_name(port->phys_state)));
+			       json_object_new_string(rk_phys_state_name(port->phys_state)));
 	json_object_object_add(obj, "width", json_width(port->active_width));
 	json_object_object_add(obj, "speed", json_speed(port->active_speed));
 	json_object_object_add(obj, "lid", json_object_new_int(port->lid));
@@ -274,7 +247,7 @@ static json_object *json_swept_port(const struct rk_fabric *fabric, const struct
 	json_object_object_add(obj, "name", json_object_new_string(fabric->nodes[p->node].name));
 	json_object_object_add(obj, "port", json_object_new_int(p->port));
 	json_object_object_add(obj, "lid", json_object_new_int(p->lid));
-	json_object_object_add(obj, "state", json_object_new_string(port_state_name(fp->state)));
+	json_object_object_add(obj, "state", json_object_new_string(rk_port_state_name(fp->state)));
 	json_object_object_add(obj, "extended", json_object_new_boolean(p->extended));
 	for (size_t c = 0; c < count; c++) {
 		bool available = p->state[c] != RK_VALUE_UNAVAILABLE;

@@ -93,7 +93,7 @@ static void add_port_counters(json_object *obj, const struct rk_port *port)
 	json_object_object_add(obj, "unavailable", names_in_state(port, RK_VALUE_UNAVAILABLE));
 }
 
-static json_object *width_or_null(int width)
+json_object *json_width(int width)
 {
 	char text[16];
 
@@ -111,7 +111,7 @@ static json_object *json_port_status(const struct rk_port *port)
 	json_object_object_add(obj, "state", string_or_null(port->state_name));
 	json_object_object_add(obj, "phys_state", string_or_null(port->phys_state_name));
 	json_object_object_add(obj, "rate_gbps", number_or_null(port->rate_gbps));
-	json_object_object_add(obj, "width", width_or_null(port->width));
+	json_object_object_add(obj, "width", json_width(port->width));
 	json_object_object_add(obj, "speed", string_or_null(port->speed));
 	json_object_object_add(obj, "link_layer", string_or_null(port->link_layer));
 	json_object_object_add(obj, "lid", int_or_null(port->lid));

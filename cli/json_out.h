@@ -25,6 +25,9 @@ json_object *json_findings_array(const struct rk_findings *findings);
 /** {"findings": [{severity, code, subject, message, remedy}]} (doctor --json). */
 json_object *json_findings(const struct rk_findings *findings);
 
+/** "4X" for 4 lanes, or NULL (JSON null) when the width is unknown. */
+json_object *json_width(int lanes);
+
 /** Print a document on stdout, pretty or one line, and free it. */
 void json_print(json_object *doc, bool pretty);
 

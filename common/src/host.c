@@ -495,3 +495,24 @@ struct rk_device *rk_host_find_device(struct rk_host *host, const char *name)
 			return &host->devices[i];
 	return NULL;
 }
+
+const char *rk_port_state_name(int state)
+{
+	static const char *const names[] = {"?", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER"};
+
+	return state >= 1 && state <= 5 ? names[state] : "?";
+}
+
+const char *rk_phys_state_name(int state)
+{
+	static const char *const names[] = {"?",
+					    "Sleep",
+					    "Polling",
+					    "Disabled",
+					    "PortConfigurationTraining",
+					    "LinkUp",
+					    "LinkErrorRecovery",
+					    "Phy Test"};
+
+	return state >= 1 && state <= 7 ? names[state] : "?";
+}

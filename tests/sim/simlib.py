@@ -1,4 +1,5 @@
 """Python side of the simulated-fabric testbed: drives simctl.sh for unittest-based tests."""
+import json
 import os
 import re
 import subprocess
@@ -76,3 +77,17 @@ def parse_ibnetdiscover(text):
             if kind == "ca" and lid is None and own:
                 nodes[current] = (kind, int(own.group(1)))
     return nodes, links // 2
+
+
+def run_json(sim, rdmakit, *args, rc=0):
+    """Run rdmakit under the sim with --json; check its exit code and parse stdout."""
+    proc = sim.run(rdmakit, *args, "--json")
+    if proc.returncode != rc:
+        raise AssertionError(f"rdmakit {args}: exit {proc.returncode}: {proc.stderr}")
+    return json.loads(proc.stdout), proc
+
+
+def start(sim, *args):
+    """Start a client under the sim in the background (a Popen with text pipes)."""
+    return subprocess.Popen([SIMCTL, "run", sim.name, *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=sim.env)

@@ -13,10 +13,7 @@ RDMAKIT = os.environ.get("RDMAKIT", "rdmakit")
 
 
 def fabric_json(sim, *args):
-    proc = sim.run(RDMAKIT, "fabric", "--json", *args)
-    if proc.returncode != 0:
-        raise AssertionError(f"rdmakit fabric: exit {proc.returncode}: {proc.stderr}")
-    return json.loads(proc.stdout)
+    return simlib.run_json(sim, RDMAKIT, "fabric", *args)[0]
 
 
 def port_of(doc, guid, num):

@@ -3,7 +3,6 @@
 import json
 import os
 import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -18,10 +17,12 @@ HEALTHY_HOST = os.path.join(os.environ.get("FIXTURES", os.path.join(
 
 
 def run_json(sim, *args, rc=0):
-    proc = sim.run(RDMAKIT, *args, "--json")
-    if proc.returncode != rc:
-        raise AssertionError(f"rdmakit {args}: exit {proc.returncode}: {proc.stderr}")
-    return json.loads(proc.stdout), proc
+    return simlib.run_json(sim, RDMAKIT, *args, rc=rc)
+
+
+def start_doctor(sim, interval):
+    return simlib.start(sim, RDMAKIT, "doctor", "--fabric", "--json", "--interval",
+                        str(interval), "--sysfs-root", HEALTHY_HOST)
 
 
 def swept(doc, name, port):
@@ -91,11 +92,7 @@ class Sweep(unittest.TestCase):
 
     def test_rising_errors_reported_by_doctor(self):
         # Raise a counter while doctor waits between its two sweeps.
-        child = subprocess.Popen([simlib.SIMCTL, "run", self.sim.name, RDMAKIT, "doctor",
-                                  "--fabric", "--json", "--interval", "2",
-                                  "--sysfs-root", HEALTHY_HOST],
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                 env=self.sim.env)
+        child = start_doctor(self.sim, 2)
         time.sleep(1.0)
         self.sim.cmd('PerformanceSet "Spine2"[3] PortCounters.PortRcvErrors=4')
         out, err = child.communicate(timeout=60)
@@ -110,11 +107,7 @@ class Sweep(unittest.TestCase):
         self.assertNotIn("critical", {f["severity"] for f in doc["findings"]})
 
     def test_doctor_sees_a_port_go_down_between_samples(self):
-        child = subprocess.Popen([simlib.SIMCTL, "run", self.sim.name, RDMAKIT, "doctor",
-                                  "--fabric", "--json", "--interval", "2",
-                                  "--sysfs-root", HEALTHY_HOST],
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                 env=self.sim.env)
+        child = start_doctor(self.sim, 2)
         time.sleep(1.0)
         self.sim.cmd('Unlink "Hca8"[1]')
         try:
@@ -142,10 +135,8 @@ class Sweep(unittest.TestCase):
         self.assertEqual(swept(doc, "host6 HCA-1", 1)["state"], "ACTIVE")
 
     def test_dropped_mads_do_not_stall_the_sweep(self):
-        child = subprocess.Popen([simlib.SIMCTL, "run", self.sim.name, RDMAKIT, "sweep",
-                                  "--json", "--count", "5", "--interval", "0.5", "--timeout",
-                                  "100"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                 text=True, env=self.sim.env)
+        child = simlib.start(self.sim, RDMAKIT, "sweep", "--json", "--count", "5",
+                             "--interval", "0.5", "--timeout", "100")
         time.sleep(0.3)  # discovery and the first sweep are done by now
         self.sim.cmd('Error "Hca3"[1] 80')
         try:

@@ -112,6 +112,12 @@ int rk_parse_rate(const char *text, double *gbps, int *width, char *speed, size_
 /** Parse a PCIe link speed ("16.0 GT/s PCIe") into GT/s. */
 int rk_parse_pcie_speed(const char *text, double *gts);
 
+/** "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER", or "?" for a port state number. */
+const char *rk_port_state_name(int state);
+
+/** "Sleep", "Polling", "Disabled", "LinkUp", ... or "?" for a physical state number. */
+const char *rk_phys_state_name(int state);
+
 /** The device named name, or NULL. */
 struct rk_device *rk_host_find_device(struct rk_host *host, const char *name);
 
