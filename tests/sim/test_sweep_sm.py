@@ -92,8 +92,8 @@ class Sweep(unittest.TestCase):
 
     def test_rising_errors_reported_by_doctor(self):
         # Raise a counter while doctor waits between its two sweeps.
-        child = start_doctor(self.sim, 2)
-        time.sleep(1.0)
+        child = start_doctor(self.sim, 4)
+        time.sleep(2.0)  # doctor's first samples take well under 2 s on this small tree
         self.sim.cmd('PerformanceSet "Spine2"[3] PortCounters.PortRcvErrors=4')
         out, err = child.communicate(timeout=60)
         self.assertEqual(child.returncode, 1, err)  # warnings only
@@ -107,8 +107,8 @@ class Sweep(unittest.TestCase):
         self.assertNotIn("critical", {f["severity"] for f in doc["findings"]})
 
     def test_doctor_sees_a_port_go_down_between_samples(self):
-        child = start_doctor(self.sim, 2)
-        time.sleep(1.0)
+        child = start_doctor(self.sim, 4)
+        time.sleep(2.0)  # doctor's first samples take well under 2 s on this small tree
         self.sim.cmd('Unlink "Hca8"[1]')
         try:
             out, err = child.communicate(timeout=60)
