@@ -143,6 +143,14 @@ const struct rk_metric *rk_catalog_pma(size_t *count)
 	return catalog;
 }
 
+int rk_catalog_pma_index(const char *name)
+{
+	for (int i = 0; i < PMA_COUNT; i++)
+		if (strcmp(catalog[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
 uint64_t rk_metric_max(unsigned width)
 {
 	return width >= 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1;

@@ -60,7 +60,8 @@ int rk_monitor_sweep(struct rk_monitor *monitor, rk_sweep_progress_fn progress, 
 
 	if (rediscovery_due(monitor)) {
 		if (monitor->sweep.topology_stale)
-			rk_log(RK_LOG_INFO, "ports stopped answering: rediscovering the fabric");
+			rk_log(RK_LOG_INFO, "the fabric changed (ports stopped answering or came "
+					    "up): rediscovering it");
 		err = rk_monitor_discover(monitor);
 	}
 	if (!err)

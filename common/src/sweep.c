@@ -97,6 +97,7 @@ void rk_sweep_free(struct rk_sweep *sweep)
 /* State of one sweep while its MADs are in flight. */
 struct sweep_run {
 	struct rk_sweep *sweep;
+	const struct rk_fabric *fabric;
 	const struct rk_metric *pma;
 	uint8_t *got;	/* per port: 1 PortCounters, 2 extended */
 	int *pc_status; /* per port: status of PortCounters */
@@ -261,6 +262,15 @@ static void start_port(struct rk_sweep_port *p)
 }
 
 /* Classify one port's new values; a port that did not answer keeps its last sample. */
+/* A port that was down at discovery and now receives packets leads somewhere unknown. */
+static bool came_up(const struct sweep_run *run, const struct rk_sweep_port *p)
+{
+	int rcv_packets = rk_catalog_pma_index("port_rcv_packets");
+
+	return run->fabric->nodes[p->node].ports[p->port].state <= 1 &&
+	       rk_sweep_delta(p, (size_t)rcv_packets) > 0;
+}
+
 static void finish_port(struct sweep_run *run, size_t i)
 {
 	struct rk_sweep_port *p = &run->sweep->ports[i];
@@ -282,6 +292,7 @@ static void finish_port(struct sweep_run *run, size_t i)
 	}
 	p->has_delta = had;
 	p->sampled = true;
+	run->sweep->topology_stale |= came_up(run, p);
 }
 
 static int alloc_run(struct sweep_run *run, struct rk_sweep *sweep)
@@ -316,7 +327,7 @@ static void finish_sweep(struct sweep_run *run, double start)
 int rk_sweep_run(struct rk_mad_port *port, struct rk_fabric *fabric, struct rk_sweep *sweep,
 		 const struct rk_mad_options *options, rk_sweep_progress_fn progress, void *ctx)
 {
-	struct sweep_run run = {.progress = progress, .ctx = ctx};
+	struct sweep_run run = {.fabric = fabric, .progress = progress, .ctx = ctx};
 	struct rk_mad_request *requests = calloc(CHUNK, sizeof(*requests));
 	double start = rk_monotonic_seconds();
 	size_t ignored;

@@ -134,6 +134,21 @@ class Sweep(unittest.TestCase):
         self.assertEqual(swept(doc, "Leaf2", 2)["state"], "ACTIVE")
         self.assertEqual(swept(doc, "host6 HCA-1", 1)["state"], "ACTIVE")
 
+    def test_a_port_coming_up_triggers_rediscovery(self):
+        self.sim.cmd('Unlink "Hca10"[1]')
+        time.sleep(0.5)
+        child = simlib.start(self.sim, RDMAKIT, "sweep", "--json", "--count", "6",
+                             "--interval", "1", "--rediscover", "0")
+        time.sleep(0.5)
+        self.sim.cmd('ReLink "Hca10"[1]')
+        out, err = child.communicate(timeout=60)
+        self.assertEqual(child.returncode, 0, err)
+        seen = ["host10 HCA-1" in {p["name"] for p in json.loads(line)["ports"]}
+                for line in out.strip().splitlines()]
+        self.assertFalse(seen[0])
+        self.assertTrue(seen[-1], seen)
+        self.assertIn("rediscovering", err)
+
     def test_dropped_mads_do_not_stall_the_sweep(self):
         child = simlib.start(self.sim, RDMAKIT, "sweep", "--json", "--count", "5",
                              "--interval", "0.5", "--timeout", "100")

@@ -96,6 +96,9 @@ static void pma_counters_map_to_mad_fields(void **state)
 		assert_true(pma[i].width < 64 || pma[i].pma_ext_field);
 	}
 	assert_int_equal(pma[0].reset_bit, 0);
+	assert_int_equal(rk_catalog_pma_index("symbol_error"), 0);
+	assert_string_equal(pma[rk_catalog_pma_index("port_rcv_packets")].name, "port_rcv_packets");
+	assert_int_equal(rk_catalog_pma_index("out_of_buffer"), -1);
 	assert_int_equal(rk_catalog_find(RK_SRC_PORT_COUNTERS, "port_xmit_wait")->reset_bit, -1);
 	assert_int_equal(rk_catalog_find(RK_SRC_PORT_COUNTERS, "unicast_xmit_packets")->pma_field,
 			 0);

@@ -46,6 +46,9 @@ const struct rk_metric *rk_catalog_all(size_t *count);
 /** The PMA counters (the first entries of the catalog); *count receives how many. */
 const struct rk_metric *rk_catalog_pma(size_t *count);
 
+/** Index of a PMA counter in rk_catalog_pma(), or -1. */
+int rk_catalog_pma_index(const char *name);
+
 /** Largest raw value the metric's register (of the given width) can hold. */
 uint64_t rk_metric_max(unsigned width);
 
