@@ -58,7 +58,7 @@ int rk_counter_set_open(struct rk_sysfs *fs, const char *reldir, enum rk_source 
 		err = open_counter(fs, reldir, names[i], source, &set->items[set->count]);
 		if (err == 0)
 			set->count++;
-		else if (err != -ENOENT) /* gone since the listing: nothing to say */
+		else if (err != -ENOENT && err != -EISDIR) /* gone, or not a counter file */
 			rk_log(RK_LOG_WARNING, "%s/%s: %s", reldir, names[i], strerror(-err));
 	}
 	rk_names_free(names, count);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Descriptors left for everything else a process does (stdio, sockets, MADs). */
@@ -99,9 +100,19 @@ static void note_fallback(struct rk_sysfs *fs)
 		    fs->fd_budget);
 }
 
+/* An attribute is a file: a directory where one was expected is -EISDIR. */
+static int check_not_dir(int dirfd, const char *path, int flags)
+{
+	struct stat st;
+
+	if (fstatat(dirfd, path, &st, flags) != 0)
+		return -errno;
+	return S_ISDIR(st.st_mode) ? -EISDIR : 0;
+}
+
 int rk_attr_open(struct rk_sysfs *fs, const char *relpath, struct rk_attr *attr)
 {
-	int fd = -1;
+	int fd = -1, err;
 
 	attr->fd = -1;
 	attr->path = NULL;
@@ -109,9 +120,14 @@ int rk_attr_open(struct rk_sysfs *fs, const char *relpath, struct rk_attr *attr)
 		fd = openat(fs->root_fd, relpath, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
 			return -errno;
+		err = check_not_dir(fd, "", AT_EMPTY_PATH);
+		if (err) {
+			close(fd);
+			return err;
+		}
 		fs->fds_open++;
-	} else if (faccessat(fs->root_fd, relpath, R_OK, 0) != 0) {
-		return -errno;
+	} else if ((err = check_not_dir(fs->root_fd, relpath, 0)) != 0) {
+		return err;
 	} else {
 		note_fallback(fs);
 	}

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <cmocka.h>
 
@@ -143,6 +144,35 @@ static void reads_a_whole_directory(void **state)
 	rk_sysfs_close(fs);
 }
 
+static void subdirectories_are_not_counters(void **state)
+{
+	char *root = fixture_copy("ib-hdr");
+	char dir[4096];
+	struct rk_counter_set set;
+	struct rk_sysfs *fs;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/class/infiniband/mlx5_0/ports/1/counters/old_ext", root);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	log_capture_start();
+	assert_int_equal(rk_sysfs_open(root, &fs), 0);
+	assert_int_equal(rk_counter_set_open(fs, "class/infiniband/mlx5_0/ports/1/counters",
+					     RK_SRC_PORT_COUNTERS, &set),
+			 0);
+	assert_int_equal(set.count, 21);
+	assert_null(rk_counter_set_find(&set, "old_ext"));
+	rk_counter_set_close(fs, &set);
+	rk_sysfs_set_fd_budget(fs, 0); /* the same without descriptors kept open */
+	assert_int_equal(rk_counter_set_open(fs, "class/infiniband/mlx5_0/ports/1/counters",
+					     RK_SRC_PORT_COUNTERS, &set),
+			 0);
+	assert_int_equal(set.count, 21);
+	rk_counter_set_close(fs, &set);
+	assert_int_equal(log_capture_count("old_ext"), 0);
+	rk_sysfs_close(fs);
+	fixture_discard(root);
+}
+
 static void removed_directory_reads_as_vanished(void **state)
 {
 	char *root = fixture_copy("ib-hdr");
@@ -174,6 +204,7 @@ int main(void)
 	    cmocka_unit_test(unavailable_values_break_deltas_without_noise),
 	    cmocka_unit_test(saturated_counter_keeps_its_value),
 	    cmocka_unit_test(reads_a_whole_directory),
+	    cmocka_unit_test(subdirectories_are_not_counters),
 	    cmocka_unit_test(removed_directory_reads_as_vanished),
 	};
 
