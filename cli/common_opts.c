@@ -196,6 +196,9 @@ void cli_monitor_options(const struct cli_mad *mad, const struct rk_name_map *na
 	options->fabric.port = mad->port;
 	options->fabric.timeout_ms = mad->timeout_ms;
 	options->fabric.names = names;
-	options->mad.window = mad->window;
-	options->mad.timeout_ms = mad->timeout_ms;
+	rk_mad_options_defaults(&options->mad);
+	if (mad->window)
+		options->mad.window = mad->window;
+	if (mad->timeout_ms)
+		options->mad.timeout_ms = mad->timeout_ms;
 }

@@ -9,7 +9,6 @@ void rk_monitor_init(struct rk_monitor *monitor, const struct rk_monitor_options
 {
 	memset(monitor, 0, sizeof(*monitor));
 	monitor->options = *options;
-	rk_mad_options_defaults(&monitor->options.mad);
 }
 
 /* libibnetdisc opens its own umad port: ours must be closed while it runs. */

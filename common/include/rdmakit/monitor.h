@@ -11,7 +11,7 @@
 
 struct rk_monitor_options {
 	struct rk_fabric_options fabric; /* CA, port, node names */
-	struct rk_mad_options mad;	 /* window, timeout, retries */
+	struct rk_mad_options mad;	 /* from rk_mad_options_defaults(), then changed */
 	double rediscover_seconds;	 /* rediscover when the topology is older (0: never) */
 };
 
