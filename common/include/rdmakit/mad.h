@@ -5,9 +5,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define RK_MAD_SIZE 256
+#define RK_MAD_SIZE	   256
 #define RK_MAD_DATA_OFFSET 64 /* SMP and PMA attribute data start here */
-#define RK_MAD_MAX_HOPS 63
+#define RK_MAD_MAX_HOPS	   63
 
 /* The local end: one umad port per process (a second one breaks the first under ibsim). */
 struct rk_mad_port;
@@ -20,11 +20,11 @@ struct rk_mad_local {
 	uint16_t sm_lid;
 	uint8_t sm_sl;
 	uint64_t port_guid; /* host byte order */
-	int state;          /* 1 DOWN .. 4 ACTIVE */
+	int state;	    /* 1 DOWN .. 4 ACTIVE */
 };
 
 enum rk_mad_route {
-	RK_MAD_LID,      /* LID-routed: SMP (class 0x01) or PMA (class 0x04) */
+	RK_MAD_LID,	 /* LID-routed: SMP (class 0x01) or PMA (class 0x04) */
 	RK_MAD_DIRECTED, /* directed-route SMP (class 0x81) along path[] */
 };
 
@@ -36,17 +36,18 @@ enum rk_mad_class {
 /* One query. The caller fills the target and attribute; the engine fills the result. */
 struct rk_mad_request {
 	enum rk_mad_route route;
-	enum rk_mad_class mgmt_class; /* ignored for RK_MAD_DIRECTED (always SMP) */
-	uint16_t lid;                 /* RK_MAD_LID target */
+	enum rk_mad_class mgmt_class;	   /* ignored for RK_MAD_DIRECTED (always SMP) */
+	uint16_t lid;			   /* RK_MAD_LID target */
 	uint8_t path[RK_MAD_MAX_HOPS + 1]; /* RK_MAD_DIRECTED: path[1..hops] are port numbers */
 	uint8_t hops;
-	uint8_t method;  /* 0x01 Get, 0x02 Set */
+	uint8_t method; /* 0x01 Get, 0x02 Set */
 	uint16_t attr_id;
 	uint32_t attr_mod;
-	uint8_t data[RK_MAD_SIZE - RK_MAD_DATA_OFFSET]; /* attribute data to send (Set, PMA select) */
-	void *user;                                     /* the caller's context */
+	uint8_t
+	    data[RK_MAD_SIZE - RK_MAD_DATA_OFFSET]; /* attribute data to send (Set, PMA select) */
+	void *user;				    /* the caller's context */
 	/* results */
-	int status;          /* 0 answered; -ETIMEDOUT after all retries; -EIO bad MAD status */
+	int status;	     /* 0 answered; -ETIMEDOUT after all retries; -EIO bad MAD status */
 	uint16_t mad_status; /* status field of the answer */
 	unsigned attempts;   /* sends, retries included */
 	uint8_t reply[RK_MAD_SIZE];
