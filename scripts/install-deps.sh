@@ -8,6 +8,7 @@ packages="
   libjson-c-dev libcmocka-dev
   libibverbs-dev librdmacm-dev libibumad-dev libibmad-dev libibnetdisc-dev
   ibsim-utils opensm infiniband-diags
+  collectd-core collectd-dev collectd-utils libyajl2
 "
 
 missing=""

@@ -1,0 +1,209 @@
+#include "cd_config.h"
+
+#include "cd_submit.h"
+
+#include "rdmakit/catalog.h"
+
+#include <errno.h>
+#include <sys/stat.h>
+
+/* Longest HwCounter name: it becomes a type instance. */
+#define HW_NAME_MAX 63
+
+typedef int (*key_fn)(struct cd_config *config, const oconfig_item_t *item, const char *shown);
+
+/* Print an item's values as written, for messages: "x", 3, true, or (no value). */
+static void show_values(const oconfig_item_t *item, char *buf, size_t size)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (item->values_num == 0)
+		snprintf(buf, size, "(no value)");
+	for (int i = 0; i < item->values_num && used < size; i++) {
+		const oconfig_value_t *v = &item->values[i];
+		const char *sep = i ? " " : "";
+		int len;
+
+		if (v->type == OCONFIG_TYPE_STRING)
+			len = snprintf(buf + used, size - used, "%s\"%s\"", sep, v->value.string);
+		else if (v->type == OCONFIG_TYPE_NUMBER)
+			len = snprintf(buf + used, size - used, "%s%g", sep, v->value.number);
+		else
+			len = snprintf(buf + used, size - used, "%s%s", sep,
+				       v->value.boolean ? "true" : "false");
+		used += len > 0 ? (size_t)len : 0;
+	}
+}
+
+static int reject(const oconfig_item_t *item, const char *shown, const char *why)
+{
+	cd_log(LOG_ERR, "%s %s: %s", item->key, shown, why);
+	return -1;
+}
+
+/* The single string value of item, or NULL. */
+static const char *one_string(const oconfig_item_t *item)
+{
+	if (item->values_num != 1 || item->values[0].type != OCONFIG_TYPE_STRING)
+		return NULL;
+	return item->values[0].value.string;
+}
+
+/* A boolean written bare (true) or quoted ("yes"), as collectd's own options accept. */
+static int get_bool(const oconfig_item_t *item, const char *shown, bool *out)
+{
+	static const char *const yes[] = {"true", "yes", "on"}, *const no[] = {"false", "no",
+									       "off"};
+	const char *text = one_string(item);
+
+	if (item->values_num == 1 && item->values[0].type == OCONFIG_TYPE_BOOLEAN) {
+		*out = item->values[0].value.boolean != 0;
+		return 0;
+	}
+	for (size_t i = 0; text && i < 3; i++) {
+		if (strcasecmp(text, yes[i]) == 0 || strcasecmp(text, no[i]) == 0) {
+			*out = strcasecmp(text, yes[i]) == 0;
+			return 0;
+		}
+	}
+	return reject(item, shown, "expected true or false");
+}
+
+static int set_sysfs_root(struct cd_config *config, const oconfig_item_t *item, const char *shown)
+{
+	const char *path = one_string(item);
+	struct stat st;
+	char *copy;
+
+	if (!path || path[0] != '/' || stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+		return reject(item, shown, "expected the absolute path of an existing directory");
+	copy = strdup(path);
+	if (!copy)
+		return reject(item, shown, "out of memory");
+	free(config->sysfs_root);
+	config->sysfs_root = copy;
+	return 0;
+}
+
+static int add_port(struct cd_config *config, const oconfig_item_t *item, const char *shown)
+{
+	const char *entry = one_string(item);
+	char why[192] = "expected one string";
+
+	if (!entry || cd_ports_add(&config->ports, entry, why, sizeof(why)) != 0)
+		return reject(item, shown, why);
+	return 0;
+}
+
+static int set_ignore_selected(struct cd_config *config, const oconfig_item_t *item,
+			       const char *shown)
+{
+	return get_bool(item, shown, &config->ports.ignore_selected);
+}
+
+static int set_hw_counters(struct cd_config *config, const oconfig_item_t *item, const char *shown)
+{
+	return get_bool(item, shown, &config->hw_counters);
+}
+
+static int set_notifications(struct cd_config *config, const oconfig_item_t *item,
+			     const char *shown)
+{
+	return get_bool(item, shown, &config->notifications);
+}
+
+static int add_hw_counter(struct cd_config *config, const oconfig_item_t *item, const char *shown)
+{
+	const char *name = one_string(item);
+	char **grown;
+
+	if (!name || !name[0] || strlen(name) > HW_NAME_MAX || strchr(name, '/') || name[0] == '.')
+		return reject(item, shown, "expected the file name of a driver counter");
+	if (!rk_catalog_find(RK_SRC_HW_COUNTERS, name))
+		cd_log(LOG_INFO,
+		       "HwCounter \"%s\" is not in rdmakit's catalog: sent as derive "
+		       "where the driver has it",
+		       name);
+	grown = realloc(config->hw_names, (config->hw_count + 1) * sizeof(*grown));
+	if (!grown)
+		return reject(item, shown, "out of memory");
+	config->hw_names = grown;
+	grown[config->hw_count] = strdup(name);
+	if (!grown[config->hw_count])
+		return reject(item, shown, "out of memory");
+	config->hw_count++;
+	return 0;
+}
+
+/* Host-mode keys. Fabric and SM modes add theirs (or a block each) from their own files. */
+static const struct cd_key {
+	const char *name;
+	key_fn apply;
+} keys[] = {
+    {"SysfsRoot", set_sysfs_root},	     {"Port", add_port},
+    {"IgnoreSelected", set_ignore_selected}, {"HwCounters", set_hw_counters},
+    {"HwCounter", add_hw_counter},	     {"Notifications", set_notifications},
+};
+
+static int apply_item(struct cd_config *config, const oconfig_item_t *item)
+{
+	char shown[256];
+
+	show_values(item, shown, sizeof(shown));
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (strcasecmp(item->key, keys[i].name) != 0)
+			continue;
+		if (item->children_num > 0)
+			return reject(item, shown, "is an option, not a block");
+		return keys[i].apply(config, item, shown);
+	}
+	return reject(item, shown,
+		      "unknown option (known: SysfsRoot, Port, IgnoreSelected, HwCounters, "
+		      "HwCounter, Notifications)");
+}
+
+int cd_config_init(struct cd_config *config)
+{
+	memset(config, 0, sizeof(*config));
+	config->hw_counters = true;
+	config->sysfs_root = strdup("/sys");
+	return config->sysfs_root ? 0 : -ENOMEM;
+}
+
+int cd_config_apply(struct cd_config *config, const oconfig_item_t *block)
+{
+	int status = 0;
+
+	for (int i = 0; i < block->children_num; i++)
+		if (apply_item(config, &block->children[i]) != 0)
+			status = -1;
+	if (config->hw_count > 0 && !config->hw_counters) {
+		cd_log(LOG_ERR, "HwCounter \"%s\" given with HwCounters false: choose one",
+		       config->hw_names[0]);
+		status = -1;
+	}
+	return status;
+}
+
+bool cd_config_wants_hw(const struct cd_config *config, const char *name)
+{
+	if (!config->hw_counters)
+		return false;
+	if (config->hw_count == 0)
+		return true;
+	for (size_t i = 0; i < config->hw_count; i++)
+		if (strcmp(config->hw_names[i], name) == 0)
+			return true;
+	return false;
+}
+
+void cd_config_free(struct cd_config *config)
+{
+	free(config->sysfs_root);
+	cd_ports_free(&config->ports);
+	for (size_t i = 0; i < config->hw_count; i++)
+		free(config->hw_names[i]);
+	free(config->hw_names);
+	memset(config, 0, sizeof(*config));
+}

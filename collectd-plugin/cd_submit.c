@@ -1,0 +1,70 @@
+#include "cd_submit.h"
+
+/* Copy a name that the caller has checked to fit DATA_MAX_NAME_LEN (cheaper than sstrncpy). */
+static void copy_name(char *dst, const char *src)
+{
+	size_t len = strlen(src);
+
+	if (len >= DATA_MAX_NAME_LEN)
+		len = DATA_MAX_NAME_LEN - 1;
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+}
+
+void cd_batch_begin(struct cd_batch *batch, const char *plugin_instance, cdtime_t time)
+{
+	batch->vl = (value_list_t)VALUE_LIST_INIT;
+	batch->vl.values = batch->values;
+	batch->vl.time = time;
+	copy_name(batch->vl.plugin, CD_VALUES_PLUGIN);
+	copy_name(batch->vl.plugin_instance, plugin_instance);
+}
+
+void cd_batch_submit(struct cd_batch *batch, const char *type, const char *type_instance, size_t n)
+{
+	batch->vl.values_len = n;
+	copy_name(batch->vl.type, type);
+	copy_name(batch->vl.type_instance, type_instance);
+	plugin_dispatch_values(&batch->vl);
+}
+
+void cd_notify(int severity, const char *plugin_instance, const char *type,
+	       const char *type_instance, const char *fmt, ...)
+{
+	notification_t n = {.severity = severity, .time = cdtime()};
+	va_list args;
+
+	va_start(args, fmt);
+	vsnprintf(n.message, sizeof(n.message), fmt, args);
+	va_end(args);
+	sstrncpy(n.host, hostname_g, sizeof(n.host));
+	sstrncpy(n.plugin, CD_VALUES_PLUGIN, sizeof(n.plugin));
+	sstrncpy(n.plugin_instance, plugin_instance, sizeof(n.plugin_instance));
+	sstrncpy(n.type, type, sizeof(n.type));
+	sstrncpy(n.type_instance, type_instance, sizeof(n.type_instance));
+	plugin_dispatch_notification(&n);
+}
+
+void cd_log(int level, const char *fmt, ...)
+{
+	char message[1024];
+	va_list args;
+
+	va_start(args, fmt);
+	vsnprintf(message, sizeof(message), fmt, args);
+	va_end(args);
+	plugin_log(level, CD_PLUGIN_NAME " plugin: %s", message);
+}
+
+void cd_core_log(enum rk_log_level level, const char *message, void *ctx)
+{
+	static const int levels[] = {
+	    [RK_LOG_ERR] = LOG_ERR,
+	    [RK_LOG_WARNING] = LOG_WARNING,
+	    [RK_LOG_INFO] = LOG_INFO,
+	    [RK_LOG_DEBUG] = LOG_DEBUG,
+	};
+
+	(void)ctx;
+	plugin_log(levels[level], CD_PLUGIN_NAME " plugin: %s", message);
+}

@@ -1,0 +1,290 @@
+"""Helpers for the collectd plugin tests: a private collectd daemon, its CSV values and log.
+
+Each daemon gets its own temporary BaseDir with the PIDFile, the csv DataDir (StoreRates
+false: raw counters), a unixsock socket and a logfile (PrintSeverity, so notifications are
+logged too). It runs as a real daemon (it forks and writes its PIDFile) and is stopped by the
+PID read from that file.
+"""
+import os
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.abspath(os.path.join(HERE, "..", ".."))
+PLUGIN_DIR = os.environ.get("RDMAKIT_PLUGIN_DIR", os.path.join(TOP, "build", "collectd-plugin"))
+REFERENCE = os.environ.get(
+    "RDMAKIT_REFERENCE", os.path.join(TOP, "build", "tests", "collectd_print_reference"))
+FIXTURES = os.path.join(TOP, "tests", "fixtures", "sysfs")
+COLLECTD = os.environ.get("COLLECTD", "/usr/sbin/collectd")
+COLLECTDCTL = os.environ.get("COLLECTDCTL", "/usr/bin/collectdctl")
+SYSTEM_PLUGIN_DIR = "/usr/lib/collectd"
+HOST = "rdmakit-test"
+README = os.path.join(TOP, "collectd-plugin", "README.md")
+
+
+def read_text(path):
+    with open(path) as f:
+        return f.read()
+
+
+def fixture(name):
+    return os.path.join(FIXTURES, name)
+
+
+def copy_fixture(name, parent):
+    """A private copy of a fixture tree (symlinks kept) that a test may change."""
+    dest = os.path.join(parent, name)
+    shutil.copytree(fixture(name), dest, symlinks=True)
+    return dest
+
+
+def write_attr(root, relpath, text):
+    """Rewrite a sysfs attribute in place with one pwrite at offset 0 (same inode, as sysfs
+    does), so a concurrent read sees the old or the new value. A shorter value is padded with
+    spaces, which readers trim like the trailing newline."""
+    path = os.path.join(root, relpath)
+    data = (text + "\n").encode()
+    data += b" " * max(0, os.path.getsize(path) - len(data))
+    fd = os.open(path, os.O_WRONLY)
+    try:
+        os.pwrite(fd, data, 0)
+    finally:
+        os.close(fd)
+
+
+def wait_for(predicate, timeout=10.0, what="condition"):
+    """Poll predicate until it returns something true; fail after timeout seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        result = predicate()
+        if result:
+            return result
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(0.1)
+
+
+def plugin_block(**options):
+    """A <Plugin rdmakit> block; option values are lists for repeated keys, True/False bare."""
+    lines = ["<Plugin rdmakit>"]
+    for key, value in options.items():
+        for v in value if isinstance(value, list) else [value]:
+            if isinstance(v, bool):
+                lines.append(f"  {key} {'true' if v else 'false'}")
+            else:
+                lines.append(f'  {key} "{v}"')
+    lines.append("</Plugin>")
+    return "\n".join(lines)
+
+
+def parse_reference_table(path=README):
+    """Rows of the value reference table in the README, keyed by their "from" cell."""
+    text = read_text(path)
+    block = re.search(r"<!-- values:begin -->(.*?)<!-- values:end -->", text, re.S)
+    if not block:
+        raise AssertionError(f"{path}: no values:begin/values:end block")
+    rows = {}
+    for line in block.group(1).splitlines():
+        line = line.strip()
+        if not line.startswith("|") or set(line) <= set("|- "):
+            continue
+        cells = [c.strip().replace("`", "") for c in line.strip("|").split("|")]
+        if cells[0].lower() == "from":
+            continue
+        source, typ, instance, ds, unit, meaning = cells
+        rows[source] = {"type": typ, "type_instance": instance, "ds": ds, "unit": unit,
+                        "help": meaning}
+    return rows
+
+
+def reference_rows():
+    """What the plugin sends per counter, from the print_reference helper (catalog + mapping)."""
+    out = subprocess.run([REFERENCE], capture_output=True, text=True, check=True).stdout
+    rows = {}
+    for line in out.splitlines():
+        source, typ, instance, ds, unit, scale, meaning = line.split("\t")
+        rows[source] = {"type": typ, "type_instance": instance, "ds": ds, "unit": unit,
+                        "scale": int(scale), "help": meaning}
+    return rows
+
+
+class Daemon:
+    """A private collectd with rdmakit.so; use as a context manager or call stop()."""
+
+    def __init__(self, block, interval=1, extra=""):
+        self.dir = tempfile.mkdtemp(prefix="rdmakit-collectd-")
+        self.conf = os.path.join(self.dir, "collectd.conf")
+        self.pidfile = os.path.join(self.dir, "collectd.pid")
+        self.logfile = os.path.join(self.dir, "collectd.log")
+        self.csvdir = os.path.join(self.dir, "csv")
+        self.socket = os.path.join(self.dir, "collectd.sock")
+        self.pid = None
+        with open(self.conf, "w") as f:
+            f.write(self.config_text(block, interval, extra))
+
+    def config_text(self, block, interval, extra):
+        return f"""Hostname "{HOST}"
+FQDNLookup false
+BaseDir "{self.dir}"
+PIDFile "{self.pidfile}"
+TypesDB "/usr/share/collectd/types.db"
+Interval {interval}
+PluginDir "{SYSTEM_PLUGIN_DIR}"
+LoadPlugin logfile
+<Plugin logfile>
+  LogLevel info
+  File "{self.logfile}"
+  Timestamp true
+  PrintSeverity true
+</Plugin>
+LoadPlugin csv
+<Plugin csv>
+  DataDir "{self.csvdir}"
+  StoreRates false
+</Plugin>
+LoadPlugin unixsock
+<Plugin unixsock>
+  SocketFile "{self.socket}"
+  SocketGroup "root"
+  SocketPerms "0600"
+</Plugin>
+{extra}
+PluginDir "{PLUGIN_DIR}"
+LoadPlugin rdmakit
+{block}
+"""
+
+    def start(self, expect_values=True):
+        """Start the daemon; it forks and writes its PIDFile. Returns collectd's exit status."""
+        proc = subprocess.run([COLLECTD, "-C", self.conf], capture_output=True, text=True,
+                              timeout=30)
+        self.start_output = proc.stdout + proc.stderr
+        if proc.returncode != 0:
+            return proc.returncode
+        self.pid = int(wait_for(lambda: self.read_pidfile(), 10, "the PIDFile"))
+        wait_for(lambda: os.path.exists(self.socket), 10, "the unixsock socket")
+        if expect_values:
+            wait_for(lambda: self.values_dirs(), 10, "the first rdma values")
+        return 0
+
+    def read_pidfile(self):
+        try:
+            return read_text(self.pidfile).strip()
+        except FileNotFoundError:
+            return None
+
+    def running(self):
+        if self.pid is None:
+            return False
+        try:
+            os.kill(self.pid, 0)
+        except ProcessLookupError:
+            return False
+        try:
+            state = read_text(f"/proc/{self.pid}/stat").split(")")[-1].split()[0]
+        except FileNotFoundError:
+            return False
+        return state != "Z"
+
+    def stop(self):
+        """SIGTERM to the PID from the PIDFile; wait until the process is gone."""
+        if self.pid is not None and self.running():
+            os.kill(self.pid, signal.SIGTERM)
+            wait_for(lambda: not self.running(), 15, "collectd to exit")
+        self.pid = None
+
+    def cleanup(self):
+        self.stop()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.cleanup()
+
+    def log(self):
+        try:
+            return read_text(self.logfile)
+        except FileNotFoundError:
+            return ""
+
+    def host_dir(self):
+        return os.path.join(self.csvdir, HOST)
+
+    def values_dirs(self):
+        """The csv plugin's rdma-* directories (one per plugin instance)."""
+        try:
+            return sorted(d for d in os.listdir(self.host_dir()) if d.startswith("rdma-"))
+        except FileNotFoundError:
+            return []
+
+    def value_files(self, instance):
+        """{"type-type_instance": path} of a plugin instance's csv files."""
+        d = os.path.join(self.host_dir(), f"rdma-{instance}")
+        files = {}
+        for name in os.listdir(d) if os.path.isdir(d) else []:
+            m = re.fullmatch(r"(.*)-\d{4}-\d{2}-\d{2}", name)
+            if m:
+                files[m.group(1)] = os.path.join(d, name)
+        return files
+
+    def rows(self, instance, ident):
+        """Rows of one value as [epoch, v1, ...]; ident is "type" or "type-instance"."""
+        path = self.value_files(instance).get(ident)
+        if not path:
+            return []
+        rows = []
+        with open(path) as f:
+            header = f.readline()
+            assert header.startswith("epoch,"), header
+            for line in f:
+                if line.endswith("\n"):
+                    rows.append([number(x) for x in line.strip().split(",")])
+        return rows
+
+    def last(self, instance, ident):
+        rows = self.rows(instance, ident)
+        return rows[-1][1:] if rows else None
+
+    def collectdctl(self, *args):
+        return subprocess.run([COLLECTDCTL, "-s", self.socket, *args], capture_output=True,
+                              text=True, timeout=10).stdout
+
+    def notifications(self):
+        """The logfile's notification lines, as dicts of their fields."""
+        found = []
+        for line in self.log().splitlines():
+            if "Notification: " not in line:
+                continue
+            body = line.split("Notification: ", 1)[1]
+            fields = dict(re.findall(r"(\w+) = (.*?)(?=, \w+ = |$)", body))
+            found.append(fields)
+        return found
+
+
+def number(text):
+    """A csv field: derive values are whole numbers (kept exact), gauges and times floats."""
+    return int(text) if re.fullmatch(r"-?\d+", text) else float(text)
+
+
+def ident(row):
+    """The csv file key ("type" or "type-instance") of a reference row."""
+    return row["type"] + ("-" + row["type_instance"] if row["type_instance"] else "")
+
+
+def counter_files(root, device, port=None):
+    """{"counters/NAME": raw text} of a port's (or the device's) counter directories."""
+    base = os.path.join(root, "class", "infiniband", device)
+    if port is not None:
+        base = os.path.join(base, "ports", str(port))
+    found = {}
+    for sub in ("counters", "hw_counters") if port is not None else ("hw_counters",):
+        d = os.path.join(base, sub)
+        for name in sorted(os.listdir(d)) if os.path.isdir(d) else []:
+            found[f"{sub}/{name}"] = read_text(os.path.join(d, name)).strip()
+    return found
