@@ -111,6 +111,20 @@ class Status(unittest.TestCase):
         self.assertEqual(p["netdev"], "eth0")
         self.assertEqual((p["rate_gbps"], p["width"], p["speed"]), (10, "1X", "FDR10"))
 
+    def test_hfi1_unknown_driver_counters_and_missing_hca_type(self):
+        doc = run_json("status", root="hfi1")
+        d = device(doc, "hfi1_0")
+        self.assertIsNone(d["hca_type"])
+        self.assertEqual(d["board_id"], "Intel Omni-Path Host Fabric Interface Adapter 100 Series")
+        self.assertEqual((d["pci"]["vendor_id"], d["pci"]["numa_node"]), ("0x8086", 1))
+        self.assertIsNone(d["pci"]["sriov_totalvfs"])
+        self.assertEqual(d["hw_counters"], {"DcRecvErr": 3, "RcvOverflow": 0, "lifespan": 10})
+        p = port(doc, "hfi1_0")
+        self.assertEqual(p["hw_counters"], {"RxFlits": 81726354012, "TxFlits": 91827364501,
+                                            "TxWait": 1234509, "lifespan": 10})
+        self.assertEqual(p["counters"]["port_xmit_data"], 5566778899001 * 4)
+        self.assertEqual((p["lid"], p["rate_gbps"], p["speed"]), (26, 100, "EDR"))
+
     def test_old_kernel_sdr_rate_string(self):
         p = port(run_json("status", root="port-states"), "mlx5_0")
         self.assertEqual((p["rate_gbps"], p["width"], p["speed"]), (10, "4X", "SDR"))
@@ -264,6 +278,7 @@ class Doctor(unittest.TestCase):
         "fw-mismatch": (1, [("FW_MISMATCH", "MT4123")]),
         "roce": (0, []),
         "rxe": (0, []),
+        "hfi1": (0, []),
         "port-states": (2, [("PORT_DISABLED", "mlx5_1:1"), ("PORT_NO_SM", "mlx5_2:1"),
                             ("PORT_POLLING", "mlx5_0:1"), ("PORT_SM_LID_ZERO", "mlx5_3:1")]),
     }
