@@ -1,5 +1,7 @@
 #include "cd_config.h"
 
+#include "cd_config_keys.h"
+
 #include "cd_submit.h"
 
 #include "rdmakit/catalog.h"
@@ -9,8 +11,6 @@
 
 /* Longest HwCounter name: it becomes a type instance. */
 #define HW_NAME_MAX 63
-
-typedef int (*key_fn)(struct cd_config *config, const oconfig_item_t *item, const char *shown);
 
 /* Print an item's values as written, for messages: "x", 3, true, or (no value). */
 static void show_values(const oconfig_item_t *item, char *buf, size_t size)
@@ -36,26 +36,24 @@ static void show_values(const oconfig_item_t *item, char *buf, size_t size)
 	}
 }
 
-static int reject(const oconfig_item_t *item, const char *shown, const char *why)
+int cd_key_reject(const oconfig_item_t *item, const char *shown, const char *why)
 {
 	cd_log(LOG_ERR, "%s %s: %s", item->key, shown, why);
 	return -1;
 }
 
-/* The single string value of item, or NULL. */
-static const char *one_string(const oconfig_item_t *item)
+const char *cd_key_string(const oconfig_item_t *item)
 {
 	if (item->values_num != 1 || item->values[0].type != OCONFIG_TYPE_STRING)
 		return NULL;
 	return item->values[0].value.string;
 }
 
-/* A boolean written bare (true) or quoted ("yes"), as collectd's own options accept. */
-static int get_bool(const oconfig_item_t *item, const char *shown, bool *out)
+int cd_key_bool(const oconfig_item_t *item, const char *shown, bool *out)
 {
 	static const char *const yes[] = {"true", "yes", "on"}, *const no[] = {"false", "no",
 									       "off"};
-	const char *text = one_string(item);
+	const char *text = cd_key_string(item);
 
 	if (item->values_num == 1 && item->values[0].type == OCONFIG_TYPE_BOOLEAN) {
 		*out = item->values[0].value.boolean != 0;
@@ -67,20 +65,35 @@ static int get_bool(const oconfig_item_t *item, const char *shown, bool *out)
 			return 0;
 		}
 	}
-	return reject(item, shown, "expected true or false");
+	return cd_key_reject(item, shown, "expected true or false");
+}
+
+int cd_key_number(const oconfig_item_t *item, const char *shown, double min, double max, bool whole,
+		  const char *expected, double *out)
+{
+	double value;
+
+	if (item->values_num != 1 || item->values[0].type != OCONFIG_TYPE_NUMBER)
+		return cd_key_reject(item, shown, expected);
+	value = item->values[0].value.number;
+	if (!(value >= min && value <= max) || (whole && value != (double)(long)value))
+		return cd_key_reject(item, shown, expected);
+	*out = value;
+	return 0;
 }
 
 static int set_sysfs_root(struct cd_config *config, const oconfig_item_t *item, const char *shown)
 {
-	const char *path = one_string(item);
+	const char *path = cd_key_string(item);
 	struct stat st;
 	char *copy;
 
 	if (!path || path[0] != '/' || stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
-		return reject(item, shown, "expected the absolute path of an existing directory");
+		return cd_key_reject(item, shown,
+				     "expected the absolute path of an existing directory");
 	copy = strdup(path);
 	if (!copy)
-		return reject(item, shown, "out of memory");
+		return cd_key_reject(item, shown, "out of memory");
 	free(config->sysfs_root);
 	config->sysfs_root = copy;
 	return 0;
@@ -88,38 +101,38 @@ static int set_sysfs_root(struct cd_config *config, const oconfig_item_t *item, 
 
 static int add_port(struct cd_config *config, const oconfig_item_t *item, const char *shown)
 {
-	const char *entry = one_string(item);
+	const char *entry = cd_key_string(item);
 	char why[192] = "expected one string";
 
 	if (!entry || cd_ports_add(&config->ports, entry, why, sizeof(why)) != 0)
-		return reject(item, shown, why);
+		return cd_key_reject(item, shown, why);
 	return 0;
 }
 
 static int set_ignore_selected(struct cd_config *config, const oconfig_item_t *item,
 			       const char *shown)
 {
-	return get_bool(item, shown, &config->ports.ignore_selected);
+	return cd_key_bool(item, shown, &config->ports.ignore_selected);
 }
 
 static int set_hw_counters(struct cd_config *config, const oconfig_item_t *item, const char *shown)
 {
-	return get_bool(item, shown, &config->hw_counters);
+	return cd_key_bool(item, shown, &config->hw_counters);
 }
 
 static int set_notifications(struct cd_config *config, const oconfig_item_t *item,
 			     const char *shown)
 {
-	return get_bool(item, shown, &config->notifications);
+	return cd_key_bool(item, shown, &config->notifications);
 }
 
 static int add_hw_counter(struct cd_config *config, const oconfig_item_t *item, const char *shown)
 {
-	const char *name = one_string(item);
+	const char *name = cd_key_string(item);
 	char **grown;
 
 	if (!name || !name[0] || strlen(name) > HW_NAME_MAX || strchr(name, '/') || name[0] == '.')
-		return reject(item, shown, "expected the file name of a driver counter");
+		return cd_key_reject(item, shown, "expected the file name of a driver counter");
 	if (!rk_catalog_find(RK_SRC_HW_COUNTERS, name))
 		cd_log(LOG_INFO,
 		       "HwCounter \"%s\" is not in rdmakit's catalog: sent as derive "
@@ -127,40 +140,69 @@ static int add_hw_counter(struct cd_config *config, const oconfig_item_t *item, 
 		       name);
 	grown = realloc(config->hw_names, (config->hw_count + 1) * sizeof(*grown));
 	if (!grown)
-		return reject(item, shown, "out of memory");
+		return cd_key_reject(item, shown, "out of memory");
 	config->hw_names = grown;
 	grown[config->hw_count] = strdup(name);
 	if (!grown[config->hw_count])
-		return reject(item, shown, "out of memory");
+		return cd_key_reject(item, shown, "out of memory");
 	config->hw_count++;
 	return 0;
 }
 
-/* Host-mode keys. Fabric and SM modes add theirs (or a block each) from their own files. */
-static const struct cd_key {
-	const char *name;
-	key_fn apply;
-} keys[] = {
+/* Host-mode keys; the fabric and SM keys are in cd_config_fabric.c. */
+static const struct cd_key keys[] = {
     {"SysfsRoot", set_sysfs_root},	     {"Port", add_port},
     {"IgnoreSelected", set_ignore_selected}, {"HwCounters", set_hw_counters},
     {"HwCounter", add_hw_counter},	     {"Notifications", set_notifications},
 };
 
+static const struct cd_key *find_key(const char *name)
+{
+	size_t nfabric;
+	const struct cd_key *fabric = cd_fabric_keys(&nfabric);
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strcasecmp(name, keys[i].name) == 0)
+			return &keys[i];
+	for (size_t i = 0; i < nfabric; i++)
+		if (strcasecmp(name, fabric[i].name) == 0)
+			return &fabric[i];
+	return NULL;
+}
+
+/* Append ", NAME" (just NAME first) for every key of list. */
+static void append_names(char *names, size_t size, const struct cd_key *list, size_t count)
+{
+	for (size_t i = 0; i < count; i++) {
+		size_t used = strlen(names);
+
+		snprintf(names + used, size - used, "%s%s", used ? ", " : "", list[i].name);
+	}
+}
+
+static int reject_unknown(const oconfig_item_t *item, const char *shown)
+{
+	char names[384] = "", why[416];
+	size_t nfabric;
+	const struct cd_key *fabric = cd_fabric_keys(&nfabric);
+
+	append_names(names, sizeof(names), keys, sizeof(keys) / sizeof(keys[0]));
+	append_names(names, sizeof(names), fabric, nfabric);
+	snprintf(why, sizeof(why), "unknown option (known: %s)", names);
+	return cd_key_reject(item, shown, why);
+}
+
 static int apply_item(struct cd_config *config, const oconfig_item_t *item)
 {
+	const struct cd_key *key = find_key(item->key);
 	char shown[256];
 
 	show_values(item, shown, sizeof(shown));
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		if (strcasecmp(item->key, keys[i].name) != 0)
-			continue;
-		if (item->children_num > 0)
-			return reject(item, shown, "is an option, not a block");
-		return keys[i].apply(config, item, shown);
-	}
-	return reject(item, shown,
-		      "unknown option (known: SysfsRoot, Port, IgnoreSelected, HwCounters, "
-		      "HwCounter, Notifications)");
+	if (!key)
+		return reject_unknown(item, shown);
+	if (item->children_num > 0)
+		return cd_key_reject(item, shown, "is an option, not a block");
+	return key->apply(config, item, shown);
 }
 
 int cd_config_init(struct cd_config *config)
@@ -168,6 +210,7 @@ int cd_config_init(struct cd_config *config)
 	memset(config, 0, sizeof(*config));
 	config->hw_counters = true;
 	config->sysfs_root = strdup("/sys");
+	cd_fabric_config_init(&config->fabric);
 	return config->sysfs_root ? 0 : -ENOMEM;
 }
 
@@ -183,6 +226,8 @@ int cd_config_apply(struct cd_config *config, const oconfig_item_t *block)
 		       config->hw_names[0]);
 		status = -1;
 	}
+	if (cd_fabric_config_check(&config->fabric) != 0)
+		status = -1;
 	return status;
 }
 
@@ -205,5 +250,6 @@ void cd_config_free(struct cd_config *config)
 	for (size_t i = 0; i < config->hw_count; i++)
 		free(config->hw_names[i]);
 	free(config->hw_names);
+	cd_fabric_config_free(&config->fabric);
 	memset(config, 0, sizeof(*config));
 }

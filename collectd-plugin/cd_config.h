@@ -8,7 +8,22 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* What the host mode reads and sends. */
+/* The fabric and SM modes: MADs from a local port, e.g. on a management node. */
+struct cd_fabric_config {
+	bool ports;	     /* Fabric: sweep every port's counters */
+	bool sm;	     /* SubnetManager: the subnet managers' status */
+	double interval;     /* FabricInterval, seconds; 0: collectd's Interval */
+	unsigned window;     /* FabricWindow: MADs in flight */
+	unsigned timeout_ms; /* FabricTimeout: per MAD */
+	bool packets;	     /* FabricPackets: also the packet counters */
+	char *name_map;	     /* NodeNameMap, or NULL */
+	double rediscover;   /* Rediscover: seconds between discoveries (0: only on changes) */
+	char *ca;	     /* CA, or NULL for libibumad's default */
+	int ca_port;	     /* CAPort, or 0 for the first active port */
+	char orphan[128];    /* the first fabric key given, as written, for the mode check */
+};
+
+/* What the plugin reads and sends. */
 struct cd_config {
 	char *sysfs_root;      /* SysfsRoot, default "/sys" */
 	struct cd_ports ports; /* Port, IgnoreSelected */
@@ -16,6 +31,7 @@ struct cd_config {
 	char **hw_names;       /* HwCounter entries: only these driver counters when any */
 	size_t hw_count;
 	bool notifications; /* Notifications, default false */
+	struct cd_fabric_config fabric;
 };
 
 /** Fill in the defaults; -ENOMEM when out of memory. */

@@ -11,13 +11,19 @@ static void copy_name(char *dst, const char *src)
 	dst[len] = '\0';
 }
 
-void cd_batch_begin(struct cd_batch *batch, const char *plugin_instance, cdtime_t time)
+void cd_batch_begin_plugin(struct cd_batch *batch, const char *plugin, const char *plugin_instance,
+			   cdtime_t time)
 {
 	batch->vl = (value_list_t)VALUE_LIST_INIT;
 	batch->vl.values = batch->values;
 	batch->vl.time = time;
-	copy_name(batch->vl.plugin, CD_VALUES_PLUGIN);
+	copy_name(batch->vl.plugin, plugin);
 	copy_name(batch->vl.plugin_instance, plugin_instance);
+}
+
+void cd_batch_begin(struct cd_batch *batch, const char *plugin_instance, cdtime_t time)
+{
+	cd_batch_begin_plugin(batch, CD_VALUES_PLUGIN, plugin_instance, time);
 }
 
 void cd_batch_submit(struct cd_batch *batch, const char *type, const char *type_instance, size_t n)
@@ -28,21 +34,46 @@ void cd_batch_submit(struct cd_batch *batch, const char *type, const char *type_
 	plugin_dispatch_values(&batch->vl);
 }
 
-void cd_notify(int severity, const char *plugin_instance, const char *type,
-	       const char *type_instance, const char *fmt, ...)
+static void notify(int severity, const struct cd_about *about, const char *const *meta,
+		   const char *fmt, va_list args) __attribute__((format(printf, 4, 0)));
+
+static void notify(int severity, const struct cd_about *about, const char *const *meta,
+		   const char *fmt, va_list args)
 {
 	notification_t n = {.severity = severity, .time = cdtime()};
+
+	vsnprintf(n.message, sizeof(n.message), fmt, args);
+	sstrncpy(n.host, hostname_g, sizeof(n.host));
+	sstrncpy(n.plugin, about->plugin, sizeof(n.plugin));
+	sstrncpy(n.plugin_instance, about->plugin_instance, sizeof(n.plugin_instance));
+	sstrncpy(n.type, about->type, sizeof(n.type));
+	sstrncpy(n.type_instance, about->type_instance, sizeof(n.type_instance));
+	for (size_t i = 0; meta && meta[i] && meta[i + 1]; i += 2)
+		plugin_notification_meta_add_string(&n, meta[i], meta[i + 1]);
+	plugin_dispatch_notification(&n);
+	if (n.meta)
+		plugin_notification_meta_free(n.meta);
+}
+
+void cd_notify_about(int severity, const struct cd_about *about, const char *const *meta,
+		     const char *fmt, ...)
+{
 	va_list args;
 
 	va_start(args, fmt);
-	vsnprintf(n.message, sizeof(n.message), fmt, args);
+	notify(severity, about, meta, fmt, args);
 	va_end(args);
-	sstrncpy(n.host, hostname_g, sizeof(n.host));
-	sstrncpy(n.plugin, CD_VALUES_PLUGIN, sizeof(n.plugin));
-	sstrncpy(n.plugin_instance, plugin_instance, sizeof(n.plugin_instance));
-	sstrncpy(n.type, type, sizeof(n.type));
-	sstrncpy(n.type_instance, type_instance, sizeof(n.type_instance));
-	plugin_dispatch_notification(&n);
+}
+
+void cd_notify(int severity, const char *plugin_instance, const char *type,
+	       const char *type_instance, const char *fmt, ...)
+{
+	const struct cd_about about = {CD_VALUES_PLUGIN, plugin_instance, type, type_instance};
+	va_list args;
+
+	va_start(args, fmt);
+	notify(severity, &about, NULL, fmt, args);
+	va_end(args);
 }
 
 void cd_log(int level, const char *fmt, ...)

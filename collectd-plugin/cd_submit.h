@@ -12,13 +12,26 @@ struct cd_batch {
 	value_t values[2];
 };
 
-/** Start a batch for plugin instance (e.g. "mlx5_0-1") at time. */
+/* What a notification is about: plugin, plugin instance, type, type instance. */
+struct cd_about {
+	const char *plugin, *plugin_instance, *type, *type_instance;
+};
+
+/** Start a batch for plugin instance (e.g. "mlx5_0-1") of plugin "rdma" at time. */
 void cd_batch_begin(struct cd_batch *batch, const char *plugin_instance, cdtime_t time);
+
+/** Start a batch for plugin (e.g. "rdma_fabric") and plugin instance at time. */
+void cd_batch_begin_plugin(struct cd_batch *batch, const char *plugin, const char *plugin_instance,
+			   cdtime_t time);
 
 /** Dispatch the batch's first n values as type and type_instance. */
 void cd_batch_submit(struct cd_batch *batch, const char *type, const char *type_instance, size_t n);
 
-/** Dispatch a notification of the plugin (printf-style message). */
+/** Dispatch a notification with string meta data (key, value, ..., NULL; meta may be NULL). */
+void cd_notify_about(int severity, const struct cd_about *about, const char *const *meta,
+		     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/** Dispatch a notification of plugin "rdma" (printf-style message). */
 void cd_notify(int severity, const char *plugin_instance, const char *type,
 	       const char *type_instance, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));

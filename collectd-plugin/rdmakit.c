@@ -1,13 +1,22 @@
-/* collectd's entry points: config, init, read, shutdown. The modes do the work: the host mode
- * in cd_host.c; fabric and SM modes go in files of their own and start and stop here too. */
+/* collectd's entry points: config, init, reads, shutdown. The modes do the work: the host mode
+ * in cd_host.c, the fabric mode in cd_fabric.c and the SM mode in cd_sm.c, the last two on one
+ * shared monitor (cd_mon.c) and each in a read callback of its own with its own interval. */
 #include "cd_config.h"
+#include "cd_fabric.h"
 #include "cd_host.h"
+#include "cd_sm.h"
 #include "cd_submit.h"
+
+#define FABRIC_READ CD_PLUGIN_NAME "/fabric"
+#define SM_READ	    CD_PLUGIN_NAME "/sm"
 
 static struct cd_config config;
 static bool config_ready;  /* defaults are in place */
 static bool config_failed; /* a block was rejected: the plugin must not start */
 static struct cd_host *host_mode;
+static struct cd_mon *mon; /* shared by the fabric and SM modes */
+static struct cd_fabric *fabric_mode;
+static struct cd_sm *sm_mode;
 
 static int rdmakit_config(oconfig_item_t *block)
 {
@@ -23,28 +32,88 @@ static int rdmakit_read(user_data_t *ud)
 	return cd_host_read(host_mode);
 }
 
+static int rdmakit_read_fabric(user_data_t *ud)
+{
+	(void)ud;
+	return cd_fabric_read(fabric_mode);
+}
+
+static int rdmakit_read_sm(user_data_t *ud)
+{
+	(void)ud;
+	return cd_sm_read(sm_mode);
+}
+
+static void stop_modes(void)
+{
+	cd_sm_stop(sm_mode);
+	cd_fabric_stop(fabric_mode);
+	cd_mon_stop(mon);
+	cd_host_stop(host_mode);
+	sm_mode = NULL;
+	fabric_mode = NULL;
+	mon = NULL;
+	host_mode = NULL;
+}
+
+static int start_modes(void)
+{
+	int err = cd_host_start(&config, &host_mode);
+
+	if (err) {
+		cd_log(LOG_ERR, "not started: cannot read %s: %s", config.sysfs_root,
+		       strerror(-err));
+		return err;
+	}
+	if (!config.fabric.ports && !config.fabric.sm)
+		return 0;
+	err = cd_mon_start(&config, &mon);
+	if (err && config.fabric.name_map)
+		cd_log(LOG_ERR, "not started: cannot load NodeNameMap \"%s\": %s",
+		       config.fabric.name_map, strerror(-err));
+	if (!err && config.fabric.ports)
+		err = cd_fabric_start(mon, &fabric_mode);
+	if (!err && config.fabric.sm)
+		err = cd_sm_start(mon, &sm_mode);
+	return err;
+}
+
+/* The host read at collectd's interval; fabric and SM reads at FabricInterval. */
+static int register_reads(void)
+{
+	cdtime_t interval =
+	    config.fabric.interval > 0 ? DOUBLE_TO_CDTIME_T(config.fabric.interval) : 0;
+	int err = plugin_register_complex_read(NULL, CD_PLUGIN_NAME, rdmakit_read, 0, NULL);
+
+	if (!err && fabric_mode)
+		err = plugin_register_complex_read(NULL, FABRIC_READ, rdmakit_read_fabric, interval,
+						   NULL);
+	if (err) /* init fails: collectd unregisters the read named after the plugin only */
+		return err;
+	if (sm_mode)
+		err = plugin_register_complex_read(NULL, SM_READ, rdmakit_read_sm, interval, NULL);
+	if (err && fabric_mode)
+		plugin_unregister_read(FABRIC_READ);
+	return err;
+}
+
 static int rdmakit_init(void)
 {
-	int err;
-
 	if (!config_ready || config_failed) {
 		cd_log(LOG_ERR, "not started: the configuration has errors");
 		return -1;
 	}
 	rk_log_set_handler(cd_core_log, NULL);
-	err = cd_host_start(&config, &host_mode);
-	if (err) {
-		cd_log(LOG_ERR, "not started: cannot read %s: %s", config.sysfs_root,
-		       strerror(-err));
+	if (start_modes() != 0 || register_reads() != 0) {
+		stop_modes();
 		return -1;
 	}
-	return plugin_register_complex_read(NULL, CD_PLUGIN_NAME, rdmakit_read, 0, NULL);
+	return 0;
 }
 
 static int rdmakit_shutdown(void)
 {
-	cd_host_stop(host_mode);
-	host_mode = NULL;
+	stop_modes();
 	cd_config_free(&config);
 	config_ready = false;
 	rk_log_set_handler(NULL, NULL);

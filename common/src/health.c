@@ -26,10 +26,20 @@ int rk_findings_add(struct rk_findings *findings, enum rk_severity severity, con
 	snprintf(finding->code, sizeof(finding->code), "%s", code);
 	snprintf(finding->subject, sizeof(finding->subject), "%s", subject);
 	snprintf(finding->remedy, sizeof(finding->remedy), "%s", remedy);
+	finding->node_guid = 0;
+	finding->port = 0;
 	va_start(args, fmt);
 	vsnprintf(finding->message, sizeof(finding->message), fmt, args);
 	va_end(args);
 	return 0;
+}
+
+void rk_findings_locate(struct rk_findings *findings, uint64_t node_guid, int port)
+{
+	if (findings->count == 0)
+		return;
+	findings->items[findings->count - 1].node_guid = node_guid;
+	findings->items[findings->count - 1].port = port;
 }
 
 static int compare_findings(const void *a, const void *b)

@@ -79,25 +79,38 @@ static void link_subject(const struct rk_fabric *fabric, const struct rk_fabric_
 		 fabric->nodes[link->node_b].name, link->port_b);
 }
 
+/* Locate the finding just added (when there was one) at a node's port. */
+static int located(int err, struct rk_findings *out, uint64_t node_guid, int port)
+{
+	if (!err)
+		rk_findings_locate(out, node_guid, port);
+	return err;
+}
+
 static int check_link(const struct rk_fabric *fabric, const struct rk_fabric_link *link,
 		      struct rk_findings *out)
 {
+	uint64_t guid = fabric->nodes[link->node_a].guid;
 	char subject[224];
 	int err = 0;
 
 	link_subject(fabric, link, subject, sizeof(subject));
 	if (link->below_enabled || link->below_peers)
-		err = rk_findings_add(
-		    out, RK_SEVERITY_WARNING, "LINK_DEGRADED", subject,
-		    "reseat or replace the cable; check both ports' error "
-		    "counters",
-		    "link runs %dX %s, %s", link->width, rk_speed_name(link->speed),
-		    link->below_enabled ? "below what both ends have enabled"
-					: "below most links between the same models");
+		err = located(rk_findings_add(
+				  out, RK_SEVERITY_WARNING, "LINK_DEGRADED", subject,
+				  "reseat or replace the cable; check both ports' "
+				  "error counters",
+				  "link runs %dX %s, %s", link->width, rk_speed_name(link->speed),
+				  link->below_enabled ? "below what both ends have enabled"
+						      : "below most links between the same models"),
+			      out, guid, link->port_a);
 	if (!err && link->ends_disagree)
-		err = rk_findings_add(out, RK_SEVERITY_WARNING, "LINK_ENDS_DISAGREE", subject,
-				      "rediscover; if it persists, check both ports' PortInfo",
-				      "the two ends report different width or speed");
+		err =
+		    located(rk_findings_add(out, RK_SEVERITY_WARNING, "LINK_ENDS_DISAGREE", subject,
+					    "rediscover; if it persists, check both ports' "
+					    "PortInfo",
+					    "the two ends report different width or speed"),
+			    out, guid, link->port_a);
 	return err;
 }
 
@@ -118,12 +131,13 @@ static int check_went_down(const struct rk_fabric *prev, const struct rk_fabric 
 			    node->ports[p].state != 1)
 				continue;
 			snprintf(subject, sizeof(subject), "%s[%d]", node->name, p);
-			err =
+			err = located(
 			    rk_findings_add(out, RK_SEVERITY_WARNING, "PORT_WENT_DOWN", subject,
 					    "check the cable and the node at the other end",
-					    "port was ACTIVE at the previous discovery and is now "
-					    "DOWN (physical state %d)",
-					    node->ports[p].phys_state);
+					    "port was ACTIVE at the previous discovery and "
+					    "is now DOWN (physical state %d)",
+					    node->ports[p].phys_state),
+			    out, node->guid, p);
 		}
 	}
 	return err;
@@ -184,22 +198,27 @@ static int check_swept_port(const struct rk_fabric *fabric, const struct rk_swee
 
 	sweep_subject(fabric, p, subject, sizeof(subject));
 	if (p->status != 0)
-		return rk_findings_add(out, RK_SEVERITY_WARNING, "PORT_NO_ANSWER", subject,
-				       "check the node is up and reachable (its LID, the path, the "
-				       "SM); retry with a longer --timeout",
-				       "PortCounters query to LID %u got no answer (%s)", p->lid,
-				       p->status == -ETIMEDOUT ? "timeout" : "error status");
+		return located(
+		    rk_findings_add(out, RK_SEVERITY_WARNING, "PORT_NO_ANSWER", subject,
+				    "check the node is up and reachable (its LID, the "
+				    "path, the SM); retry with a longer --timeout",
+				    "PortCounters query to LID %u got no answer (%s)", p->lid,
+				    p->status == -ETIMEDOUT ? "timeout" : "error status"),
+		    out, p->node_guid, p->port);
 	list_sweep_counters(p, rising, saturated, sizeof(rising));
 	if (rising[0])
-		err = rk_findings_add(out, RK_SEVERITY_WARNING, "ERRORS_RISING", subject,
-				      "check or replace the cable and transceiver; look at the "
-				      "peer port's counters too",
-				      "error counters rose between sweeps: %s", rising);
+		err = located(rk_findings_add(out, RK_SEVERITY_WARNING, "ERRORS_RISING", subject,
+					      "check or replace the cable and transceiver; look at "
+					      "the peer port's counters too",
+					      "error counters rose between sweeps: %s", rising),
+			      out, p->node_guid, p->port);
 	if (!err && saturated[0])
-		err = rk_findings_add(out, RK_SEVERITY_WARNING, "COUNTER_SATURATED", subject,
-				      "record the values, then clear them (rdmakit sweep --reset "
-				      "NAMES) so they count again",
-				      "counters stuck at their maximum: %s", saturated);
+		err =
+		    located(rk_findings_add(out, RK_SEVERITY_WARNING, "COUNTER_SATURATED", subject,
+					    "record the values, then clear them (rdmakit sweep "
+					    "--reset NAMES) so they count again",
+					    "counters stuck at their maximum: %s", saturated),
+			    out, p->node_guid, p->port);
 	return err;
 }
 

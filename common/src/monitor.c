@@ -39,18 +39,22 @@ int rk_monitor_discover(struct rk_monitor *monitor)
 	monitor->prev_fabric = monitor->fabric;
 	monitor->fabric = fabric;
 	monitor->discovered_at = rk_monotonic_seconds();
+	monitor->sm_stale = false;
 	monitor->discoveries++;
 	err = rk_sweep_prepare(&monitor->sweep, fabric);
 	return err ? err : open_port(monitor);
 }
 
-static bool rediscovery_due(const struct rk_monitor *monitor)
+static bool period_elapsed(const struct rk_monitor *monitor)
 {
 	double period = monitor->options.rediscover_seconds;
 
-	if (!monitor->fabric || monitor->sweep.topology_stale)
-		return true;
 	return period > 0 && rk_monotonic_seconds() - monitor->discovered_at >= period;
+}
+
+static bool rediscovery_due(const struct rk_monitor *monitor)
+{
+	return !monitor->fabric || monitor->sweep.topology_stale || period_elapsed(monitor);
 }
 
 int rk_monitor_sweep(struct rk_monitor *monitor, rk_sweep_progress_fn progress, void *ctx)
@@ -71,15 +75,29 @@ int rk_monitor_sweep(struct rk_monitor *monitor, rk_sweep_progress_fn progress, 
 	return err;
 }
 
+/* An SM that answered last time and no longer does may have stopped (its port drops IsSM). */
+static bool an_sm_stopped(const struct rk_sm_status *before, const struct rk_sm_status *now)
+{
+	for (size_t i = 0; i < now->count; i++) {
+		const struct rk_sm *old = rk_sm_find(before, now->sms[i].lid);
+
+		if (now->sms[i].status != 0 && old && old->status == 0)
+			return true;
+	}
+	return false;
+}
+
 int rk_monitor_query_sm(struct rk_monitor *monitor)
 {
 	struct rk_sm_status status;
-	int err = monitor->fabric ? open_port(monitor) : rk_monitor_discover(monitor);
+	bool due = !monitor->fabric || monitor->sm_stale || period_elapsed(monitor);
+	int err = due ? rk_monitor_discover(monitor) : open_port(monitor);
 
 	if (!err)
 		err = rk_sm_query(monitor->port, monitor->fabric, &monitor->options.mad, &status);
 	if (err)
 		return err;
+	monitor->sm_stale = an_sm_stopped(&monitor->sm, &status);
 	rk_sm_status_free(&monitor->prev_sm);
 	monitor->prev_sm = monitor->sm;
 	monitor->sm = status;

@@ -116,8 +116,8 @@ int rk_sm_query(struct rk_mad_port *port, const struct rk_fabric *fabric,
 		sm->lid = lids[i];
 		decode_sminfo(&requests[i], sm);
 		name_sm(fabric, sm);
-		if (sm->status)
-			rk_log(RK_LOG_WARNING, "SMInfo from LID %u: %s", sm->lid,
+		if (sm->status) /* front ends show it (a daemon once, not at every query) */
+			rk_log(RK_LOG_DEBUG, "SMInfo from LID %u: %s", sm->lid,
 			       strerror(-sm->status));
 	}
 	free(requests);

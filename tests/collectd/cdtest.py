@@ -69,12 +69,15 @@ def wait_for(predicate, timeout=10.0, what="condition"):
 
 
 def plugin_block(**options):
-    """A <Plugin rdmakit> block; option values are lists for repeated keys, True/False bare."""
+    """A <Plugin rdmakit> block; option values are lists for repeated keys; booleans and
+    numbers are written bare, anything else quoted."""
     lines = ["<Plugin rdmakit>"]
     for key, value in options.items():
         for v in value if isinstance(value, list) else [value]:
             if isinstance(v, bool):
                 lines.append(f"  {key} {'true' if v else 'false'}")
+            elif isinstance(v, (int, float)):
+                lines.append(f"  {key} {v}")
             else:
                 lines.append(f'  {key} "{v}"')
     lines.append("</Plugin>")
@@ -158,10 +161,11 @@ LoadPlugin rdmakit
 {block}
 """
 
-    def start(self, expect_values=True):
-        """Start the daemon; it forks and writes its PIDFile. Returns collectd's exit status."""
+    def start(self, expect_values=True, env=None):
+        """Start the daemon; it forks and writes its PIDFile. Returns collectd's exit status.
+        env: the daemon's environment (e.g. sim_env()), default ours."""
         proc = subprocess.run([COLLECTD, "-C", self.conf], capture_output=True, text=True,
-                              timeout=30)
+                              timeout=30, env=env)
         self.start_output = proc.stdout + proc.stderr
         if proc.returncode != 0:
             return proc.returncode
@@ -216,16 +220,18 @@ LoadPlugin rdmakit
     def host_dir(self):
         return os.path.join(self.csvdir, HOST)
 
-    def values_dirs(self):
-        """The csv plugin's rdma-* directories (one per plugin instance)."""
+    def values_dirs(self, plugin="rdma"):
+        """The csv plugin's directories of plugin ("rdma-mlx5_0-1", ...; "rdma_sm" for
+        values without a plugin instance)."""
         try:
-            return sorted(d for d in os.listdir(self.host_dir()) if d.startswith("rdma-"))
+            return sorted(d for d in os.listdir(self.host_dir())
+                          if d == plugin or d.startswith(plugin + "-"))
         except FileNotFoundError:
             return []
 
-    def value_files(self, instance):
-        """{"type-type_instance": path} of a plugin instance's csv files."""
-        d = os.path.join(self.host_dir(), f"rdma-{instance}")
+    def value_files(self, instance, plugin="rdma"):
+        """{"type-type_instance": path} of a plugin instance's csv files ("" for none)."""
+        d = os.path.join(self.host_dir(), f"{plugin}-{instance}" if instance else plugin)
         files = {}
         for name in os.listdir(d) if os.path.isdir(d) else []:
             m = re.fullmatch(r"(.*)-\d{4}-\d{2}-\d{2}", name)
@@ -233,9 +239,9 @@ LoadPlugin rdmakit
                 files[m.group(1)] = os.path.join(d, name)
         return files
 
-    def rows(self, instance, ident):
+    def rows(self, instance, ident, plugin="rdma"):
         """Rows of one value as [epoch, v1, ...]; ident is "type" or "type-instance"."""
-        path = self.value_files(instance).get(ident)
+        path = self.value_files(instance, plugin).get(ident)
         if not path:
             return []
         rows = []
@@ -247,8 +253,8 @@ LoadPlugin rdmakit
                     rows.append([number(x) for x in line.strip().split(",")])
         return rows
 
-    def last(self, instance, ident):
-        rows = self.rows(instance, ident)
+    def last(self, instance, ident, plugin="rdma"):
+        rows = self.rows(instance, ident, plugin)
         return rows[-1][1:] if rows else None
 
     def collectdctl(self, *args):
@@ -265,6 +271,49 @@ LoadPlugin rdmakit
             fields = dict(re.findall(r"(\w+) = (.*?)(?=, \w+ = |$)", body))
             found.append(fields)
         return found
+
+
+SHIM = "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so"
+
+
+def sim_env(sim_name):
+    """The environment of a collectd that sends MADs into the simulated fabric sim_name: the
+    umad2sim shim preloaded and the ibsim instance named (collectd's BaseDir, its working
+    directory, is writable: the shim writes ./sys-<pid>/ there)."""
+    return dict(os.environ, LD_PRELOAD=SHIM, IBSIM_SOCKNAME=sim_name)
+
+
+def parse_fabric_table(path=README):
+    """Rows of the fabric and SM value table, keyed by (plugin, type, type instance, ds)."""
+    text = read_text(path)
+    block = re.search(r"<!-- fabric-values:begin -->(.*?)<!-- fabric-values:end -->", text,
+                      re.S)
+    if not block:
+        raise AssertionError(f"{path}: no fabric-values:begin/fabric-values:end block")
+    rows = {}
+    for line in block.group(1).splitlines():
+        line = line.strip()
+        if not line.startswith("|") or set(line) <= set("|- "):
+            continue
+        cells = [c.strip().replace("`", "") for c in line.strip("|").split("|")]
+        if cells[0].lower() == "plugin":
+            continue
+        plugin, instance, typ, type_instance, ds, unit, sent, meaning = cells
+        rows[(plugin, typ, type_instance, ds)] = {
+            "instance": instance, "unit": unit, "sent": sent, "help": meaning}
+    return rows
+
+
+def fabric_reference_rows():
+    """What the fabric and SM modes send, from print_reference --fabric."""
+    out = subprocess.run([REFERENCE, "--fabric"], capture_output=True, text=True,
+                         check=True).stdout
+    rows = {}
+    for line in out.splitlines():
+        plugin, instance, typ, type_instance, ds, unit, sent, meaning = line.split("\t")
+        rows[(plugin, typ, type_instance, ds)] = {
+            "instance": instance, "unit": unit, "sent": sent, "help": meaning}
+    return rows
 
 
 def number(text):

@@ -1,12 +1,16 @@
-/* Prints what rdmakit.so sends for every catalog entry and port gauge, one tab-separated row
- * each: from, type, type instance, data source, unit, scale, help. The collectd tests compare
- * it with collectd-plugin/README.md and use it to find each counter among the daemon's values.
+/* Prints what rdmakit.so sends, one tab-separated row per value, for the collectd tests to
+ * compare with collectd-plugin/README.md and to find each counter among the daemon's values.
+ * Without arguments, the host mode: every catalog entry and port gauge (from, type, type
+ * instance, data source, unit, scale, help). With --fabric, the fabric and SM modes: plugin,
+ * plugin instance, type, type instance, data source, unit, when it is sent, help.
  */
+#include "cd_fabric_values.h"
 #include "cd_values.h"
 
 #include "rdmakit/catalog.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static void print_metric(const struct rk_metric *metric)
 {
@@ -19,7 +23,7 @@ static void print_metric(const struct rk_metric *metric)
 	       metric->help);
 }
 
-int main(void)
+static void print_host(void)
 {
 	size_t count;
 	const struct rk_metric *all = rk_catalog_all(&count);
@@ -31,5 +35,49 @@ int main(void)
 	for (size_t i = 0; i < count; i++)
 		printf("%s\tgauge\t%s\tvalue\t%s\t1\t%s\n", gauges[i].type_instance,
 		       gauges[i].type_instance, gauges[i].unit, gauges[i].help);
+}
+
+static const char *const rules[] = {
+    [CD_SEND_ALWAYS] = "every sweep",
+    [CD_SEND_PACKETS] = "with FabricPackets true",
+    [CD_SEND_NONZERO] = "once non-zero",
+};
+
+static void print_facts(const char *plugin, const struct cd_fact *facts, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		printf("%s\t\t%s\t%s\t%s\t%s\t%s\t%s\n", plugin, facts[i].type,
+		       facts[i].type_instance, facts[i].ds_name, facts[i].unit, facts[i].when,
+		       facts[i].help);
+}
+
+static void print_fabric(void)
+{
+	struct cd_fabric_item items[RK_SWEEP_COUNTERS];
+	size_t nitems = cd_fabric_items(items), count;
+	const struct rk_metric *pma = rk_catalog_pma(&count);
+
+	for (size_t i = 0; i < nitems; i++) {
+		for (int k = 0; k < 2 && items[i].counter[k] >= 0; k++) {
+			const struct rk_metric *m = &pma[items[i].counter[k]];
+
+			printf("%s\tNODE-PORT\t%s\t%s\t%s\t%s\t%s\t%s\n", CD_FABRIC_PLUGIN,
+			       items[i].slot.type, items[i].slot.type_instance,
+			       items[i].counter[1] < 0 ? "value"
+			       : k		       ? "tx"
+						       : "rx",
+			       m->unit, rules[items[i].rule], m->help);
+		}
+	}
+	print_facts(CD_FABRIC_PLUGIN, cd_fabric_fact_list(), CD_FABRIC_FACTS);
+	print_facts(CD_SM_PLUGIN, cd_sm_fact_list(), CD_SM_FACTS);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && strcmp(argv[1], "--fabric") == 0)
+		print_fabric();
+	else
+		print_host();
 	return 0;
 }

@@ -14,7 +14,9 @@ IB_HDR = cdtest.fixture("ib-hdr")
 # (lines inside <Plugin rdmakit>, the error line the plugin must log)
 BAD = [
     ('Frobnicate 3', 'Frobnicate 3: unknown option (known: SysfsRoot, Port, IgnoreSelected, '
-                     'HwCounters, HwCounter, Notifications)'),
+                     'HwCounters, HwCounter, Notifications, Fabric, SubnetManager, '
+                     'FabricInterval, FabricWindow, FabricTimeout, FabricPackets, NodeNameMap, '
+                     'Rediscover, CA, CAPort)'),
     ('IgnoreSelected "maybe"', 'IgnoreSelected "maybe": expected true or false'),
     ('HwCounters 1', 'HwCounters 1: expected true or false'),
     ('Notifications true false', 'Notifications true false: expected true or false'),
@@ -32,6 +34,33 @@ BAD = [
      'HwCounter "out_of_buffer" given with HwCounters false: choose one'),
     ('<Port "mlx5_0:1">\n    Foo 1\n  </Port>', 'Port "mlx5_0:1": is an option, not a block'),
     ('<Port>\n    Foo 1\n  </Port>', 'Port (no value): is an option, not a block'),
+    # fabric and SM modes
+    ('Fabric "maybe"', 'Fabric "maybe": expected true or false'),
+    ('SubnetManager 1', 'SubnetManager 1: expected true or false'),
+    ('Fabric true\n  FabricInterval 0',
+     'FabricInterval 0: expected a number of seconds from 0.001 to 86400'),
+    ('Fabric true\n  FabricInterval "10"',
+     'FabricInterval "10": expected a number of seconds from 0.001 to 86400'),
+    ('Fabric true\n  FabricWindow 0', 'FabricWindow 0: expected a whole number from 1 to 4096'),
+    ('Fabric true\n  FabricWindow 2.5',
+     'FabricWindow 2.5: expected a whole number from 1 to 4096'),
+    ('SubnetManager true\n  FabricTimeout 60001',
+     'FabricTimeout 60001: expected a whole number of milliseconds from 1 to 60000'),
+    ('Fabric true\n  Rediscover -1',
+     'Rediscover -1: expected a number of seconds from 0 (never) to 604800'),
+    ('Fabric true\n  NodeNameMap "/nonexistent/node-name-map"',
+     'NodeNameMap "/nonexistent/node-name-map": cannot read it: No such file or directory'),
+    ('Fabric true\n  NodeNameMap "/"', 'NodeNameMap "/": cannot read it: not a regular file'),
+    ('Fabric true\n  NodeNameMap ""',
+     'NodeNameMap "": expected the path of a node name map file'),
+    ('Fabric true\n  CA "mlx5/0"', 'CA "mlx5/0": expected the name of an RDMA device ("mlx5_0")'),
+    ('Fabric true\n  CA 0', 'CA 0: expected the name of an RDMA device ("mlx5_0")'),
+    ('Fabric true\n  CAPort 0', 'CAPort 0: expected a port number from 1 to 254'),
+    ('Fabric true\n  CAPort "1"', 'CAPort "1": expected a port number from 1 to 254'),
+    ('FabricWindow 64', 'FabricWindow 64: needs Fabric true or SubnetManager true'),
+    ('Fabric false\n  CA "mlx5_0"', 'CA "mlx5_0": needs Fabric true or SubnetManager true'),
+    ('SubnetManager true\n  FabricPackets true', 'FabricPackets true: needs Fabric true'),
+    ('<Fabric>\n    Foo 1\n  </Fabric>', 'Fabric (no value): is an option, not a block'),
 ]
 
 
@@ -75,6 +104,31 @@ class BadConfig(unittest.TestCase):
             self.assertEqual(daemon.start(), 0, daemon.start_output)
             time.sleep(1.5)
             self.assertEqual(daemon.values_dirs(), ["rdma-mlx5_0", "rdma-mlx5_0-1"])
+
+    def test_fabric_options_without_a_fabric(self):
+        """Good fabric and SM options on a machine without InfiniBand: host values flow, and
+        each failing read is logged once, not at every interval."""
+        parent = tempfile.mkdtemp(prefix="rdmakit-map-")
+        self.addCleanup(shutil.rmtree, parent, True)
+        name_map = os.path.join(parent, "map")
+        with open(name_map, "w") as f:
+            f.write('0x0002c90200100001 "leaf1"\nnot a line\n')
+        block = cdtest.plugin_block(SysfsRoot=IB_HDR, Fabric=True, SubnetManager=True,
+                                    FabricInterval=0.5, FabricWindow=8, FabricTimeout=100,
+                                    FabricPackets=True, NodeNameMap=name_map, Rediscover=0,
+                                    CA="mlx5_9", CAPort=2, Notifications=True)
+        with cdtest.Daemon(block) as daemon:
+            self.assertEqual(daemon.start(), 0, daemon.start_output)
+            time.sleep(3)
+            log = daemon.log()
+            self.assertIn(f"[warning] rdmakit plugin: {name_map}:2: expected 0xGUID", log)
+            self.assertEqual(log.count("rdmakit plugin: fabric sweep failed: "), 1, log)
+            # tried after 1, 2, 4 intervals of 0.5 s: 4 tries in 3 s, not 6
+            self.assertLessEqual(log.count("fabric discovery through mlx5_9 port 2 failed"), 8)
+            self.assertEqual(log.count("rdmakit plugin: SM query failed: "), 1, log)
+            self.assertNotIn("read-function of plugin", log)
+            self.assertIn("rdma-mlx5_0-1", daemon.values_dirs())
+            self.assertEqual(daemon.values_dirs("rdma_fabric"), [])
 
     def test_init_failure_unloads_the_plugin(self):
         """A root whose class/infiniband cannot be listed: init fails, collectd runs on

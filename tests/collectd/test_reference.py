@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The README's value reference table matches the core's catalog and the plugin's mapping."""
+"""The README's value reference tables match the core's catalog and the plugin's mapping: the
+host mode's table, and the fabric and SM modes' table."""
 import unittest
 
 import cdtest
@@ -18,6 +19,16 @@ class ReferenceTable(unittest.TestCase):
             for key in ("type", "type_instance", "ds", "unit", "help"):
                 self.assertEqual(doc[key], row[key], f"README row {source}: {key}")
 
+    def test_every_fabric_and_sm_value_is_documented(self):
+        expected = cdtest.fabric_reference_rows()
+        documented = cdtest.parse_fabric_table()
+        self.assertEqual(sorted(set(expected) - set(documented)), [], "not in the README")
+        self.assertEqual(sorted(set(documented) - set(expected)), [], "not sent by the plugin")
+        for key, row in expected.items():
+            self.assertEqual(documented[key], row, f"README fabric row {key}")
+        plugins = {key[0] for key in expected}
+        self.assertEqual(plugins, {"rdma_fabric", "rdma_sm"})  # no "-" in plugin names
+
     def test_types_are_standard(self):
         types_db = {}
         for line in cdtest.read_text("/usr/share/collectd/types.db").splitlines():
@@ -27,6 +38,9 @@ class ReferenceTable(unittest.TestCase):
         for source, row in cdtest.reference_rows().items():
             self.assertIn(row["type"], types_db, source)
             self.assertIn(row["ds"], types_db[row["type"]], source)
+        for (plugin, typ, _, ds) in cdtest.fabric_reference_rows():
+            self.assertIn(typ, types_db, plugin)
+            self.assertIn(ds, types_db[typ], plugin)
 
     def test_pairs_have_the_units_of_their_type(self):
         rows = cdtest.reference_rows()

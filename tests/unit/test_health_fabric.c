@@ -133,6 +133,13 @@ static void fabric_rules(void **state)
 	assert_true(has(&f, "PORT_WENT_DOWN", RK_SEVERITY_WARNING));
 	assert_true(has(&f, "LINK_SPEED_NOT_ENABLED", RK_SEVERITY_OK));
 	assert_string_equal(f.items[0].subject, "sw0[1]-sw1[1]");
+	/* located at the link's first end, and at the port that went down */
+	assert_int_equal(f.items[0].node_guid, 0x10);
+	assert_int_equal(f.items[0].port, 1);
+	assert_string_equal(f.items[1].code, "PORT_WENT_DOWN");
+	assert_int_equal(f.items[1].node_guid, 0x11);
+	assert_int_equal(f.items[1].port, 2);
+	assert_int_equal(f.items[2].node_guid, 0); /* about the whole fabric */
 	rk_findings_free(&f);
 	rk_fabric_free(before);
 	rk_fabric_free(now);
@@ -146,8 +153,10 @@ static void sweep_rules(void **state)
 	struct rk_findings f = {0};
 
 	(void)state;
-	ports[0] = (struct rk_sweep_port){.node = 0, .port = 1, .sampled = true, .has_delta = true};
-	ports[1] = (struct rk_sweep_port){.node = 1, .port = 1, .status = -ETIMEDOUT};
+	ports[0] = (struct rk_sweep_port){
+	    .node_guid = 0x10, .node = 0, .port = 1, .sampled = true, .has_delta = true};
+	ports[1] =
+	    (struct rk_sweep_port){.node_guid = 0x11, .node = 1, .port = 1, .status = -ETIMEDOUT};
 	ports[0].prev[0] = 3; /* symbol_error 3 -> 8 */
 	ports[0].raw[0] = 8;
 	ports[0].raw[2] = 255; /* link_downed at its 8-bit maximum */
@@ -161,6 +170,9 @@ static void sweep_rules(void **state)
 	assert_string_equal(f.items[1].code, "COUNTER_SATURATED");
 	assert_string_equal(f.items[2].code, "PORT_NO_ANSWER");
 	assert_string_equal(f.items[2].subject, "sw1[1]");
+	for (size_t i = 0; i < f.count; i++) /* each located at its port */
+		assert_int_equal(f.items[i].node_guid * 10 + (uint64_t)f.items[i].port,
+				 (i < 2 ? 0x10 : 0x11) * 10 + 1);
 	rk_findings_free(&f);
 	rk_fabric_free(fabric);
 }

@@ -8,6 +8,7 @@
 #include "rdmakit/sweep.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 enum rk_severity {
 	RK_SEVERITY_OK,
@@ -17,10 +18,12 @@ enum rk_severity {
 
 struct rk_finding {
 	enum rk_severity severity;
-	char code[32];	   /* stable, e.g. PORT_NO_SM */
-	char subject[224]; /* device, device:port, HCA model, node[port] or link */
-	char message[320]; /* what is wrong */
-	char remedy[256];  /* what to do */
+	char code[32];	    /* stable, e.g. PORT_NO_SM */
+	char subject[224];  /* device, device:port, HCA model, node[port] or link */
+	char message[320];  /* what is wrong */
+	char remedy[256];   /* what to do */
+	uint64_t node_guid; /* the fabric node it is about (a link's first end), 0 if none */
+	int port;	    /* and the port on that node, 0 if none */
 };
 
 struct rk_findings {
@@ -58,6 +61,9 @@ int rk_health_check_sweep(const struct rk_fabric *fabric, const struct rk_sweep 
 int rk_findings_add(struct rk_findings *findings, enum rk_severity severity, const char *code,
 		    const char *subject, const char *remedy, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
+
+/** Set the fabric node and port the finding added last is about. */
+void rk_findings_locate(struct rk_findings *findings, uint64_t node_guid, int port);
 
 /** Sort findings most severe first, then by code and subject. */
 void rk_findings_sort(struct rk_findings *findings);

@@ -24,6 +24,7 @@ struct rk_monitor {
 	struct rk_sm_status sm, prev_sm;
 	struct rk_mad_port *port; /* open between discoveries (one umad port per process) */
 	double discovered_at;
+	bool sm_stale; /* an SM stopped answering: rediscover before the next SM query */
 	unsigned discoveries;
 };
 
@@ -36,7 +37,8 @@ int rk_monitor_discover(struct rk_monitor *monitor);
 /** Sweep every port's counters, rediscovering first when due or when the last sweep saw changes. */
 int rk_monitor_sweep(struct rk_monitor *monitor, rk_sweep_progress_fn progress, void *ctx);
 
-/** Query every SM's SMInfo (discovering first if needed); the previous answer is kept. */
+/** Query every SM's SMInfo, (re)discovering first when due or when an SM stopped answering at
+ * the last query (its port may no longer advertise IsSM); the previous answer is kept. */
 int rk_monitor_query_sm(struct rk_monitor *monitor);
 
 /** Release the topology, the samples and the MAD port. */

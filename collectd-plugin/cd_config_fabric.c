@@ -1,0 +1,182 @@
+/* The fabric and SM options of the <Plugin rdmakit> block. */
+#include "cd_config_keys.h"
+#include "cd_submit.h"
+
+#include "rdmakit/mad.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define REDISCOVER_DEFAULT 300.0
+#define CA_NAME_MAX	   63
+
+/* Remember the first fabric option given, for the check that a mode is on. */
+static void note_option(struct cd_fabric_config *fabric, const oconfig_item_t *item,
+			const char *shown)
+{
+	if (!fabric->orphan[0])
+		snprintf(fabric->orphan, sizeof(fabric->orphan), "%s %s", item->key, shown);
+}
+
+static int set_fabric(struct cd_config *config, const oconfig_item_t *item, const char *shown)
+{
+	return cd_key_bool(item, shown, &config->fabric.ports);
+}
+
+static int set_subnet_manager(struct cd_config *config, const oconfig_item_t *item,
+			      const char *shown)
+{
+	return cd_key_bool(item, shown, &config->fabric.sm);
+}
+
+static int set_interval(struct cd_config *config, const oconfig_item_t *item, const char *shown)
+{
+	note_option(&config->fabric, item, shown);
+	return cd_key_number(item, shown, 0.001, 86400, false,
+			     "expected a number of seconds from 0.001 to 86400",
+			     &config->fabric.interval);
+}
+
+static int set_window(struct cd_config *config, const oconfig_item_t *item, const char *shown)
+{
+	double value;
+
+	note_option(&config->fabric, item, shown);
+	if (cd_key_number(item, shown, 1, 4096, true, "expected a whole number from 1 to 4096",
+			  &value) != 0)
+		return -1;
+	config->fabric.window = (unsigned)value;
+	return 0;
+}
+
+static int set_timeout(struct cd_config *config, const oconfig_item_t *item, const char *shown)
+{
+	double value;
+
+	note_option(&config->fabric, item, shown);
+	if (cd_key_number(item, shown, 1, 60000, true,
+			  "expected a whole number of milliseconds from 1 to 60000", &value) != 0)
+		return -1;
+	config->fabric.timeout_ms = (unsigned)value;
+	return 0;
+}
+
+static int set_packets(struct cd_config *config, const oconfig_item_t *item, const char *shown)
+{
+	note_option(&config->fabric, item, shown);
+	return cd_key_bool(item, shown, &config->fabric.packets);
+}
+
+/* The map is loaded by init; here it only has to be a file that can be read. */
+static int set_name_map(struct cd_config *config, const oconfig_item_t *item, const char *shown)
+{
+	const char *path = cd_key_string(item);
+	struct stat st;
+	char why[160];
+	char *copy;
+	int fd;
+
+	note_option(&config->fabric, item, shown);
+	if (!path || !path[0])
+		return cd_key_reject(item, shown, "expected the path of a node name map file");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		snprintf(why, sizeof(why), "cannot read it: %s",
+			 fd < 0 ? strerror(errno) : "not a regular file");
+		if (fd >= 0)
+			close(fd);
+		return cd_key_reject(item, shown, why);
+	}
+	close(fd);
+	copy = strdup(path);
+	if (!copy)
+		return cd_key_reject(item, shown, "out of memory");
+	free(config->fabric.name_map);
+	config->fabric.name_map = copy;
+	return 0;
+}
+
+static int set_rediscover(struct cd_config *config, const oconfig_item_t *item, const char *shown)
+{
+	note_option(&config->fabric, item, shown);
+	return cd_key_number(item, shown, 0, 604800, false,
+			     "expected a number of seconds from 0 (never) to 604800",
+			     &config->fabric.rediscover);
+}
+
+static int set_ca(struct cd_config *config, const oconfig_item_t *item, const char *shown)
+{
+	const char *name = cd_key_string(item);
+	char *copy;
+
+	note_option(&config->fabric, item, shown);
+	if (!name || !name[0] || strlen(name) > CA_NAME_MAX || strchr(name, '/'))
+		return cd_key_reject(item, shown,
+				     "expected the name of an RDMA device (\"mlx5_0\")");
+	copy = strdup(name);
+	if (!copy)
+		return cd_key_reject(item, shown, "out of memory");
+	free(config->fabric.ca);
+	config->fabric.ca = copy;
+	return 0;
+}
+
+static int set_ca_port(struct cd_config *config, const oconfig_item_t *item, const char *shown)
+{
+	double value;
+
+	note_option(&config->fabric, item, shown);
+	if (cd_key_number(item, shown, 1, 254, true, "expected a port number from 1 to 254",
+			  &value) != 0)
+		return -1;
+	config->fabric.ca_port = (int)value;
+	return 0;
+}
+
+static const struct cd_key keys[] = {
+    {"Fabric", set_fabric},
+    {"SubnetManager", set_subnet_manager},
+    {"FabricInterval", set_interval},
+    {"FabricWindow", set_window},
+    {"FabricTimeout", set_timeout},
+    {"FabricPackets", set_packets},
+    {"NodeNameMap", set_name_map},
+    {"Rediscover", set_rediscover},
+    {"CA", set_ca},
+    {"CAPort", set_ca_port},
+};
+
+const struct cd_key *cd_fabric_keys(size_t *count)
+{
+	*count = sizeof(keys) / sizeof(keys[0]);
+	return keys;
+}
+
+void cd_fabric_config_init(struct cd_fabric_config *fabric)
+{
+	memset(fabric, 0, sizeof(*fabric));
+	fabric->window = RK_MAD_DEFAULT_WINDOW;
+	fabric->timeout_ms = RK_MAD_DEFAULT_TIMEOUT_MS;
+	fabric->rediscover = REDISCOVER_DEFAULT;
+}
+
+int cd_fabric_config_check(const struct cd_fabric_config *fabric)
+{
+	if (fabric->orphan[0] && !fabric->ports && !fabric->sm) {
+		cd_log(LOG_ERR, "%s: needs Fabric true or SubnetManager true", fabric->orphan);
+		return -1;
+	}
+	if (fabric->packets && !fabric->ports) {
+		cd_log(LOG_ERR, "FabricPackets true: needs Fabric true");
+		return -1;
+	}
+	return 0;
+}
+
+void cd_fabric_config_free(struct cd_fabric_config *fabric)
+{
+	free(fabric->name_map);
+	free(fabric->ca);
+	memset(fabric, 0, sizeof(*fabric));
+}

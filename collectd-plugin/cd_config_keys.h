@@ -1,0 +1,38 @@
+/* Parsing the options of a <Plugin rdmakit> block: helpers shared by cd_config*.c. */
+#ifndef RDMAKIT_CD_CONFIG_KEYS_H
+#define RDMAKIT_CD_CONFIG_KEYS_H
+
+#include "cd_config.h"
+
+/* One option: its name and what applies it ("shown" is its value as written). */
+struct cd_key {
+	const char *name;
+	int (*apply)(struct cd_config *config, const oconfig_item_t *item, const char *shown);
+};
+
+/** Log "KEY VALUE: why" as an error and return -1. */
+int cd_key_reject(const oconfig_item_t *item, const char *shown, const char *why);
+
+/** The item's single string value, or NULL. */
+const char *cd_key_string(const oconfig_item_t *item);
+
+/** A boolean written bare (true) or quoted ("yes"), as collectd's own options accept. */
+int cd_key_bool(const oconfig_item_t *item, const char *shown, bool *out);
+
+/** A bare number from min to max (a whole one when whole is set), else rejected with expected. */
+int cd_key_number(const oconfig_item_t *item, const char *shown, double min, double max, bool whole,
+		  const char *expected, double *out);
+
+/** The fabric and SM options; *count receives their number. */
+const struct cd_key *cd_fabric_keys(size_t *count);
+
+/** Defaults of the fabric and SM options. */
+void cd_fabric_config_init(struct cd_fabric_config *fabric);
+
+/** Checks across fabric options after a block; logs each conflict and returns -1 if any. */
+int cd_fabric_config_check(const struct cd_fabric_config *fabric);
+
+/** Free what the fabric options hold. */
+void cd_fabric_config_free(struct cd_fabric_config *fabric);
+
+#endif

@@ -1,0 +1,80 @@
+#include "cd_mon.h"
+
+#include "cd_submit.h"
+
+static void monitor_options(const struct cd_fabric_config *fabric, const struct rk_name_map *names,
+			    struct rk_monitor_options *options)
+{
+	memset(options, 0, sizeof(*options));
+	options->fabric.ca = fabric->ca;
+	options->fabric.port = fabric->ca_port;
+	options->fabric.timeout_ms = fabric->timeout_ms;
+	options->fabric.names = names;
+	rk_mad_options_defaults(&options->mad);
+	options->mad.window = fabric->window;
+	options->mad.timeout_ms = fabric->timeout_ms;
+	options->rediscover_seconds = fabric->rediscover;
+}
+
+int cd_mon_start(const struct cd_config *config, struct cd_mon **out)
+{
+	struct cd_mon *mon = calloc(1, sizeof(*mon));
+	struct rk_monitor_options options;
+	int err;
+
+	if (!mon)
+		return -ENOMEM;
+	if (config->fabric.name_map) {
+		err = rk_name_map_load(config->fabric.name_map, &mon->names);
+		if (err) {
+			free(mon);
+			return err;
+		}
+	}
+	err = pthread_mutex_init(&mon->lock, NULL);
+	if (err) {
+		rk_name_map_free(mon->names);
+		free(mon);
+		return -err;
+	}
+	mon->config = config;
+	monitor_options(&config->fabric, mon->names, &options);
+	rk_monitor_init(&mon->monitor, &options);
+	*out = mon;
+	return 0;
+}
+
+bool cd_retry_skip(struct cd_retry *retry)
+{
+	if (retry->skip == 0)
+		return false;
+	retry->skip--;
+	return true;
+}
+
+void cd_retry_outcome(struct cd_retry *retry, int err, const char *what)
+{
+	if (err && !retry->wait)
+		cd_log(LOG_ERR,
+		       "%s failed: %s; trying again after 1, 2, 4, ... intervals (at most %u)",
+		       what, strerror(-err), CD_RETRY_MAX);
+	else if (!err && retry->wait)
+		cd_log(LOG_INFO, "%s works again", what);
+	if (!err)
+		retry->wait = 0;
+	else
+		retry->wait = retry->wait ? retry->wait * 2 : 1;
+	if (retry->wait > CD_RETRY_MAX)
+		retry->wait = CD_RETRY_MAX;
+	retry->skip = retry->wait;
+}
+
+void cd_mon_stop(struct cd_mon *mon)
+{
+	if (!mon)
+		return;
+	rk_monitor_close(&mon->monitor);
+	rk_name_map_free(mon->names);
+	pthread_mutex_destroy(&mon->lock);
+	free(mon);
+}

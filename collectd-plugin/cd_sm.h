@@ -1,0 +1,19 @@
+/* SM mode: the subnet managers' status, the master's changes and the SM findings. */
+#ifndef RDMAKIT_CD_SM_H
+#define RDMAKIT_CD_SM_H
+
+#include "cd_mon.h"
+
+/* The SM mode's state between reads. */
+struct cd_sm;
+
+/** Set the SM mode up on the shared monitor. */
+int cd_sm_start(struct cd_mon *mon, struct cd_sm **out);
+
+/** One read: query every SM, dispatch values, report a new master and findings. */
+int cd_sm_read(struct cd_sm *sm);
+
+/** Free the SM mode's state (the monitor is the caller's). */
+void cd_sm_stop(struct cd_sm *sm);
+
+#endif

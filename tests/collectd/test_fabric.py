@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""A real collectd with rdmakit.so in fabric mode, sending MADs into a real ibsim + OpenSM
+through the umad2sim shim: every swept port's values, counters set on ibsim's console, the
+fabric-wide values, and findings (a slow link, a saturated counter, rising errors) notified
+once each. collectd's BaseDir is its working directory, where the shim writes ./sys-<pid>/."""
+import os
+import sys
+import tempfile
+import time
+import unittest
+
+import cdtest
+
+sys.path.insert(0, os.path.join(cdtest.TOP, "tests", "sim"))
+import simlib  # noqa: E402
+
+PLUGIN = "rdma_fabric"
+LEAVES, HOSTS, SPINES, RADIX = 4, 4, 2, 8
+# gen-fattree.py's GUIDs (see tests/sim/README.md)
+LEAF = 0x0002c90200100000
+SPINE = 0x0002c90200200000
+HCA = 0x0002c90300000000
+
+
+def expected_instances():
+    """The plugin instance of every port the sweep reads: every switch port, CA port 1.
+    The name map below names Leaf1 "leaf1" and Hca7 "host7 HCA-1" (made "host7_HCA-1")."""
+    names = {f"0x{LEAF + n:016x}": f"0x{LEAF + n:016x}" for n in range(1, LEAVES + 1)}
+    names.update({f"0x{SPINE + n:016x}": f"0x{SPINE + n:016x}" for n in range(1, SPINES + 1)})
+    names[f"0x{LEAF + 1:016x}"] = "leaf1"
+    instances = {f"{name}-{p}" for name in names.values() for p in range(1, RADIX + 1)}
+    for n in range(1, LEAVES * HOSTS + 1):
+        instances.add(("host7_HCA-1" if n == 7 else f"0x{HCA + 16 * n:016x}") + "-1")
+    return instances
+
+
+class FabricMode(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        net = simlib.generate(os.path.join(cls.tmp.name, "ft.net"), leaves=LEAVES, hosts=HOSTS,
+                              spines=SPINES, radix=RADIX, slow=["Leaf2:3=4xSDR"])
+        cls.name_map = os.path.join(cls.tmp.name, "node-name-map")
+        with open(cls.name_map, "w") as f:
+            f.write(f'0x{LEAF + 1:016x} "leaf1"\n0x{HCA + 16 * 7:016x} "host7 HCA-1"\n')
+        cls.sim = simlib.Sim(f"rkcdf{os.getpid()}", net, cls.tmp.name).__enter__()
+        try:
+            cls.sim.opensm("Hca1", 10)
+            cls.daemon = cdtest.Daemon(cdtest.plugin_block(
+                SysfsRoot=cdtest.fixture("ib-hdr"), Fabric=True, FabricInterval=1,
+                NodeNameMap=cls.name_map, Notifications=True))
+            status = cls.daemon.start(env=cdtest.sim_env(cls.sim.name))
+            assert status == 0, cls.daemon.start_output
+        except BaseException:
+            cls.sim.__exit__(None, None, None)
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.daemon.cleanup()
+        cls.sim.ctl("reap", cls.sim.name, check=False)
+        cls.sim.__exit__(None, None, None)
+        cls.tmp.cleanup()
+
+    def last(self, instance, ident):
+        return self.daemon.last(instance, ident, PLUGIN)
+
+    def wait_last(self, instance, ident, value, timeout=20):
+        cdtest.wait_for(lambda: self.last(instance, ident) == value, timeout,
+                        f"{PLUGIN}-{instance} {ident} = {value}")
+
+    def wait_sweeps(self, count):
+        """Wait until count more sweeps have been sent."""
+        start = len(self.daemon.rows("", "count-nodes", PLUGIN))
+        cdtest.wait_for(lambda: len(self.daemon.rows("", "count-nodes", PLUGIN)) >= start + count,
+                        30, f"{count} more sweeps")
+
+    def notes(self, **match):
+        return [n for n in self.daemon.notifications()
+                if n.get("plugin") == PLUGIN and all(n.get(k, "") == v for k, v in match.items())]
+
+    def test_every_swept_port_sends_its_data_counters(self):
+        want = {f"{PLUGIN}-{i}" for i in expected_instances()}
+        self.assertEqual(len(want), (LEAVES + SPINES) * RADIX + LEAVES * HOSTS)
+        cdtest.wait_for(lambda: set(self.daemon.values_dirs(PLUGIN)) >= want, 20, "every port")
+        self.assertEqual(set(self.daemon.values_dirs(PLUGIN)) - {PLUGIN}, want)
+        for d in want:
+            files = self.daemon.value_files(d[len(PLUGIN) + 1:], PLUGIN)
+            self.assertIn("if_octets", files, d)
+            self.assertNotIn("if_packets", files, d)  # FabricPackets false
+        ibnd = self.sim.run("ibnetdiscover").stdout
+        nodes, links = simlib.parse_ibnetdiscover(ibnd)
+        facts = {"nodes": len(nodes), "switches": LEAVES + SPINES, "cas": LEAVES * HOSTS,
+                 "links": links, "degraded_links": 1, "swept_ports": len(want),
+                 "unanswered_ports": 0}
+        for name, value in facts.items():
+            self.assertEqual(self.last("", f"count-{name}"), [float(value)], name)
+        seconds = self.last("", "duration-sweep")[0]
+        self.assertTrue(0 < seconds < 5, seconds)
+        self.assertNotIn("[error]", self.daemon.log())
+
+    def test_counters_set_on_the_console_arrive_with_their_value(self):
+        cdtest.wait_for(lambda: self.last("leaf1-3", "if_octets"), 20, "the first sweep")
+        self.assertIsNone(self.last("leaf1-3", "derive-symbol_error"))  # zero: not sent yet
+        self.sim.cmd('PerformanceSet "Leaf1"[3] PortCounters.SymbolErrorCounter=5')
+        self.sim.cmd('PerformanceSet "Leaf1"[4] PortCounters.PortXmitWait=123456')
+        self.sim.cmd('PerformanceSet "Spine1"[2] PortCountersExtended.PortXmitData=1000000')
+        self.wait_last("leaf1-3", "derive-symbol_error", [5])
+        self.wait_last("leaf1-4", "derive-port_xmit_wait", [123456])
+        cdtest.wait_for(lambda: (self.last(f"0x{SPINE + 1:016x}-2", "if_octets") or
+                                 [0, 0])[1] >= 4000000, 20, "Spine1[2] data")
+        # bytes: 1000000 words x 4, plus the MADs the simulator adds as they cross the port
+        octets = self.last(f"0x{SPINE + 1:016x}-2", "if_octets")[1]
+        self.assertTrue(4000000 <= octets < 4000000 + 65536, octets)
+        self.wait_sweeps(2)
+        rising = self.notes(plugin_instance="leaf1-3", type_instance="ERRORS_RISING")
+        self.assertEqual([n["severity"] for n in rising], ["WARNING", "OKAY"], rising)
+        self.assertEqual(rising[0]["message"],
+                         "leaf1[3]: error counters rose between sweeps: symbol_error +5")
+        log = self.daemon.log()
+        self.assertEqual(log.count("[warning] rdmakit plugin: ERRORS_RISING leaf1[3]: "), 1)
+        self.assertEqual(log.count("[info] rdmakit plugin: ERRORS_RISING leaf1[3]: cleared"), 1)
+
+    def test_saturated_counter_is_not_sent_and_notified_once(self):
+        instance = f"0x{LEAF + 3:016x}-1"
+        self.sim.cmd('PerformanceSet "Leaf3"[1] PortCounters.SymbolErrorCounter=70000')
+        cdtest.wait_for(lambda: self.notes(plugin_instance=instance,
+                                           type_instance="COUNTER_SATURATED"), 20,
+                        "the saturation notification")
+        self.wait_sweeps(3)
+        notes = self.notes(plugin_instance=instance, type_instance="COUNTER_SATURATED")
+        self.assertEqual(len(notes), 1, notes)
+        self.assertEqual(notes[0]["severity"], "WARNING")
+        self.assertEqual(notes[0]["message"],
+                         "Leaf3[1]: counters stuck at their maximum: symbol_error")
+        self.assertIsNone(self.last(instance, "derive-symbol_error"))
+        self.assertIn("[warning] rdmakit plugin: COUNTER_SATURATED Leaf3[1]: ", self.daemon.log())
+
+    def test_slow_link_is_notified_once(self):
+        self.wait_sweeps(3)
+        notes = self.notes(type_instance="LINK_DEGRADED")
+        self.assertEqual(len(notes), 1, notes)
+        self.assertEqual(notes[0]["severity"], "WARNING")
+        self.assertEqual(notes[0]["plugin_instance"], f"0x{LEAF + 2:016x}-3")
+        self.assertEqual(notes[0]["message"],
+                         "Leaf2[3]-host7 HCA-1[1]: link runs 4X SDR, below most links "
+                         "between the same models")
+        self.assertEqual(self.last("", "count-degraded_links"), [1.0])
+        # informational findings are logged once and not notified
+        self.assertEqual(self.daemon.log().count("LINK_SPEED_NOT_ENABLED"), 1)
+        self.assertEqual(self.notes(type_instance="LINK_SPEED_NOT_ENABLED"), [])
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
