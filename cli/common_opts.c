@@ -191,14 +191,5 @@ bool cli_load_name_map(const struct cli_mad *mad, struct rk_name_map **map)
 void cli_monitor_options(const struct cli_mad *mad, const struct rk_name_map *names,
 			 struct rk_monitor_options *options)
 {
-	memset(options, 0, sizeof(*options));
-	options->fabric.ca = mad->ca;
-	options->fabric.port = mad->port;
-	options->fabric.timeout_ms = mad->timeout_ms;
-	options->fabric.names = names;
-	rk_mad_options_defaults(&options->mad);
-	if (mad->window)
-		options->mad.window = mad->window;
-	if (mad->timeout_ms)
-		options->mad.timeout_ms = mad->timeout_ms;
+	rk_monitor_options_set(options, mad->ca, mad->port, mad->window, mad->timeout_ms, names);
 }

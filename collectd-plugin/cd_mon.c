@@ -5,14 +5,8 @@
 static void monitor_options(const struct cd_fabric_config *fabric, const struct rk_name_map *names,
 			    struct rk_monitor_options *options)
 {
-	memset(options, 0, sizeof(*options));
-	options->fabric.ca = fabric->ca;
-	options->fabric.port = fabric->ca_port;
-	options->fabric.timeout_ms = fabric->timeout_ms;
-	options->fabric.names = names;
-	rk_mad_options_defaults(&options->mad);
-	options->mad.window = fabric->window;
-	options->mad.timeout_ms = fabric->timeout_ms;
+	rk_monitor_options_set(options, fabric->ca, fabric->ca_port, fabric->window,
+			       fabric->timeout_ms, names);
 	options->rediscover_seconds = fabric->rediscover;
 }
 

@@ -5,6 +5,21 @@
 
 #include <string.h>
 
+void rk_monitor_options_set(struct rk_monitor_options *options, const char *ca, int port,
+			    unsigned window, unsigned timeout_ms, const struct rk_name_map *names)
+{
+	memset(options, 0, sizeof(*options));
+	options->fabric.ca = ca;
+	options->fabric.port = port;
+	options->fabric.timeout_ms = timeout_ms;
+	options->fabric.names = names;
+	rk_mad_options_defaults(&options->mad);
+	if (window)
+		options->mad.window = window;
+	if (timeout_ms)
+		options->mad.timeout_ms = timeout_ms;
+}
+
 void rk_monitor_init(struct rk_monitor *monitor, const struct rk_monitor_options *options)
 {
 	memset(monitor, 0, sizeof(*monitor));

@@ -84,21 +84,27 @@ def plugin_block(**options):
     return "\n".join(lines)
 
 
-def parse_reference_table(path=README):
-    """Rows of the value reference table in the README, keyed by their "from" cell."""
+def table_cells(marker, header, path=README):
+    """Cell lists of the README table between <!-- MARKER:begin --> and <!-- MARKER:end -->."""
     text = read_text(path)
-    block = re.search(r"<!-- values:begin -->(.*?)<!-- values:end -->", text, re.S)
+    block = re.search(rf"<!-- {marker}:begin -->(.*?)<!-- {marker}:end -->", text, re.S)
     if not block:
-        raise AssertionError(f"{path}: no values:begin/values:end block")
-    rows = {}
+        raise AssertionError(f"{path}: no {marker}:begin/{marker}:end block")
+    rows = []
     for line in block.group(1).splitlines():
         line = line.strip()
         if not line.startswith("|") or set(line) <= set("|- "):
             continue
         cells = [c.strip().replace("`", "") for c in line.strip("|").split("|")]
-        if cells[0].lower() == "from":
-            continue
-        source, typ, instance, ds, unit, meaning = cells
+        if cells[0].lower() != header:
+            rows.append(cells)
+    return rows
+
+
+def parse_reference_table(path=README):
+    """Rows of the value reference table in the README, keyed by their "from" cell."""
+    rows = {}
+    for source, typ, instance, ds, unit, meaning in table_cells("values", "from", path):
         rows[source] = {"type": typ, "type_instance": instance, "ds": ds, "unit": unit,
                         "help": meaning}
     return rows
@@ -285,19 +291,8 @@ def sim_env(sim_name):
 
 def parse_fabric_table(path=README):
     """Rows of the fabric and SM value table, keyed by (plugin, type, type instance, ds)."""
-    text = read_text(path)
-    block = re.search(r"<!-- fabric-values:begin -->(.*?)<!-- fabric-values:end -->", text,
-                      re.S)
-    if not block:
-        raise AssertionError(f"{path}: no fabric-values:begin/fabric-values:end block")
     rows = {}
-    for line in block.group(1).splitlines():
-        line = line.strip()
-        if not line.startswith("|") or set(line) <= set("|- "):
-            continue
-        cells = [c.strip().replace("`", "") for c in line.strip("|").split("|")]
-        if cells[0].lower() == "plugin":
-            continue
+    for cells in table_cells("fabric-values", "plugin", path):
         plugin, instance, typ, type_instance, ds, unit, sent, meaning = cells
         rows[(plugin, typ, type_instance, ds)] = {
             "instance": instance, "unit": unit, "sent": sent, "help": meaning}

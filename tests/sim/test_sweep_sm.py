@@ -20,6 +20,23 @@ def run_json(sim, *args, rc=0):
     return simlib.run_json(sim, RDMAKIT, *args, rc=rc)
 
 
+def wait_active(sim, host):
+    """Wait until the host's port is swept ACTIVE again (other tests count the ports)."""
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        doc, _ = run_json(sim, "sweep")
+        if any(p["name"] == host and p["state"] == "ACTIVE" for p in doc["ports"]):
+            return doc
+        time.sleep(0.5)
+    raise AssertionError(f"{host} did not come back after ReLink")
+
+
+def relink(sim, hca, host):
+    """ReLink a host's port and wait until the SM has brought it back ACTIVE."""
+    sim.cmd(f'ReLink "{hca}"[1]')
+    return wait_active(sim, host)
+
+
 def start_doctor(sim, interval):
     return simlib.start(sim, RDMAKIT, "doctor", "--fabric", "--json", "--interval",
                         str(interval), "--sysfs-root", HEALTHY_HOST)
@@ -113,7 +130,7 @@ class Sweep(unittest.TestCase):
         try:
             out, err = child.communicate(timeout=60)
         finally:
-            self.sim.cmd('ReLink "Hca8"[1]')
+            relink(self.sim, "Hca8", "host8 HCA-1")
         doc = json.loads(out)
         down = [f["subject"] for f in doc["findings"] if f["code"] == "PORT_WENT_DOWN"]
         self.assertEqual(down, ["Leaf2[4]"], err)
@@ -123,14 +140,7 @@ class Sweep(unittest.TestCase):
         doc, _ = run_json(self.sim, "sweep")
         self.assertEqual(swept(doc, "Leaf2", 2)["state"], "DOWN")
         self.assertNotIn("host6 HCA-1", {p["name"] for p in doc["ports"]})
-        self.sim.cmd('ReLink "Hca6"[1]')
-        deadline = time.time() + 20
-        while time.time() < deadline:
-            doc, _ = run_json(self.sim, "sweep")
-            if swept(doc, "Leaf2", 2)["state"] == "ACTIVE" and any(
-                    p["name"] == "host6 HCA-1" for p in doc["ports"]):
-                break
-            time.sleep(0.5)
+        doc = relink(self.sim, "Hca6", "host6 HCA-1")
         self.assertEqual(swept(doc, "Leaf2", 2)["state"], "ACTIVE")
         self.assertEqual(swept(doc, "host6 HCA-1", 1)["state"], "ACTIVE")
 
@@ -148,6 +158,7 @@ class Sweep(unittest.TestCase):
         self.assertFalse(seen[0])
         self.assertTrue(seen[-1], seen)
         self.assertIn("rediscovering", err)
+        wait_active(self.sim, "host10 HCA-1")
 
     def test_dropped_mads_do_not_stall_the_sweep(self):
         child = simlib.start(self.sim, RDMAKIT, "sweep", "--json", "--count", "5",

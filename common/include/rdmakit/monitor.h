@@ -28,6 +28,10 @@ struct rk_monitor {
 	unsigned discoveries;
 };
 
+/** Options from a front end's settings; 0 for port, window or timeout means the default. */
+void rk_monitor_options_set(struct rk_monitor_options *options, const char *ca, int port,
+			    unsigned window, unsigned timeout_ms, const struct rk_name_map *names);
+
 /** Start watching; nothing is sent until the first discovery or sweep. */
 void rk_monitor_init(struct rk_monitor *monitor, const struct rk_monitor_options *options);
 
