@@ -26,18 +26,8 @@ export SIM_OWNER_PID=$$
 ALLPIDS=()
 
 exec 8>&1 9>&2 # finish() prints here even if a signal lands in a redirection
-ok() { PASS=$((PASS + 1)); printf 'ok   %s\n' "$*"; }
-bad() { FAIL=$((FAIL + 1)); printf 'FAIL %s\n' "$*"; }
-check() { # check "description" command...
-	local what=$1
-	shift
-	if "$@"; then ok "$what"; else bad "$what"; fi
-}
-fatal() {
-	bad "$*"
-	echo "selftest: aborting" >&2
-	exit 1
-}
+# shellcheck source=checks.sh
+. "$HERE/checks.sh"
 
 collect_pids() {
 	local d f

@@ -39,17 +39,8 @@ export SIM_DIR=$WORK SIM_OWNER_PID=$$ SIM_QUIET=1
 export SIM_TIMEOUT=${SIM_TIMEOUT:-20} SIM_START_TIMEOUT=20 SIM_OSM_TIMEOUT=20
 OSM_PID=""
 
-ok() { PASS=$((PASS + 1)); printf 'ok   %s\n' "$*"; }
-bad() { FAIL=$((FAIL + 1)); printf 'FAIL %s\n' "$*"; }
-check() { # check "description" command...
-	local what=$1
-	shift
-	if "$@"; then ok "$what"; else bad "$what"; fi
-}
-fatal() {
-	bad "$*"
-	exit 1
-}
+# shellcheck source=checks.sh
+. "$HERE/checks.sh"
 
 finish() {
 	local rc=$?
