@@ -412,7 +412,9 @@ int rk_fabric_discover(const struct rk_fabric_options *options, struct rk_fabric
 	config.flags = IBND_CONFIG_MLX_EPI;
 	src = ibnd_discover_fabric((char *)options->ca, options->port, NULL, &config);
 	if (!src) {
-		rk_log(RK_LOG_ERR, "fabric discovery through %s port %d failed",
+		rk_log(RK_LOG_ERR,
+		       "fabric discovery through %s, port %d, failed (is ib_umad loaded and the "
+		       "port ACTIVE? -C/-P choose another)",
 		       options->ca ? options->ca : "the default CA", options->port);
 		return -EIO;
 	}
