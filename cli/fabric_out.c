@@ -4,7 +4,6 @@
 #include "rdmakit/host.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <string.h>
 
 bool link_degraded(const struct rk_fabric_link *link)
@@ -12,16 +11,11 @@ bool link_degraded(const struct rk_fabric_link *link)
 	return link->below_enabled || link->below_peers;
 }
 
-void format_guid(uint64_t guid, char *buf, size_t size)
-{
-	snprintf(buf, size, "0x%016" PRIx64, guid);
-}
-
 static json_object *json_guid(uint64_t guid)
 {
 	char text[24];
 
-	format_guid(guid, text, sizeof(text));
+	rk_format_guid(guid, text, sizeof(text));
 	return json_object_new_string(text);
 }
 
@@ -167,7 +161,7 @@ void text_fabric(FILE *out, const struct rk_fabric *fabric, enum link_selection 
 			const struct rk_fabric_node *node = &fabric->nodes[i];
 			char guid[24];
 
-			format_guid(node->guid, guid, sizeof(guid));
+			rk_format_guid(node->guid, guid, sizeof(guid));
 			fprintf(out, "  %-6s %s lid %-5u %2d ports  \"%s\"%s\n",
 				rk_node_type_name(node->type), guid, node->lid, node->nports,
 				node->name, node->is_sm ? "  (SM)" : "");
@@ -219,7 +213,7 @@ void text_sm(FILE *out, const struct rk_sm_status *sm)
 			fprintf(out, "%-6u (no answer)\n", s->lid);
 			continue;
 		}
-		format_guid(s->guid, guid, sizeof(guid));
+		rk_format_guid(s->guid, guid, sizeof(guid));
 		fprintf(out, "%-6u %-18s %-8d %-12s %-10u %s\n", s->lid, guid, s->priority,
 			rk_sm_state_name(s->state), s->activity_count, s->name);
 	}

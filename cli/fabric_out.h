@@ -40,7 +40,4 @@ void print_json_sweep(FILE *out, const struct rk_fabric *fabric, const struct rk
 void text_sweep(FILE *out, const struct rk_fabric *fabric, const struct rk_sweep *sweep,
 		bool errors_only);
 
-/** "0x0002c90300000001" */
-void format_guid(uint64_t guid, char *buf, size_t size);
-
 #endif

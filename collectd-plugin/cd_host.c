@@ -5,7 +5,7 @@
 #include "cd_submit.h"
 #include "cd_values.h"
 
-#include <time.h>
+#include "rdmakit/clock.h"
 
 /* Seconds between looks for new devices; a vanished one is looked for at every read. */
 #define RESCAN_PERIOD 60.0
@@ -17,14 +17,6 @@ struct cd_host {
 	size_t ndevs;
 	double last_rescan; /* monotonic seconds */
 };
-
-static double monotonic_seconds(void)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
-}
 
 static bool matches_a_port(const struct rk_host *host, const struct cd_port_pattern *pattern)
 {
@@ -84,7 +76,7 @@ int cd_host_start(const struct cd_config *config, struct cd_host **out)
 	if (!h)
 		return -ENOMEM;
 	h->config = config;
-	h->last_rescan = monotonic_seconds();
+	h->last_rescan = rk_monotonic_seconds();
 	err = rk_host_open(config->sysfs_root, &h->host);
 	if (!err)
 		err = add_new_devices(h, false);
@@ -131,7 +123,7 @@ static void sync_device(struct cd_host *h, size_t i)
 
 static void maybe_rescan(struct cd_host *h)
 {
-	double now = monotonic_seconds();
+	double now = rk_monotonic_seconds();
 	bool vanished = false;
 
 	for (size_t i = 0; i < h->ndevs && !vanished; i++)

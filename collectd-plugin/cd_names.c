@@ -1,6 +1,5 @@
 #include "cd_names.h"
 
-#include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +21,7 @@ void cd_safe_name(const char *name, char *out, size_t size)
 
 static void guid_name(uint64_t guid, char *out)
 {
-	snprintf(out, CD_NODE_NAME_MAX, "0x%016" PRIx64, guid);
+	rk_format_guid(guid, out, CD_NODE_NAME_MAX);
 }
 
 /* Sort nodes by their name; qsort gives no context, so the names travel with the index. */

@@ -4,7 +4,6 @@
 #include "cd_findings.h"
 #include "cd_submit.h"
 
-#include <inttypes.h>
 #include <math.h>
 
 struct cd_sm {
@@ -37,8 +36,11 @@ void cd_sm_stop(struct cd_sm *s)
 
 static void describe(const struct rk_sm *sm, char *buf, size_t size)
 {
-	snprintf(buf, size, "%s (LID %u, GUID 0x%016" PRIx64 ", priority %d)",
-		 sm->name[0] ? sm->name : "unnamed", sm->lid, sm->guid, sm->priority);
+	char guid[24];
+
+	rk_format_guid(sm->guid, guid, sizeof(guid));
+	snprintf(buf, size, "%s (LID %u, GUID %s, priority %d)", sm->name[0] ? sm->name : "unnamed",
+		 sm->lid, guid, sm->priority);
 }
 
 /* Log the first master, and notify when another SM becomes master. */

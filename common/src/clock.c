@@ -1,4 +1,4 @@
-#include "clock.h"
+#include "rdmakit/clock.h"
 
 #include <time.h>
 

@@ -1,10 +1,11 @@
 #include "rdmakit/fabric.h"
 
-#include "clock.h"
+#include "rdmakit/clock.h"
 #include "rdmakit/log.h"
 
 #include <errno.h>
 #include <infiniband/ibnetdisc.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,11 @@ const char *rk_speed_name(enum rk_speed speed)
 double rk_speed_lane_gbps(enum rk_speed speed)
 {
 	return speed < RK_SPEED_COUNT ? speeds[speed].lane_gbps : 0;
+}
+
+void rk_format_guid(uint64_t guid, char *buf, size_t size)
+{
+	snprintf(buf, size, "0x%016" PRIx64, guid);
 }
 
 const char *rk_node_type_name(enum rk_node_type type)

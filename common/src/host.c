@@ -1,6 +1,6 @@
 #include "rdmakit/host.h"
 
-#include "clock.h"
+#include "rdmakit/clock.h"
 #include "rdmakit/log.h"
 
 #include <errno.h>

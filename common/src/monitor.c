@@ -1,6 +1,6 @@
 #include "rdmakit/monitor.h"
 
-#include "clock.h"
+#include "rdmakit/clock.h"
 #include "rdmakit/log.h"
 
 #include <string.h>

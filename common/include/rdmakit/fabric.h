@@ -118,6 +118,9 @@ const char *rk_speed_name(enum rk_speed speed);
 /** Data rate of one lane in Gb/s (EDR 25.78125), 0 for none. */
 double rk_speed_lane_gbps(enum rk_speed speed);
 
+/** A GUID as rdmakit prints it everywhere: "0x0002c90300000001". */
+void rk_format_guid(uint64_t guid, char *buf, size_t size);
+
 /** "switch", "ca", "router" or "unknown". */
 const char *rk_node_type_name(enum rk_node_type type);
 

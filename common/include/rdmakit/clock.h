@@ -1,0 +1,8 @@
+/* The one monotonic clock of the core and its front ends. */
+#ifndef RDMAKIT_CLOCK_H
+#define RDMAKIT_CLOCK_H
+
+/** Seconds on the monotonic clock. */
+double rk_monotonic_seconds(void);
+
+#endif
