@@ -53,15 +53,7 @@ finish() {
 	else
 		ok "no started process survives (${#ALLPIDS[@]} PIDs checked)"
 	fi
-	if [ "${SIM_KEEP:-0}" = 1 ]; then
-		echo "selftest: logs kept in $WORK"
-	else
-		rm -rf -- "$WORK"
-	fi
-	echo "selftest: took $(_sim_since "$T_START") s"
-	echo "selftest: $PASS passed, $FAIL failed"
-	[ $FAIL -eq 0 ] && [ $rc -eq 0 ] && exit 0
-	exit 1
+	report_and_exit selftest "$rc"
 }
 trap finish EXIT
 trap 'echo "selftest: interrupted" >&2; exit 130' INT TERM

@@ -1,6 +1,8 @@
 """Python side of the simulated-fabric testbed: drives simctl.sh for unittest-based tests."""
 import json
 import os
+import tempfile
+import unittest
 import re
 import subprocess
 
@@ -91,3 +93,21 @@ def start(sim, *args):
     """Start a client under the sim in the background (a Popen with text pipes)."""
     return subprocess.Popen([SIMCTL, "run", sim.name, *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=sim.env)
+
+
+class SimTestCase(unittest.TestCase):
+    """Tests sharing one sim with an OpenSM on Hca1: set NET (generate()'s arguments)."""
+    NET = {}
+    PREFIX = "rksim"
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        net = generate(os.path.join(cls.tmp.name, "ft.net"), **cls.NET)
+        cls.sim = Sim(f"{cls.PREFIX}{os.getpid()}", net, cls.tmp.name).__enter__()
+        cls.sim.opensm("Hca1", 10)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.sim.__exit__(None, None, None)
+        cls.tmp.cleanup()

@@ -3,7 +3,6 @@
 import json
 import os
 import sys
-import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -21,19 +20,9 @@ def port_of(doc, guid, num):
     return next(p for p in node["ports"] if p["port"] == num)
 
 
-class Fabric(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp = tempfile.TemporaryDirectory()
-        net = simlib.generate(os.path.join(cls.tmp.name, "ft.net"), leaves=4, hosts=6,
-                              spines=3, radix=12, slow=["Leaf2:3=4xSDR"])
-        cls.sim = simlib.Sim(f"rkfab{os.getpid()}", net, cls.tmp.name).__enter__()
-        cls.sim.opensm("Hca1", 10)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.sim.__exit__(None, None, None)
-        cls.tmp.cleanup()
+class Fabric(simlib.SimTestCase):
+    NET = {"leaves": 4, "hosts": 6, "spines": 3, "radix": 12, "slow": ["Leaf2:3=4xSDR"]}
+    PREFIX = "rkfab"
 
     def test_discovery_matches_ibnetdiscover(self):
         proc = self.sim.run("ibnetdiscover")

@@ -48,15 +48,7 @@ finish() {
 	# a stopped opensm would not see sim_stop's SIGTERM
 	[ -n "$OSM_PID" ] && _sim_alive "$OSM_PID" && kill -CONT "$OSM_PID" 2>/dev/null
 	sim_stop_started || bad "sim_stop reported survivors"
-	if [ "${SIM_KEEP:-0}" = 1 ]; then
-		echo "test_mad: work dir kept: $WORK"
-	else
-		rm -rf -- "$WORK"
-	fi
-	echo "test_mad: took $(_sim_since "$T_START") s"
-	echo "test_mad: $PASS passed, $FAIL failed"
-	[ $FAIL -eq 0 ] && [ $rc -eq 0 ] && exit 0
-	exit 1
+	report_and_exit test_mad "$rc"
 }
 trap finish EXIT
 trap 'echo "test_mad: interrupted" >&2; exit 130' INT TERM

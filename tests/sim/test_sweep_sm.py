@@ -46,19 +46,9 @@ def swept(doc, name, port):
     return next(p for p in doc["ports"] if p["name"] == name and p["port"] == port)
 
 
-class Sweep(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp = tempfile.TemporaryDirectory()
-        net = simlib.generate(os.path.join(cls.tmp.name, "ft.net"), leaves=4, hosts=4,
-                              spines=2, radix=8)
-        cls.sim = simlib.Sim(f"rksw{os.getpid()}", net, cls.tmp.name).__enter__()
-        cls.sim.opensm("Hca1", 10)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.sim.__exit__(None, None, None)
-        cls.tmp.cleanup()
+class Sweep(simlib.SimTestCase):
+    NET = {"leaves": 4, "hosts": 4, "spines": 2, "radix": 8}
+    PREFIX = "rksw"
 
     def test_performance_set_values_read_back_exactly(self):
         self.sim.cmd('PerformanceSet "Leaf1"[3] PortCounters.SymbolErrorCounter=5')
