@@ -18,6 +18,7 @@ TOP = os.path.abspath(os.path.join(HERE, "..", ".."))
 PLUGIN_DIR = os.environ.get("RDMAKIT_PLUGIN_DIR", os.path.join(TOP, "build", "collectd-plugin"))
 REFERENCE = os.environ.get(
     "RDMAKIT_REFERENCE", os.path.join(TOP, "build", "tests", "collectd_print_reference"))
+TEST_PLUGIN_DIR = os.environ.get("RDMAKIT_TEST_PLUGIN_DIR", os.path.join(TOP, "build", "tests"))
 FIXTURES = os.path.join(TOP, "tests", "fixtures", "sysfs")
 COLLECTD = os.environ.get("COLLECTD", "/usr/sbin/collectd")
 COLLECTDCTL = os.environ.get("COLLECTDCTL", "/usr/bin/collectdctl")
