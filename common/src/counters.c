@@ -115,11 +115,8 @@ void rk_counter_update(struct rk_counter *counter, const char *text)
 	counter->prev_raw = counter->raw;
 	counter->prev_state = counter->state;
 	if (err) {
-		if (!counter->warned && strncmp(text, "N/A", 3) != 0) {
-			rk_log(RK_LOG_WARNING, "%s: not a counter value: \"%.32s\"",
-			       counter->attr.path, text);
-			counter->warned = true;
-		}
+		if (strncmp(text, "N/A", 3) != 0)
+			rk_attr_warn_once(&counter->attr, "not a counter value", text);
 		counter->state = RK_VALUE_UNAVAILABLE;
 	} else {
 		counter->raw = raw;
@@ -141,7 +138,7 @@ int rk_counter_set_read(struct rk_sysfs *fs, struct rk_counter_set *set)
 		if (len == -ENODEV || len == -ENOENT)
 			return -ENODEV;
 		if (len < 0) {
-			rk_log(RK_LOG_WARNING, "%s: %s", counter->attr.path, strerror((int)-len));
+			rk_attr_warn_once(&counter->attr, strerror((int)-len), NULL);
 			text[0] = '\0';
 		}
 		rk_counter_update(counter, text);

@@ -373,8 +373,8 @@ int rk_host_rescan(struct rk_host *host)
 	return err;
 }
 
-static void read_port_state(struct rk_sysfs *fs, const struct rk_attr *attr, int *number,
-			    char *name, size_t size)
+static void read_port_state(struct rk_sysfs *fs, struct rk_attr *attr, int *number, char *name,
+			    size_t size)
 {
 	char text[64];
 
@@ -383,12 +383,12 @@ static void read_port_state(struct rk_sysfs *fs, const struct rk_attr *attr, int
 	if (rk_attr_read(fs, attr, text, sizeof(text)) < 0)
 		return;
 	if (rk_parse_numbered(text, number, name, size) != 0) {
-		rk_log(RK_LOG_WARNING, "%s: malformed: \"%s\"", attr->path, text);
+		rk_attr_warn_once(attr, "malformed", text);
 		*number = -1;
 	}
 }
 
-static int64_t read_port_number(struct rk_sysfs *fs, const struct rk_attr *attr)
+static int64_t read_port_number(struct rk_sysfs *fs, struct rk_attr *attr)
 {
 	char text[64];
 	uint64_t value;
@@ -396,7 +396,7 @@ static int64_t read_port_number(struct rk_sysfs *fs, const struct rk_attr *attr)
 	if (rk_attr_read(fs, attr, text, sizeof(text)) < 0)
 		return -1;
 	if (rk_parse_u64(text, &value) != 0 || value > INT64_MAX) {
-		rk_log(RK_LOG_WARNING, "%s: not a number: \"%s\"", attr->path, text);
+		rk_attr_warn_once(attr, "not a number", text);
 		return -1;
 	}
 	return (int64_t)value;
@@ -413,8 +413,7 @@ static void read_port_rate(struct rk_sysfs *fs, struct rk_port *port)
 	}
 	if (rk_parse_rate(port->rate_text, &port->rate_gbps, &port->width, port->speed,
 			  sizeof(port->speed)) != 0) {
-		rk_log(RK_LOG_WARNING, "%s: malformed rate: \"%s\"", port->attrs.rate.path,
-		       port->rate_text);
+		rk_attr_warn_once(&port->attrs.rate, "malformed rate", port->rate_text);
 		port->rate_gbps = -1;
 	}
 }

@@ -116,6 +116,7 @@ int rk_attr_open(struct rk_sysfs *fs, const char *relpath, struct rk_attr *attr)
 
 	attr->fd = -1;
 	attr->path = NULL;
+	attr->warned = false;
 	if (fs->fds_open < fs->fd_budget) {
 		fd = openat(fs->root_fd, relpath, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
@@ -187,6 +188,17 @@ ssize_t rk_attr_read(struct rk_sysfs *fs, const struct rk_attr *attr, char *buf,
 	if (!attr->path)
 		return -EBADF;
 	return rk_sysfs_read(fs, attr->path, buf, size);
+}
+
+void rk_attr_warn_once(struct rk_attr *attr, const char *problem, const char *text)
+{
+	if (attr->warned)
+		return;
+	attr->warned = true;
+	if (text)
+		rk_log(RK_LOG_WARNING, "%s: %s: \"%.32s\"", attr->path, problem, text);
+	else
+		rk_log(RK_LOG_WARNING, "%s: %s", attr->path, problem);
 }
 
 bool rk_sysfs_exists(struct rk_sysfs *fs, const char *relpath)

@@ -256,6 +256,34 @@ class Counters(unittest.TestCase):
         finally:
             shutil.rmtree(tmp)
 
+    def test_bad_values_are_logged_once_while_sampling(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            root = os.path.join(tmp, "root")
+            shutil.copytree(os.path.join(SYSFS, "ib-hdr"), root, symlinks=True)
+            port_dir = os.path.join(root, "class/infiniband/mlx5_0/ports/1")
+            for name, text in (("rate", "fast"), ("lid", "0xzz"), ("state", "ACTIVE"),
+                               ("counters/symbol_error", "-3")):
+                with open(os.path.join(port_dir, name), "w") as f:
+                    f.write(text + "\n")
+            proc = run("counters", "--interval", "0.1", "--count", "4", "--json", root=root,
+                       check_rc=0)
+            samples = [json.loads(l) for l in proc.stdout.strip().split("\n")]
+            self.assertEqual(len(samples), 4)
+            prefix = "class/infiniband/mlx5_0/ports/1/"
+            for line in ('rate: malformed rate: "fast"', 'lid: not a number: "0xzz"',
+                         'state: malformed: "ACTIVE"',
+                         'counters/symbol_error: not a counter value: "-3"'):
+                self.assertEqual(proc.stderr.count(prefix + line), 1, proc.stderr)
+            self.assertEqual(len(proc.stderr.strip().split("\n")), 4, proc.stderr)
+            last = port(samples[-1], "mlx5_0")
+            self.assertIsNone(last["counters"]["symbol_error"])
+            self.assertEqual(last["counters"]["port_rcv_data"], 987654321098 * 4)
+            self.assertEqual(port(samples[-1], "mlx5_1")["counters"]["port_rcv_data"],
+                             998877665544 * 4)
+        finally:
+            shutil.rmtree(tmp)
+
     def test_bad_arguments(self):
         for args, text in ((["--interval", "abc"], "--interval: not a number"),
                            (["--count", "0"], "--count: expected a whole number"),

@@ -27,7 +27,6 @@ struct rk_counter {
 	uint64_t prev_raw; /* the previous sample */
 	enum rk_value_state prev_state;
 	bool sampled; /* read at least once */
-	bool warned;  /* a malformed value has been logged */
 };
 
 /* The counters of one directory. */

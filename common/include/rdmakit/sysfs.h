@@ -12,8 +12,9 @@ struct rk_sysfs;
 
 /* One attribute file: kept open when the budget allows, else read by path. */
 struct rk_attr {
-	int fd;	    /* -1: opened and closed on every read */
-	char *path; /* relative to the root */
+	int fd;	     /* -1: opened and closed on every read */
+	char *path;  /* relative to the root */
+	bool warned; /* a problem with it has been logged */
 };
 
 /** Open a sysfs root; raises the soft descriptor limit where the hard limit allows. */
@@ -39,6 +40,9 @@ void rk_attr_close(struct rk_sysfs *fs, struct rk_attr *attr);
 
 /** Read an attribute's text without trailing whitespace; length or -errno. */
 ssize_t rk_attr_read(struct rk_sysfs *fs, const struct rk_attr *attr, char *buf, size_t size);
+
+/** Log a problem with an attribute (its value quoted when text is given), once while open. */
+void rk_attr_warn_once(struct rk_attr *attr, const char *problem, const char *text);
 
 /** Read the attribute at relpath once (open, read, close); length or -errno. */
 ssize_t rk_sysfs_read(struct rk_sysfs *fs, const char *relpath, char *buf, size_t size);
