@@ -11,7 +11,8 @@
 /* Which ports a report covers: every one, one device, or one device's port. */
 struct port_filter {
 	const char *device; /* NULL: all */
-	unsigned port;	    /* 0: all ports of the device */
+	bool one_port;	    /* false: all ports of the device */
+	unsigned port;
 };
 
 /* Exit codes; doctor also uses 1 (warning) and 2 (critical), as Nagios-style checks do. */

@@ -117,10 +117,10 @@ bool cli_parse_port_filter(const char *text, struct port_filter *filter)
 	static char device[64];
 	const char *colon = strchr(text, ':');
 	size_t len = colon ? (size_t)(colon - text) : strlen(text);
-	unsigned long port = 0;
+	unsigned port = 0;
 
 	if (len == 0 || len >= sizeof(device) ||
-	    (colon && !cli_parse_count("port", colon + 1, 255, &port))) {
+	    (colon && rk_parse_port_number(colon + 1, &port) != 0)) {
 		fprintf(stderr, "rdmakit: \"%s\": expected DEVICE or DEVICE:PORT (e.g. mlx5_0:1)\n",
 			text);
 		return false;
@@ -128,7 +128,8 @@ bool cli_parse_port_filter(const char *text, struct port_filter *filter)
 	memcpy(device, text, len);
 	device[len] = '\0';
 	filter->device = device;
-	filter->port = (unsigned)port;
+	filter->one_port = colon != NULL;
+	filter->port = port;
 	return true;
 }
 
@@ -143,12 +144,12 @@ bool cli_filter_exists(struct rk_host *host, const struct port_filter *filter)
 		fprintf(stderr, "rdmakit: no RDMA device named %s\n", filter->device);
 		return false;
 	}
-	for (unsigned p = 0; p < dev->nports && filter->port; p++)
+	for (unsigned p = 0; p < dev->nports && filter->one_port; p++)
 		if (dev->ports[p].num == filter->port)
 			return true;
-	if (filter->port)
+	if (filter->one_port)
 		fprintf(stderr, "rdmakit: %s has no port %u\n", filter->device, filter->port);
-	return filter->port == 0;
+	return !filter->one_port;
 }
 
 int cli_mad_option(struct cli_mad *mad, int opt, const char *arg)

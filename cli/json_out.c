@@ -9,7 +9,7 @@ bool filter_matches(const struct port_filter *filter, const struct rk_device *de
 {
 	if (filter->device && strcmp(filter->device, dev->name) != 0)
 		return false;
-	return !port || filter->port == 0 || port->num == filter->port;
+	return !port || !filter->one_port || port->num == filter->port;
 }
 
 static json_object *string_or_null(const char *text)

@@ -122,7 +122,7 @@ void text_counters(FILE *out, const struct rk_host *host, const struct port_filt
 			text_counter_set(out, &dev->ports[p].counters, interval);
 			text_counter_set(out, &dev->ports[p].hw_counters, interval);
 		}
-		if (dev->hw_counters.count && filter->port == 0) {
+		if (dev->hw_counters.count && !filter->one_port) {
 			fprintf(out, "%s device:\n", dev->name);
 			text_counter_set(out, &dev->hw_counters, interval);
 		}

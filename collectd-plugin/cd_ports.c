@@ -1,23 +1,21 @@
 #include "cd_ports.h"
 
+#include "rdmakit/host.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* "DEV:PORT": a device name without '/' or ':', then a port number 1..255. */
+/* "DEV:PORT": a device name without '/' or ':', then a port number as sysfs names it. */
 static bool valid_port_name(const char *entry)
 {
 	const char *colon = strchr(entry, ':');
-	char *end;
-	unsigned long num;
+	unsigned num;
 
 	if (!colon || colon == entry || memchr(entry, '/', (size_t)(colon - entry)))
 		return false;
-	if (colon[1] < '1' || colon[1] > '9')
-		return false;
-	num = strtoul(colon + 1, &end, 10);
-	return *end == '\0' && num <= 255;
+	return rk_parse_port_number(colon + 1, &num) == 0;
 }
 
 static int compile_regex(struct cd_port_pattern *pattern, const char *entry, char *err,

@@ -58,6 +58,17 @@ int rk_parse_rate(const char *text, double *gbps, int *width, char *speed, size_
 	return 0;
 }
 
+int rk_parse_port_number(const char *text, unsigned *num)
+{
+	uint64_t value;
+
+	if (text[0] < '0' || text[0] > '9' || (text[0] == '0' && text[1] != '\0') ||
+	    rk_parse_u64(text, &value) != 0 || value > RK_PORT_NUM_MAX)
+		return -EINVAL;
+	*num = (unsigned)value;
+	return 0;
+}
+
 int rk_parse_pcie_speed(const char *text, double *gts)
 {
 	char *end;
@@ -179,7 +190,7 @@ static void find_netdev(struct rk_sysfs *fs, const struct rk_device *dev, struct
 	snprintf(dir, sizeof(dir), "%s/device/net", dev->dir);
 	if (rk_sysfs_list(fs, dir, &names, &count) != 0)
 		return;
-	if (count >= port->num)
+	if (port->num >= 1 && count >= port->num)
 		snprintf(port->netdev, sizeof(port->netdev), "%s", names[port->num - 1]);
 	rk_names_free(names, count);
 }
@@ -225,13 +236,13 @@ static int open_ports(struct rk_sysfs *fs, struct rk_device *dev)
 		return err;
 	dev->ports = calloc(count ? count : 1, sizeof(*dev->ports));
 	for (size_t i = 0; dev->ports && i < count && !err; i++) {
-		uint64_t num;
+		unsigned num;
 
-		if (rk_parse_u64(names[i], &num) != 0 || num == 0 || num > 65535) {
+		if (rk_parse_port_number(names[i], &num) != 0) {
 			rk_log(RK_LOG_WARNING, "%s/%s: not a port number, skipped", dir, names[i]);
 			continue;
 		}
-		err = open_port(fs, dev, &dev->ports[dev->nports], (unsigned)num);
+		err = open_port(fs, dev, &dev->ports[dev->nports], num);
 		dev->nports++;
 	}
 	rk_names_free(names, count);

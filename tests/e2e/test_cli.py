@@ -180,6 +180,32 @@ class Status(unittest.TestCase):
         self.assertEqual(proc.returncode, 3)
         self.assertIn("no RDMA device named mlx5_9", proc.stderr)
 
+    def test_switch_port_zero_and_representor_port_numbers(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            root = os.path.join(tmp, "root")
+            shutil.copytree(os.path.join(SYSFS, "ib-hdr"), root, symlinks=True)
+            dev0 = os.path.join(root, "class/infiniband/mlx5_0")
+            os.rename(os.path.join(dev0, "ports/1"), os.path.join(dev0, "ports/0"))
+            dev1 = os.path.join(root, "class/infiniband/mlx5_1")
+            os.rename(os.path.join(dev1, "ports/1"), os.path.join(dev1, "ports/300"))
+            doc = run_json("counters", "mlx5_1:300", root=root)
+            self.assertEqual([d["name"] for d in doc["devices"]], ["mlx5_1"])
+            self.assertEqual([p["port"] for p in doc["devices"][0]["ports"]], [300])
+            self.assertEqual(port(doc, "mlx5_1", 300)["counters"]["port_rcv_data"],
+                             998877665544 * 4)
+            doc = run_json("counters", "mlx5_0:0", root=root)
+            self.assertEqual(port(doc, "mlx5_0", 0)["counters"]["port_rcv_data"],
+                             987654321098 * 4)
+            proc = run("counters", "mlx5_0:1", root=root)
+            self.assertEqual(proc.returncode, 3)
+            self.assertIn("mlx5_0 has no port 1", proc.stderr)
+            proc = run("counters", "mlx5_0:65536", root=root)
+            self.assertEqual(proc.returncode, 3)
+            self.assertIn("expected DEVICE or DEVICE:PORT", proc.stderr)
+        finally:
+            shutil.rmtree(tmp)
+
     def test_missing_root_is_a_clear_error(self):
         proc = run("status", root="/nonexistent/sysfs")
         self.assertEqual(proc.returncode, 3)

@@ -49,8 +49,8 @@ static void entries_select_or_ignore(void **state)
 
 static void bad_entries_are_refused(void **state)
 {
-	static const char *const bad[] = {"mlx5_0",    "mlx5_0:", "mlx5_0:0", "mlx5_0:256",
-					  "mlx5_0:1x", ":1",	  "a/b:1",    "mlx5_0:01",
+	static const char *const bad[] = {"mlx5_0",    "mlx5_0:", "mlx5_0:-1", "mlx5_0:65536",
+					  "mlx5_0:1x", ":1",	  "a/b:1",     "mlx5_0:01",
 					  "/(/",       ""};
 	struct cd_ports ports = {0};
 	char err[160];
@@ -62,9 +62,11 @@ static void bad_entries_are_refused(void **state)
 		assert_true(strlen(err) > 10);
 	}
 	assert_int_equal(ports.count, 0);
-	add(&ports, "mlx5_0:255");
-	add(&ports, "//x/"); /* a regex: "/x" */
-	assert_true(cd_ports_selected(&ports, "mlx5_0", 255));
+	add(&ports, "mlx5_0:300"); /* a switchdev representor */
+	add(&ports, "sw0:0");	   /* a switch's port 0 */
+	add(&ports, "//x/");	   /* a regex: "/x" */
+	assert_true(cd_ports_selected(&ports, "mlx5_0", 300));
+	assert_true(cd_ports_selected(&ports, "sw0", 0));
 	cd_ports_free(&ports);
 }
 

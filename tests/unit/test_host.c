@@ -63,6 +63,50 @@ static void pcie_speed_strings(void **state)
 	assert_int_equal(rk_parse_pcie_speed("16.0 Gb/s", &gts), -EINVAL);
 }
 
+static void port_numbers_as_sysfs_names_them(void **state)
+{
+	static const char *const bad[] = {"", "01", "1x", "-1", "+1", "0x1", " 1", "65536", "a"};
+	unsigned num = 7;
+
+	(void)state;
+	assert_int_equal(rk_parse_port_number("1", &num), 0);
+	assert_int_equal(num, 1);
+	assert_int_equal(rk_parse_port_number("0", &num), 0);
+	assert_int_equal(num, 0);
+	assert_int_equal(rk_parse_port_number("65535", &num), 0);
+	assert_int_equal(num, 65535);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(rk_parse_port_number(bad[i], &num), -EINVAL);
+	assert_int_equal(num, 65535);
+}
+
+/* A switch's only port is 0; a switchdev representor's numbers go past 255. */
+static void switch_port_zero_and_high_port_numbers(void **state)
+{
+	char *root = fixture_copy("ib-hdr");
+	char from[512], to[512];
+	struct rk_host *host;
+
+	(void)state;
+	snprintf(from, sizeof(from), "%s/class/infiniband/mlx5_0/ports/1", root);
+	snprintf(to, sizeof(to), "%s/class/infiniband/mlx5_0/ports/0", root);
+	assert_int_equal(rename(from, to), 0);
+	write_file(root, "class/infiniband/mlx5_0/node_type", "2: switch\n");
+	snprintf(from, sizeof(from), "%s/class/infiniband/mlx5_1/ports/1", root);
+	snprintf(to, sizeof(to), "%s/class/infiniband/mlx5_1/ports/300", root);
+	assert_int_equal(rename(from, to), 0);
+	assert_int_equal(rk_host_open(root, &host), 0);
+	rk_host_refresh(host);
+	assert_int_equal(host->devices[0].nports, 1);
+	assert_int_equal(host->devices[0].ports[0].num, 0);
+	assert_int_equal(host->devices[0].ports[0].state, RK_PORT_ACTIVE);
+	assert_int_equal(host->devices[1].nports, 1);
+	assert_int_equal(host->devices[1].ports[0].num, 300);
+	assert_true(host->devices[1].ports[0].lid == 6);
+	rk_host_close(host);
+	fixture_discard(root);
+}
+
 static void healthy_host_facts(void **state)
 {
 	struct rk_host *host;
@@ -211,6 +255,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(rate_strings_of_every_kernel),
 	    cmocka_unit_test(pcie_speed_strings),
+	    cmocka_unit_test(port_numbers_as_sysfs_names_them),
+	    cmocka_unit_test(switch_port_zero_and_high_port_numbers),
 	    cmocka_unit_test(healthy_host_facts),
 	    cmocka_unit_test(numa_minus_one_and_missing_pci_files),
 	    cmocka_unit_test(device_vanishes_and_returns),

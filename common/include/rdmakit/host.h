@@ -109,6 +109,13 @@ double rk_host_interval(const struct rk_host *host);
 /** Parse a rate attribute ("200 Gb/sec (4X HDR)") into Gb/s, lanes and speed name. */
 int rk_parse_rate(const char *text, double *gbps, int *width, char *speed, size_t speed_size);
 
+/* Highest port number sysfs can name (switchdev representors go past 255). */
+#define RK_PORT_NUM_MAX 65535
+
+/** Parse a port number as sysfs names port directories: decimal 0..RK_PORT_NUM_MAX (0 is a
+ * switch's management port); -EINVAL otherwise. */
+int rk_parse_port_number(const char *text, unsigned *num);
+
 /** Parse a PCIe link speed ("16.0 GT/s PCIe") into GT/s. */
 int rk_parse_pcie_speed(const char *text, double *gts);
 
