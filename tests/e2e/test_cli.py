@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 """End-to-end tests of the rdmakit CLI on the sysfs fixtures: exact values from its JSON."""
+import contextlib
 import json
 import os
 import shutil
@@ -13,6 +14,18 @@ import unittest
 RDMAKIT = os.environ.get("RDMAKIT", "rdmakit")
 FIXTURES = os.environ.get("FIXTURES", os.path.join(os.path.dirname(__file__), "..", "fixtures"))
 SYSFS = os.path.join(FIXTURES, "sysfs")
+
+
+@contextlib.contextmanager
+def fixture_copy(name):
+    """A writable copy of a fixture tree, removed afterwards; yields its root."""
+    tmp = tempfile.mkdtemp()
+    try:
+        root = os.path.join(tmp, "root")
+        shutil.copytree(os.path.join(SYSFS, name), root, symlinks=True)
+        yield root
+    finally:
+        shutil.rmtree(tmp)
 
 
 def run(*args, root=None, check_rc=None):
@@ -181,10 +194,7 @@ class Status(unittest.TestCase):
         self.assertIn("no RDMA device named mlx5_9", proc.stderr)
 
     def test_switch_port_zero_and_representor_port_numbers(self):
-        tmp = tempfile.mkdtemp()
-        try:
-            root = os.path.join(tmp, "root")
-            shutil.copytree(os.path.join(SYSFS, "ib-hdr"), root, symlinks=True)
+        with fixture_copy("ib-hdr") as root:
             dev0 = os.path.join(root, "class/infiniband/mlx5_0")
             os.rename(os.path.join(dev0, "ports/1"), os.path.join(dev0, "ports/0"))
             dev1 = os.path.join(root, "class/infiniband/mlx5_1")
@@ -203,8 +213,6 @@ class Status(unittest.TestCase):
             proc = run("counters", "mlx5_0:65536", root=root)
             self.assertEqual(proc.returncode, 3)
             self.assertIn("expected DEVICE or DEVICE:PORT", proc.stderr)
-        finally:
-            shutil.rmtree(tmp)
 
     def test_missing_root_is_a_clear_error(self):
         proc = run("status", root="/nonexistent/sysfs")
@@ -227,10 +235,7 @@ class Counters(unittest.TestCase):
         self.assertEqual(p["rates"], {})
 
     def test_rates_from_two_samples(self):
-        tmp = tempfile.mkdtemp()
-        try:
-            root = os.path.join(tmp, "root")
-            shutil.copytree(os.path.join(SYSFS, "ib-hdr"), root, symlinks=True)
+        with fixture_copy("ib-hdr") as root:
             data = os.path.join(root, "class/infiniband/mlx5_0/ports/1/counters/port_xmit_data")
 
             def bump():
@@ -252,14 +257,9 @@ class Counters(unittest.TestCase):
             rate = p["rates"]["port_xmit_data"]
             self.assertAlmostEqual(rate, 1e6 / second["interval"], delta=1)
             self.assertEqual(p["rates"]["port_rcv_data"], 0)
-        finally:
-            shutil.rmtree(tmp)
 
     def test_device_removed_between_samples(self):
-        tmp = tempfile.mkdtemp()
-        try:
-            root = os.path.join(tmp, "root")
-            shutil.copytree(os.path.join(SYSFS, "ib-hdr"), root, symlinks=True)
+        with fixture_copy("ib-hdr") as root:
 
             def remove():
                 time.sleep(0.4)
@@ -279,14 +279,9 @@ class Counters(unittest.TestCase):
                              1234567890123 * 4)
             doc = run_json("doctor", root=root, rc=0)
             self.assertEqual(codes(doc), [])
-        finally:
-            shutil.rmtree(tmp)
 
     def test_bad_values_are_logged_once_while_sampling(self):
-        tmp = tempfile.mkdtemp()
-        try:
-            root = os.path.join(tmp, "root")
-            shutil.copytree(os.path.join(SYSFS, "ib-hdr"), root, symlinks=True)
+        with fixture_copy("ib-hdr") as root:
             port_dir = os.path.join(root, "class/infiniband/mlx5_0/ports/1")
             for name, text in (("rate", "fast"), ("lid", "0xzz"), ("state", "ACTIVE"),
                                ("counters/symbol_error", "-3")):
@@ -307,8 +302,6 @@ class Counters(unittest.TestCase):
             self.assertEqual(last["counters"]["port_rcv_data"], 987654321098 * 4)
             self.assertEqual(port(samples[-1], "mlx5_1")["counters"]["port_rcv_data"],
                              998877665544 * 4)
-        finally:
-            shutil.rmtree(tmp)
 
     def test_bad_arguments(self):
         for args, text in ((["--interval", "abc"], "--interval: not a number"),
@@ -357,10 +350,7 @@ class Doctor(unittest.TestCase):
         self.assertEqual(codes(run_json("doctor", "--expect-rate", "200", root="ib-hdr")), [])
 
     def test_rising_errors_and_congestion_between_samples(self):
-        tmp = tempfile.mkdtemp()
-        try:
-            root = os.path.join(tmp, "root")
-            shutil.copytree(os.path.join(SYSFS, "ib-hdr"), root, symlinks=True)
+        with fixture_copy("ib-hdr") as root:
             c0 = os.path.join(root, "class/infiniband/mlx5_0/ports/1/counters")
             c1 = os.path.join(root, "class/infiniband/mlx5_1/ports/1/counters")
 
@@ -388,8 +378,6 @@ class Doctor(unittest.TestCase):
             self.assertIn("500000 ticks", congestion["message"])
             # unchanged counters over an interval: nothing
             self.assertEqual(codes(run_json("doctor", "--interval", "0.2", root=root)), [])
-        finally:
-            shutil.rmtree(tmp)
 
     def test_text_summary_and_exit_code(self):
         proc = run("doctor", root="no-sm")

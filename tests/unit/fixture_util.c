@@ -112,6 +112,15 @@ void write_file(const char *root, const char *relpath, const char *text)
 	}
 }
 
+int move_path(const char *root, const char *from, const char *to)
+{
+	char from_path[4096], to_path[4096];
+
+	snprintf(from_path, sizeof(from_path), "%s/%s", root, from);
+	snprintf(to_path, sizeof(to_path), "%s/%s", root, to);
+	return rename(from_path, to_path);
+}
+
 static void capture(enum rk_log_level level, const char *message, void *ctx)
 {
 	(void)level;

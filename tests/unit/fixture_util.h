@@ -19,6 +19,9 @@ void remove_tree(const char *path);
 /** Write text to root/relpath, replacing its content. */
 void write_file(const char *root, const char *relpath, const char *text);
 
+/** Rename root/from to root/to; rename's result. */
+int move_path(const char *root, const char *from, const char *to);
+
 /** Start capturing the core's log messages (drops earlier ones). */
 void log_capture_start(void);
 

@@ -12,6 +12,9 @@
 
 #include <cmocka.h>
 
+#define DEV0 "class/infiniband/mlx5_0"
+#define DEV1 "class/infiniband/mlx5_1"
+
 static void check_rate(const char *text, double gbps, int width, const char *speed)
 {
 	double g = 0;
@@ -84,17 +87,12 @@ static void port_numbers_as_sysfs_names_them(void **state)
 static void switch_port_zero_and_high_port_numbers(void **state)
 {
 	char *root = fixture_copy("ib-hdr");
-	char from[512], to[512];
 	struct rk_host *host;
 
 	(void)state;
-	snprintf(from, sizeof(from), "%s/class/infiniband/mlx5_0/ports/1", root);
-	snprintf(to, sizeof(to), "%s/class/infiniband/mlx5_0/ports/0", root);
-	assert_int_equal(rename(from, to), 0);
-	write_file(root, "class/infiniband/mlx5_0/node_type", "2: switch\n");
-	snprintf(from, sizeof(from), "%s/class/infiniband/mlx5_1/ports/1", root);
-	snprintf(to, sizeof(to), "%s/class/infiniband/mlx5_1/ports/300", root);
-	assert_int_equal(rename(from, to), 0);
+	assert_int_equal(move_path(root, DEV0 "/ports/1", DEV0 "/ports/0"), 0);
+	write_file(root, DEV0 "/node_type", "2: switch\n");
+	assert_int_equal(move_path(root, DEV1 "/ports/1", DEV1 "/ports/300"), 0);
 	assert_int_equal(rk_host_open(root, &host), 0);
 	rk_host_refresh(host);
 	assert_int_equal(host->devices[0].nports, 1);
@@ -158,16 +156,13 @@ static void numa_minus_one_and_missing_pci_files(void **state)
 static void device_vanishes_and_returns(void **state)
 {
 	char *root = fixture_copy("ib-hdr");
-	char dir[4096], saved[4096];
 	struct rk_host *host;
 
 	(void)state;
 	log_capture_start();
 	assert_int_equal(rk_host_open(root, &host), 0);
 	rk_host_refresh(host);
-	snprintf(dir, sizeof(dir), "%s/class/infiniband/mlx5_0", root);
-	snprintf(saved, sizeof(saved), "%s/../mlx5_0", root);
-	assert_int_equal(rename(dir, saved), 0);
+	assert_int_equal(move_path(root, DEV0, "../mlx5_0"), 0);
 	rk_host_refresh(host);
 	assert_true(host->devices[0].vanished);
 	assert_false(host->devices[1].vanished);
@@ -177,7 +172,7 @@ static void device_vanishes_and_returns(void **state)
 	assert_int_equal(log_capture_count("mlx5_0: device vanished"), 1);
 	assert_int_equal(rk_host_rescan(host), 0);
 	assert_true(host->devices[0].vanished);
-	assert_int_equal(rename(saved, dir), 0);
+	assert_int_equal(move_path(root, "../mlx5_0", DEV0), 0);
 	assert_int_equal(rk_host_rescan(host), 0);
 	assert_false(host->devices[0].vanished);
 	assert_int_equal(log_capture_count("mlx5_0: device is back"), 1);
@@ -191,16 +186,13 @@ static void device_vanishes_and_returns(void **state)
 static void new_device_is_picked_up(void **state)
 {
 	char *root = fixture_copy("ib-hdr");
-	char from[4096], to[4096];
 	struct rk_host *host;
 
 	(void)state;
-	snprintf(from, sizeof(from), "%s/class/infiniband/mlx5_1", root);
-	snprintf(to, sizeof(to), "%s/../mlx5_1", root);
-	assert_int_equal(rename(from, to), 0);
+	assert_int_equal(move_path(root, DEV1, "../mlx5_1"), 0);
 	assert_int_equal(rk_host_open(root, &host), 0);
 	assert_int_equal(host->ndevices, 1);
-	assert_int_equal(rename(to, from), 0);
+	assert_int_equal(move_path(root, "../mlx5_1", DEV1), 0);
 	assert_int_equal(rk_host_rescan(host), 0);
 	assert_int_equal(host->ndevices, 2);
 	assert_string_equal(host->devices[1].name, "mlx5_1");
