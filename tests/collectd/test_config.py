@@ -21,7 +21,7 @@ BAD = [
     ('HwCounters 1', 'HwCounters 1: expected true or false'),
     ('Notifications true false', 'Notifications true false: expected true or false'),
     ('Port "mlx5_0"', 'Port "mlx5_0": expected "DEVICE:PORT" (e.g. "mlx5_0:1") or a /regex/'),
-    ('Port "mlx5_0:0"', 'Port "mlx5_0:0": expected "DEVICE:PORT"'),
+    ('Port "mlx5_0:65536"', 'Port "mlx5_0:65536": expected "DEVICE:PORT"'),
     ('Port 1', 'Port 1: expected one string'),
     ('Port "/(/"', 'Port "/(/": not a valid regular expression: '),
     ('SysfsRoot "relative/dir"',
