@@ -170,15 +170,11 @@ static void decode_port(const ibnd_port_t *src, struct rk_fabric_port *port)
 	port->remote_port = 0;
 }
 
-static int decode_node(const ibnd_node_t *src, const struct rk_name_map *names,
-		       struct rk_fabric_node *node)
+static int decode_node(const ibnd_node_t *src, struct rk_fabric_node *node)
 {
-	const char *mapped = names ? rk_name_map_lookup(names, src->guid) : NULL;
-
 	node->guid = src->guid;
 	node->type = (enum rk_node_type)src->type;
 	snprintf(node->description, sizeof(node->description), "%s", src->nodedesc);
-	snprintf(node->name, sizeof(node->name), "%s", mapped ? mapped : src->nodedesc);
 	node->vendor_id = field(src->info, IB_NODE_VENDORID_F);
 	node->device_id = field(src->info, IB_NODE_DEVID_F);
 	node->nports = src->numports;
@@ -204,6 +200,16 @@ static int compare_nodes(const void *a, const void *b)
 	const struct rk_fabric_node *x = a, *y = b;
 
 	return x->guid < y->guid ? -1 : x->guid > y->guid;
+}
+
+void rk_fabric_name_nodes(struct rk_fabric *fabric, const struct rk_name_map *names)
+{
+	for (size_t i = 0; i < fabric->nnodes; i++) {
+		struct rk_fabric_node *node = &fabric->nodes[i];
+		const char *mapped = names ? rk_name_map_lookup(names, node->guid) : NULL;
+
+		snprintf(node->name, sizeof(node->name), "%s", mapped ? mapped : node->description);
+	}
 }
 
 int rk_fabric_find_node(const struct rk_fabric *fabric, uint64_t guid)
@@ -392,9 +398,10 @@ static int convert_fabric(ibnd_fabric_t *src, const struct rk_name_map *names,
 	if (!fabric->nodes)
 		return -ENOMEM;
 	for (ibnd_node_t *n = src->nodes; n && !err; n = n->next)
-		err = decode_node(n, names, &fabric->nodes[fabric->nnodes++]);
+		err = decode_node(n, &fabric->nodes[fabric->nnodes++]);
 	if (err)
 		return err;
+	rk_fabric_name_nodes(fabric, names);
 	qsort(fabric->nodes, fabric->nnodes, sizeof(*fabric->nodes), compare_nodes);
 	connect_ports(fabric, src);
 	fabric->local_node =

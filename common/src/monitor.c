@@ -47,7 +47,7 @@ int rk_monitor_discover(struct rk_monitor *monitor)
 	int err;
 
 	close_port(monitor);
-	err = rk_fabric_discover(&monitor->options.fabric, &fabric);
+	err = rk_fabric_discover_isolated(&monitor->options.fabric, &fabric);
 	if (err)
 		return err;
 	rk_fabric_free(monitor->prev_fabric);

@@ -98,6 +98,7 @@ class FabricMode(unittest.TestCase):
         seconds = self.last("", "duration-sweep")[0]
         self.assertTrue(0 < seconds < 5, seconds)
         self.assertNotIn("[error]", self.daemon.log())
+        self.assertNotIn("discovering in this process", self.daemon.log())  # the helper did
 
     def test_counters_set_on_the_console_arrive_with_their_value(self):
         cdtest.wait_for(lambda: self.last("leaf1-3", "if_octets"), 20, "the first sweep")

@@ -79,7 +79,7 @@ run() {
 	local run=$1 csv i rss hwm
 	csv=$work/$run/csv/perf/rdma_fabric
 	(cd "$work/$run" && exec env IBSIM_SOCKNAME="$name" LD_PRELOAD="$shim" \
-		collectd -f -C "$work/$run/collectd.conf" >"$work/$run/out" 2>&1) &
+		RDMAKIT_DISCOVER_HELPER="$build/common/rdmakit-discover" collectd -f -C "$work/$run/collectd.conf" >"$work/$run/out" 2>&1) &
 	pid=$!
 	for ((i = 0; i < 20 * sweeps * fabric_interval + 600; i++)); do
 		kill -0 "$pid" 2>/dev/null || { cat "$work/$run/out" "$work/$run/log" >&2; exit 1; }

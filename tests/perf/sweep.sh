@@ -11,6 +11,7 @@ build=${1:-$top/build}
 runs=${2:-5}
 rdmakit=$build/cli/rdmakit
 [ -x "$rdmakit" ] || BUILD_DIR=$build "$top/scripts/build.sh"
+export RDMAKIT_DISCOVER_HELPER=$build/common/rdmakit-discover
 work=$(mktemp -d)
 export SIM_DIR=$work SIM_QUIET=1 SIM_OWNER_PID=$$
 # shellcheck source=../sim/simctl.sh

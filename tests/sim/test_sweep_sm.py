@@ -150,6 +150,46 @@ class Sweep(simlib.SimTestCase):
         self.assertIn("rediscovering", err)
         wait_active(self.sim, "host10 HCA-1")
 
+    def test_discovery_runs_in_its_helper_process(self):
+        helper = os.environ.get("RDMAKIT_DISCOVER_HELPER", "")
+        self.assertTrue(os.access(helper, os.X_OK), "RDMAKIT_DISCOVER_HELPER is not set")
+        with tempfile.TemporaryDirectory() as tmp:
+            calls = os.path.join(tmp, "calls")
+            wrapper = os.path.join(tmp, "helper")
+            with open(wrapper, "w") as f:
+                f.write(f'#!/bin/sh\necho "$@" >> "{calls}"\nexec "{helper}" "$@"\n')
+            os.chmod(wrapper, 0o755)
+            proc = self.sim.run("env", f"RDMAKIT_DISCOVER_HELPER={wrapper}", RDMAKIT, "sweep",
+                                "--json", "--count", "3", "--interval", "0.2", "--rediscover",
+                                "0.001", "--timeout", "500")
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            with open(calls) as f:
+                self.assertEqual(f.read().splitlines(), ["-P 0 -t 500 -s 0"] * 3)
+        self.assertNotIn("in this process", proc.stderr)
+        ports = [{(p["name"], p["port"]) for p in json.loads(line)["ports"]}
+                 for line in proc.stdout.strip().splitlines()]
+        one_shot, _ = run_json(self.sim, "sweep")
+        self.assertEqual(ports, [{(p["name"], p["port"]) for p in one_shot["ports"]}] * 3)
+
+    def test_without_its_helper_discovery_runs_here(self):
+        missing = "/nonexistent/rdmakit-discover"
+        proc = self.sim.run("env", f"RDMAKIT_DISCOVER_HELPER={missing}", RDMAKIT, "sweep",
+                            "--json", "--count", "2", "--interval", "0.2", "--rediscover",
+                            "0.001")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(proc.stderr.count(
+            f"{missing}: No such file or directory; discovering in this process"), 1)
+        docs = [json.loads(line) for line in proc.stdout.strip().splitlines()]
+        self.assertEqual(len(docs), 2)
+        self.assertEqual(len(docs[0]["ports"]), len(docs[1]["ports"]))
+        self.assertGreater(len(docs[0]["ports"]), 0)
+
+    def test_helper_failure_is_logged_here(self):
+        proc = self.sim.run(RDMAKIT, "sweep", "-C", "nosuchca")
+        self.assertEqual(proc.returncode, 3, proc.stderr)
+        self.assertIn("rdmakit: error: fabric discovery through nosuchca, port 0, failed",
+                      proc.stderr)
+
     def test_dropped_mads_do_not_stall_the_sweep(self):
         child = simlib.start(self.sim, RDMAKIT, "sweep", "--json", "--count", "5",
                              "--interval", "0.5", "--timeout", "100")

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <unistd.h>
 
 #define SPEEDS(a, b) ((1u << (a)) | (1u << (b)))
 #define WIDTHS_1_4   ((1u << 1) | (1u << 4))
@@ -142,10 +143,94 @@ static void name_map_parses_and_reports_bad_lines(void **state)
 	fixture_discard(dir);
 }
 
+/* Write f into a pipe (small enough for its buffer), then cut it to keep bytes; the read end.
+ * The whole stream's length goes to *whole when whole is not NULL. */
+static int pipe_with(const struct rk_fabric *f, size_t keep, size_t *whole)
+{
+	int fds[2], copy[2];
+	char buf[65536];
+	ssize_t len;
+
+	assert_int_equal(pipe(fds), 0);
+	assert_int_equal(rk_fabric_write(fds[1], f), 0);
+	close(fds[1]);
+	len = read(fds[0], buf, sizeof(buf));
+	close(fds[0]);
+	assert_true(len > 0 && (size_t)len < sizeof(buf));
+	if (whole)
+		*whole = (size_t)len;
+	assert_int_equal(pipe(copy), 0);
+	assert_int_equal(write(copy[1], buf, keep < (size_t)len ? keep : (size_t)len),
+			 (ssize_t)(keep < (size_t)len ? keep : (size_t)len));
+	close(copy[1]);
+	return copy[0];
+}
+
+static void fabric_written_and_read_back_whole(void **state)
+{
+	struct rk_fabric *f = make_fabric(4, 3), *back = NULL;
+	int fd;
+
+	(void)state;
+	set_link(f, 0, 0, 1, 2, 1, 4, RK_SPEED_EDR);
+	set_link(f, 1, 0, 2, 3, 1, 4, RK_SPEED_QDR);
+	set_link(f, 2, 0, 3, 1, 3, 1, RK_SPEED_EDR);
+	rk_fabric_classify_links(f);
+	snprintf(f->nodes[2].description, sizeof(f->nodes[2].description), "host2 HCA-1");
+	f->nodes[2].ports[1].lid = 17;
+	f->local_node = 2;
+	f->discovery_seconds = 0.25;
+	fd = pipe_with(f, SIZE_MAX, NULL);
+	assert_int_equal(rk_fabric_read(fd, &back), 0);
+	close(fd);
+	assert_int_equal(back->nnodes, 4);
+	assert_int_equal(back->nlinks, 3);
+	assert_int_equal(back->local_node, 2);
+	assert_true(back->discovery_seconds == 0.25);
+	for (size_t i = 0; i < 4; i++) {
+		assert_int_equal(back->nodes[i].guid, f->nodes[i].guid);
+		assert_int_equal(back->nodes[i].device_id, f->nodes[i].device_id);
+		assert_memory_equal(back->nodes[i].ports, f->nodes[i].ports,
+				    9 * sizeof(struct rk_fabric_port));
+	}
+	assert_string_equal(back->nodes[2].description, "host2 HCA-1");
+	assert_memory_equal(back->links, f->links, 3 * sizeof(struct rk_fabric_link));
+	assert_true(back->links[1].below_enabled);
+	rk_fabric_free(back);
+	rk_fabric_free(f);
+}
+
+static void cut_or_bad_fabric_streams_are_refused(void **state)
+{
+	struct rk_fabric *f = make_fabric(3, 1), *back = NULL;
+	size_t whole = 0;
+	int fd = pipe_with(f, SIZE_MAX, &whole);
+	size_t cuts[] = {0, 10, 200, whole / 2, whole - 1};
+
+	(void)state;
+	close(fd);
+	for (size_t i = 0; i < sizeof(cuts) / sizeof(cuts[0]); i++) {
+		fd = pipe_with(f, cuts[i], NULL);
+		assert_int_equal(rk_fabric_read(fd, &back), -EPIPE);
+		assert_null(back);
+		close(fd);
+	}
+	free(f->nodes[0].ports); /* more ports than a node can have (254 at most) */
+	f->nodes[0].ports = calloc(301, sizeof(struct rk_fabric_port));
+	f->nodes[0].nports = 300;
+	fd = pipe_with(f, SIZE_MAX, NULL);
+	assert_int_equal(rk_fabric_read(fd, &back), -EPROTO);
+	assert_null(back);
+	close(fd);
+	rk_fabric_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(majority_and_capability),
+	    cmocka_unit_test(fabric_written_and_read_back_whole),
+	    cmocka_unit_test(cut_or_bad_fabric_streams_are_refused),
 	    cmocka_unit_test(no_majority_no_peer_flag),
 	    cmocka_unit_test(supported_but_not_enabled_is_only_a_note),
 	    cmocka_unit_test(speed_names_and_rates),

@@ -94,6 +94,24 @@ struct rk_fabric_options {
 /** Discover the fabric through the local port (libibnetdisc) and classify its links. */
 int rk_fabric_discover(const struct rk_fabric_options *options, struct rk_fabric **out);
 
+/** Like rk_fabric_discover, in the rdmakit-discover helper process (libibnetdisc before
+ * rdma-core 49.1 leaks memory at every discovery, which must not build up in a daemon); the
+ * helper's log lines are logged here. Without the helper, discovers in this process. */
+int rk_fabric_discover_isolated(const struct rk_fabric_options *options, struct rk_fabric **out);
+
+/** The helper's side: discover, then write log lines, the result and the fabric to fd. */
+int rk_fabric_discover_serve(const struct rk_fabric_options *options, int fd);
+
+/** Write a fabric to fd in this build's binary format (for rk_fabric_read); 0 or -errno. */
+int rk_fabric_write(int fd, const struct rk_fabric *fabric);
+
+/** Read a fabric written by rk_fabric_write; -EPIPE when the stream ends early, -EPROTO when
+ * it is not one. */
+int rk_fabric_read(int fd, struct rk_fabric **out);
+
+/** Name every node from the map, or by its description where the map has none. */
+void rk_fabric_name_nodes(struct rk_fabric *fabric, const struct rk_name_map *names);
+
 /** Free a fabric. */
 void rk_fabric_free(struct rk_fabric *fabric);
 

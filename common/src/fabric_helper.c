@@ -1,0 +1,317 @@
+/* Fabric discovery in a helper process, for long-running front ends.
+ *
+ * libibnetdisc before rdma-core 49.1 leaks one small block per switch port and discovery
+ * (add_to_portlid_hash; fixed upstream by commit 5814d784). A daemon that rediscovers every few
+ * minutes would grow without bound, so it runs rdmakit-discover, which discovers, forwards its
+ * log lines and writes the result to a pipe: the leak ends with that process. The helper is a
+ * fresh exec, not a bare fork: a forked copy of a multithreaded daemon (or of the simulator's
+ * umad shim, whose receiver thread a fork leaves behind) cannot be trusted to send MADs. */
+#include "rdmakit/fabric.h"
+
+#include "rdmakit/log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Where the helper is installed; RDMAKIT_DISCOVER_HELPER in the environment overrides it. */
+#ifndef RDMAKIT_DISCOVER_HELPER_PATH
+#define RDMAKIT_DISCOVER_HELPER_PATH "/usr/libexec/rdmakit/rdmakit-discover"
+#endif
+
+extern char **environ;
+
+/* What the helper sends: log lines, then its result, then (on success) the fabric. */
+enum record_type {
+	RECORD_LOG = 1,
+	RECORD_RESULT = 2,
+};
+
+struct record_header {
+	uint32_t type;
+	int32_t value;	 /* log level, or the discovery's result (0 or -errno) */
+	uint32_t length; /* bytes of text after a log record */
+};
+
+struct fabric_header { /* no padding: every byte written is set */
+	uint64_t nnodes, nlinks;
+	double discovery_seconds;
+	int32_t local_node, unused;
+};
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -EPIPE;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int read_all(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+
+	while (len > 0) {
+		ssize_t n = read(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n == 0 ? -EPIPE : -errno;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* The helper's log handler: each line goes to the library that started it, which logs it. */
+static void forward_log(enum rk_log_level level, const char *message, void *ctx)
+{
+	int fd = *(const int *)ctx;
+	struct record_header header = {RECORD_LOG, (int32_t)level, (uint32_t)strlen(message)};
+
+	if (write_all(fd, &header, sizeof(header)) == 0)
+		write_all(fd, message, header.length);
+}
+
+int rk_fabric_write(int fd, const struct rk_fabric *fabric)
+{
+	struct fabric_header header = {fabric->nnodes, fabric->nlinks, fabric->discovery_seconds,
+				       fabric->local_node, 0};
+	int err = write_all(fd, &header, sizeof(header));
+
+	for (size_t i = 0; i < fabric->nnodes && !err; i++) {
+		const struct rk_fabric_node *node = &fabric->nodes[i];
+
+		err = write_all(fd, node, sizeof(*node));
+		if (!err)
+			err = write_all(fd, node->ports,
+					(size_t)(node->nports + 1) * sizeof(*node->ports));
+	}
+	if (!err)
+		err = write_all(fd, fabric->links, fabric->nlinks * sizeof(*fabric->links));
+	return err;
+}
+
+static int receive_nodes(int fd, struct rk_fabric *fabric, size_t count)
+{
+	fabric->nodes = calloc(count ? count : 1, sizeof(*fabric->nodes));
+	if (!fabric->nodes)
+		return -ENOMEM;
+	while (fabric->nnodes < count) {
+		struct rk_fabric_node *node = &fabric->nodes[fabric->nnodes];
+		int err = read_all(fd, node, sizeof(*node));
+
+		node->ports = NULL; /* the helper's pointer; ours follows */
+		if (err)
+			return err;
+		fabric->nnodes++;
+		if (node->nports < 0 || node->nports > 255)
+			return -EPROTO;
+		node->ports = calloc((size_t)node->nports + 1, sizeof(*node->ports));
+		if (!node->ports)
+			return -ENOMEM;
+		err = read_all(fd, node->ports, ((size_t)node->nports + 1) * sizeof(*node->ports));
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int rk_fabric_read(int fd, struct rk_fabric **out)
+{
+	struct fabric_header header;
+	struct rk_fabric *fabric;
+	int err = read_all(fd, &header, sizeof(header));
+
+	if (err)
+		return err;
+	fabric = calloc(1, sizeof(*fabric));
+	if (!fabric)
+		return -ENOMEM;
+	err = receive_nodes(fd, fabric, (size_t)header.nnodes);
+	if (!err) {
+		fabric->links = calloc(header.nlinks ? header.nlinks : 1, sizeof(*fabric->links));
+		err = fabric->links ? read_all(fd, fabric->links,
+					       (size_t)header.nlinks * sizeof(*fabric->links))
+				    : -ENOMEM;
+	}
+	if (err) {
+		rk_fabric_free(fabric);
+		return err;
+	}
+	fabric->nlinks = (size_t)header.nlinks;
+	fabric->local_node = header.local_node;
+	fabric->discovery_seconds = header.discovery_seconds;
+	*out = fabric;
+	return 0;
+}
+
+int rk_fabric_discover_serve(const struct rk_fabric_options *options, int fd)
+{
+	struct rk_fabric *fabric = NULL;
+	struct record_header result = {RECORD_RESULT, 0, 0};
+	int err;
+
+	rk_log_set_handler(forward_log, &fd);
+	result.value = rk_fabric_discover(options, &fabric);
+	err = write_all(fd, &result, sizeof(result));
+	if (!err && result.value == 0)
+		err = rk_fabric_write(fd, fabric);
+	rk_fabric_free(fabric);
+	rk_log_set_handler(NULL, NULL);
+	return err ? err : result.value;
+}
+
+/* Log what the helper forwards until its result; the fabric follows a successful one. */
+static int receive_result(int fd, struct rk_fabric **out)
+{
+	for (;;) {
+		struct record_header header;
+		char message[512];
+		int err = read_all(fd, &header, sizeof(header));
+
+		if (err)
+			return err;
+		if (header.type == RECORD_RESULT)
+			return header.value ? header.value : rk_fabric_read(fd, out);
+		if (header.type != RECORD_LOG || header.length >= sizeof(message))
+			return -EPROTO;
+		err = read_all(fd, message, header.length);
+		if (err)
+			return err;
+		message[header.length] = '\0';
+		rk_log((enum rk_log_level)header.value, "%s", message);
+	}
+}
+
+static void reap(pid_t pid)
+{
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+}
+
+static const char *helper_path(void)
+{
+	const char *path = getenv("RDMAKIT_DISCOVER_HELPER");
+
+	return path && path[0] ? path : RDMAKIT_DISCOVER_HELPER_PATH;
+}
+
+/* argv for the helper: only numbers and the CA's name, each its own argument (no shell). */
+struct helper_args {
+	char port[16], timeout[16], smps[16];
+	char *argv[12];
+};
+
+static void build_args(const struct rk_fabric_options *options, const char *path,
+		       struct helper_args *args)
+{
+	size_t n = 0;
+
+	snprintf(args->port, sizeof(args->port), "%d", options->port);
+	snprintf(args->timeout, sizeof(args->timeout), "%u", options->timeout_ms);
+	snprintf(args->smps, sizeof(args->smps), "%u", options->max_smps);
+	args->argv[n++] = (char *)path;
+	if (options->ca) {
+		args->argv[n++] = "-C";
+		args->argv[n++] = (char *)options->ca;
+	}
+	args->argv[n++] = "-P";
+	args->argv[n++] = args->port;
+	args->argv[n++] = "-t";
+	args->argv[n++] = args->timeout;
+	args->argv[n++] = "-s";
+	args->argv[n++] = args->smps;
+	args->argv[n] = NULL;
+}
+
+/* Start the helper with its stdout on fd; its pid, or -errno. */
+static pid_t spawn_helper(const struct rk_fabric_options *options, const char *path, int fd)
+{
+	posix_spawn_file_actions_t actions;
+	struct helper_args args;
+	pid_t pid;
+	int err;
+
+	build_args(options, path, &args);
+	err = posix_spawn_file_actions_init(&actions);
+	if (err)
+		return -err;
+	err = posix_spawn_file_actions_adddup2(&actions, fd, STDOUT_FILENO);
+	if (!err)
+		err = posix_spawn(&pid, path, &actions, NULL, args.argv, environ);
+	posix_spawn_file_actions_destroy(&actions);
+	return err ? -err : pid;
+}
+
+static int discover_in_helper(const struct rk_fabric_options *options, const char *path,
+			      struct rk_fabric **out)
+{
+	int fds[2];
+	pid_t pid;
+	int err;
+
+	if (pipe2(fds, O_CLOEXEC) != 0)
+		return -errno;
+	if (fds[1] <= STDERR_FILENO) { /* stdio was closed: keep the pipe off the helper's stdout */
+		int moved = fcntl(fds[1], F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+
+		close(fds[1]);
+		fds[1] = moved;
+		if (moved < 0) {
+			close(fds[0]);
+			return -errno;
+		}
+	}
+	pid = spawn_helper(options, path, fds[1]);
+	close(fds[1]);
+	if (pid < 0) {
+		close(fds[0]);
+		rk_log(RK_LOG_ERR, "fabric discovery: cannot run %s: %s", path,
+		       strerror((int)-pid));
+		return (int)pid;
+	}
+	err = receive_result(fds[0], out);
+	close(fds[0]);
+	reap(pid);
+	if (err == -EPIPE || err == -EPROTO)
+		rk_log(RK_LOG_ERR, "fabric discovery: %s ended without a whole answer", path);
+	if (!err)
+		rk_fabric_name_nodes(*out, options->names);
+	return err;
+}
+
+int rk_fabric_discover_isolated(const struct rk_fabric_options *options, struct rk_fabric **out)
+{
+	static bool warned;
+	const char *path = helper_path();
+
+	if (access(path, X_OK) == 0)
+		return discover_in_helper(options, path, out);
+	if (!warned) {
+		rk_log(RK_LOG_WARNING,
+		       "%s: %s; discovering in this process (with rdma-core before 49.1, "
+		       "libibnetdisc leaks memory at every discovery)",
+		       path, strerror(errno));
+		warned = true;
+	}
+	return rk_fabric_discover(options, out);
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Memory that fabric discoveries leave behind, on the ~2,000-CA simulated fat tree (96
+# switches, 2,048 CAs), measured by valgrind (memcheck's "definitely lost"):
+#   ibnetdiscover                      one discovery, what a user would otherwise run
+#   rdmakit sweep, in this process     DISCOVERIES sweeps that each rediscover, with the
+#                                      discovery helper missing: libibnetdisc in rdmakit
+#   rdmakit sweep, through the helper  the same, each discovery in rdmakit-discover
+#                                      (common/src/fabric_helper.c), as daemons run it
+# libibnetdisc before rdma-core 49.1 leaks a block per switch port at every discovery; a
+# daemon that rediscovers every few minutes must not keep that. The helper's own leak ends
+# with it (valgrind does not follow the exec).
+# Usage: tests/perf/rediscover-leak.sh [BUILD_DIR] [DISCOVERIES]
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+build=$(realpath -m "${1:-$top/build}")
+discoveries=${2:-4}
+rdmakit=$build/cli/rdmakit
+[ -x "$rdmakit" ] || BUILD_DIR=$build "$top/scripts/build.sh"
+work=$(mktemp -d)
+export SIM_DIR=$work SIM_QUIET=1 SIM_OWNER_PID=$$ SIM_TIMEOUT=600
+# shellcheck source=../sim/simctl.sh
+. "$top/tests/sim/simctl.sh"
+trap 'sim_stop_started; rm -rf "$work"' EXIT
+
+"$top/tests/sim/gen-fattree.py" --leaves 64 --hosts-per-leaf 32 --spines 32 --radix 64 \
+	-q -o "$work/fat.net"
+name=rkleak$$
+sim_start "$name" "$work/fat.net" >/dev/null
+sim_opensm "$name" Hca1 10 >/dev/null
+
+# lost HELPER CMD...: bytes definitely lost by CMD under valgrind (the shim's own reports
+# are not counted), with RDMAKIT_DISCOVER_HELPER=HELPER.
+lost() {
+	local helper=$1
+	shift
+	sim_run "$name" env RDMAKIT_DISCOVER_HELPER="$helper" valgrind --leak-check=full \
+		--log-file="$work/vg" "$@" >/dev/null 2>&1 || true
+	# memcheck leaves the "definitely lost" line out when nothing was lost
+	awk '/definitely lost:/ { gsub(",", "", $4); lost = $4 }
+		/LEAK SUMMARY|All heap blocks were freed/ { summary = 1 }
+		END { print lost != "" ? lost : summary ? 0 : "?" }' "$work/vg"
+}
+
+sweep=("$rdmakit" sweep --errors-only --count "$discoveries" --interval 0.2 --rediscover 0.001)
+ibnd=$(lost "" ibnetdiscover)
+here=$(lost /nonexistent/rdmakit-discover "${sweep[@]}")
+helper=$(lost "$build/common/rdmakit-discover" "${sweep[@]}")
+
+echo "fabric: 96 switches, 2048 CAs; valgrind memcheck, bytes definitely lost"
+printf '%-46s %12s %14s\n' "" "discoveries" "lost bytes"
+printf '%-46s %12d %14s\n' "ibnetdiscover" 1 "$ibnd"
+printf '%-46s %12d %14s\n' "rdmakit sweep, discovering in this process" "$discoveries" "$here"
+printf '%-46s %12d %14s\n' "rdmakit sweep, through rdmakit-discover" "$discoveries" "$helper"
