@@ -7,7 +7,7 @@
 # Usage: tests/perf/sweep.sh [BUILD_DIR] [RUNS]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-build=${1:-$top/build}
+build=$(realpath -m "${1:-$top/build}")
 runs=${2:-5}
 rdmakit=$build/cli/rdmakit
 [ -x "$rdmakit" ] || BUILD_DIR=$build "$top/scripts/build.sh"
