@@ -38,9 +38,8 @@ done
 
 work=$(mktemp -d)
 pid=
-export SIM_DIR=$work SIM_QUIET=1 SIM_OWNER_PID=$$
-# shellcheck source=../sim/simctl.sh
-. "$top/tests/sim/simctl.sh"
+# shellcheck source=bigfabric.sh
+. "$top/tests/perf/bigfabric.sh"
 cleanup() {
 	[ -z "$pid" ] || kill "$pid" 2>/dev/null || true
 	sim_stop_started
@@ -48,11 +47,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$top/tests/sim/gen-fattree.py" --leaves 64 --hosts-per-leaf 32 --spines 32 --radix 64 \
-	-q -o "$work/fat.net"
 name=rkcdperf$$
-sim_start "$name" "$work/fat.net" >/dev/null
-sim_opensm "$name" Hca1 10 >/dev/null
+big_fabric_start "$name"
 
 # write_conf NAME [LINE...]: a private daemon whose <Plugin rdmakit> block has the LINEs.
 write_conf() {

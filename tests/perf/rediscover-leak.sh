@@ -17,16 +17,12 @@ discoveries=${2:-4}
 rdmakit=$build/cli/rdmakit
 [ -x "$rdmakit" ] || BUILD_DIR=$build "$top/scripts/build.sh"
 work=$(mktemp -d)
-export SIM_DIR=$work SIM_QUIET=1 SIM_OWNER_PID=$$ SIM_TIMEOUT=600
-# shellcheck source=../sim/simctl.sh
-. "$top/tests/sim/simctl.sh"
+export SIM_TIMEOUT=600 # clients under valgrind
+# shellcheck source=bigfabric.sh
+. "$top/tests/perf/bigfabric.sh"
 trap 'sim_stop_started; rm -rf "$work"' EXIT
-
-"$top/tests/sim/gen-fattree.py" --leaves 64 --hosts-per-leaf 32 --spines 32 --radix 64 \
-	-q -o "$work/fat.net"
 name=rkleak$$
-sim_start "$name" "$work/fat.net" >/dev/null
-sim_opensm "$name" Hca1 10 >/dev/null
+big_fabric_start "$name"
 
 # lost HELPER CMD...: bytes definitely lost by CMD under valgrind (the shim's own reports
 # are not counted), with RDMAKIT_DISCOVER_HELPER=HELPER.

@@ -13,16 +13,11 @@ rdmakit=$build/cli/rdmakit
 [ -x "$rdmakit" ] || BUILD_DIR=$build "$top/scripts/build.sh"
 export RDMAKIT_DISCOVER_HELPER=$build/common/rdmakit-discover
 work=$(mktemp -d)
-export SIM_DIR=$work SIM_QUIET=1 SIM_OWNER_PID=$$
-# shellcheck source=../sim/simctl.sh
-. "$top/tests/sim/simctl.sh"
+# shellcheck source=bigfabric.sh
+. "$top/tests/perf/bigfabric.sh"
 trap 'sim_stop_started; rm -rf "$work"' EXIT
-
-"$top/tests/sim/gen-fattree.py" --leaves 64 --hosts-per-leaf 32 --spines 32 --radix 64 \
-	-q -o "$work/fat.net"
 name=rkperf$$
-sim_start "$name" "$work/fat.net" >/dev/null
-sim_opensm "$name" Hca1 10 >/dev/null
+big_fabric_start "$name"
 
 # "seconds peak_kib" of one client run under the sim (GNU time's %e and %M).
 measure() {
