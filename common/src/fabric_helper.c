@@ -8,10 +8,13 @@
  * umad shim, whose receiver thread a fork leaves behind) cannot be trusted to send MADs. */
 #include "rdmakit/fabric.h"
 
+#include "rdmakit/clock.h"
 #include "rdmakit/log.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -64,17 +67,45 @@ static int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-static int read_all(int fd, void *buf, size_t len)
+/* The reading end of a helper's pipe, with the time by which its answer must be whole. */
+struct reader {
+	int fd;
+	double deadline; /* rk_monotonic_seconds(); 0: none */
+};
+
+/* Wait until r->fd is readable; -ETIMEDOUT past the deadline. */
+static int wait_readable(const struct reader *r)
+{
+	for (;;) {
+		double left = r->deadline - rk_monotonic_seconds();
+		struct pollfd pfd = {.fd = r->fd, .events = POLLIN};
+		int n;
+
+		if (left <= 0)
+			return -ETIMEDOUT;
+		n = poll(&pfd, 1, (int)(left * 1000) + 1);
+		if (n > 0)
+			return 0;
+		if (n < 0 && errno != EINTR)
+			return -errno;
+	}
+}
+
+static int read_all(const struct reader *r, void *buf, size_t len)
 {
 	char *p = buf;
 
 	while (len > 0) {
-		ssize_t n = read(fd, p, len);
+		int err = r->deadline > 0 ? wait_readable(r) : 0;
+		ssize_t n = err ? -1 : read(r->fd, p, len);
+
+		if (err)
+			return err;
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			return n == 0 ? -EPIPE : -errno;
+			return n == 0 ? -ENODATA : -errno;
 		p += n;
 		len -= (size_t)n;
 	}
@@ -110,14 +141,14 @@ int rk_fabric_write(int fd, const struct rk_fabric *fabric)
 	return err;
 }
 
-static int receive_nodes(int fd, struct rk_fabric *fabric, size_t count)
+static int receive_nodes(const struct reader *r, struct rk_fabric *fabric, size_t count)
 {
 	fabric->nodes = calloc(count ? count : 1, sizeof(*fabric->nodes));
 	if (!fabric->nodes)
 		return -ENOMEM;
 	while (fabric->nnodes < count) {
 		struct rk_fabric_node *node = &fabric->nodes[fabric->nnodes];
-		int err = read_all(fd, node, sizeof(*node));
+		int err = read_all(r, node, sizeof(*node));
 
 		node->ports = NULL; /* the helper's pointer; ours follows */
 		if (err)
@@ -128,28 +159,28 @@ static int receive_nodes(int fd, struct rk_fabric *fabric, size_t count)
 		node->ports = calloc((size_t)node->nports + 1, sizeof(*node->ports));
 		if (!node->ports)
 			return -ENOMEM;
-		err = read_all(fd, node->ports, ((size_t)node->nports + 1) * sizeof(*node->ports));
+		err = read_all(r, node->ports, ((size_t)node->nports + 1) * sizeof(*node->ports));
 		if (err)
 			return err;
 	}
 	return 0;
 }
 
-int rk_fabric_read(int fd, struct rk_fabric **out)
+static int read_fabric(const struct reader *r, struct rk_fabric **out)
 {
 	struct fabric_header header;
 	struct rk_fabric *fabric;
-	int err = read_all(fd, &header, sizeof(header));
+	int err = read_all(r, &header, sizeof(header));
 
 	if (err)
 		return err;
 	fabric = calloc(1, sizeof(*fabric));
 	if (!fabric)
 		return -ENOMEM;
-	err = receive_nodes(fd, fabric, (size_t)header.nnodes);
+	err = receive_nodes(r, fabric, (size_t)header.nnodes);
 	if (!err) {
 		fabric->links = calloc(header.nlinks ? header.nlinks : 1, sizeof(*fabric->links));
-		err = fabric->links ? read_all(fd, fabric->links,
+		err = fabric->links ? read_all(r, fabric->links,
 					       (size_t)header.nlinks * sizeof(*fabric->links))
 				    : -ENOMEM;
 	}
@@ -162,6 +193,11 @@ int rk_fabric_read(int fd, struct rk_fabric **out)
 	fabric->discovery_seconds = header.discovery_seconds;
 	*out = fabric;
 	return 0;
+}
+
+int rk_fabric_read(int fd, struct rk_fabric **out)
+{
+	return read_fabric(&(struct reader){.fd = fd}, out);
 }
 
 int rk_fabric_discover_serve(const struct rk_fabric_options *options, int fd)
@@ -180,21 +216,24 @@ int rk_fabric_discover_serve(const struct rk_fabric_options *options, int fd)
 	return err ? err : result.value;
 }
 
-/* Log what the helper forwards until its result; the fabric follows a successful one. */
-static int receive_result(int fd, struct rk_fabric **out)
+/* Log what the helper forwards until its result (into *result); the fabric follows a
+ * successful one. 0, or why no whole answer came. */
+static int receive_result(const struct reader *r, int *result, struct rk_fabric **out)
 {
 	for (;;) {
 		struct record_header header;
 		char message[512];
-		int err = read_all(fd, &header, sizeof(header));
+		int err = read_all(r, &header, sizeof(header));
 
 		if (err)
 			return err;
-		if (header.type == RECORD_RESULT)
-			return header.value ? header.value : rk_fabric_read(fd, out);
+		if (header.type == RECORD_RESULT) {
+			*result = header.value;
+			return header.value ? 0 : read_fabric(r, out);
+		}
 		if (header.type != RECORD_LOG || header.length >= sizeof(message))
 			return -EPROTO;
-		err = read_all(fd, message, header.length);
+		err = read_all(r, message, header.length);
 		if (err)
 			return err;
 		message[header.length] = '\0';
@@ -262,16 +301,13 @@ static pid_t spawn_helper(const struct rk_fabric_options *options, const char *p
 	return err ? -err : pid;
 }
 
-static int discover_in_helper(const struct rk_fabric_options *options, const char *path,
-			      struct rk_fabric **out)
+/* A pipe whose write end is not one of stdin, stdout or stderr (those may have been closed,
+ * and the write end becomes the helper's stdout). */
+static int open_answer_pipe(int fds[2])
 {
-	int fds[2];
-	pid_t pid;
-	int err;
-
 	if (pipe2(fds, O_CLOEXEC) != 0)
 		return -errno;
-	if (fds[1] <= STDERR_FILENO) { /* stdio was closed: keep the pipe off the helper's stdout */
+	if (fds[1] <= STDERR_FILENO) {
 		int moved = fcntl(fds[1], F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
 
 		close(fds[1]);
@@ -281,6 +317,41 @@ static int discover_in_helper(const struct rk_fabric_options *options, const cha
 			return -errno;
 		}
 	}
+	return 0;
+}
+
+/* Read the helper's answer from fd, then reap it; a helper that hangs past the deadline or
+ * answers nonsense is killed, not waited for. */
+static int collect_answer(const struct rk_fabric_options *options, const char *path, pid_t pid,
+			  int fd, struct rk_fabric **out)
+{
+	unsigned seconds = options->helper_deadline_s ? options->helper_deadline_s : 600;
+	struct reader r = {.fd = fd, .deadline = rk_monotonic_seconds() + seconds};
+	int result = 0;
+	int err = receive_result(&r, &result, out);
+
+	if (err)
+		kill(pid, SIGKILL);
+	close(fd);
+	reap(pid);
+	if (err == -ETIMEDOUT)
+		rk_log(RK_LOG_ERR, "fabric discovery: %s gave no whole answer in %u s; stopped it",
+		       path, seconds);
+	else if (err)
+		rk_log(RK_LOG_ERR, "fabric discovery: %s ended without a whole answer (%s)", path,
+		       strerror(-err));
+	return err ? err : result;
+}
+
+static int discover_in_helper(const struct rk_fabric_options *options, const char *path,
+			      struct rk_fabric **out)
+{
+	int fds[2];
+	pid_t pid;
+	int err = open_answer_pipe(fds);
+
+	if (err)
+		return err;
 	pid = spawn_helper(options, path, fds[1]);
 	close(fds[1]);
 	if (pid < 0) {
@@ -289,11 +360,7 @@ static int discover_in_helper(const struct rk_fabric_options *options, const cha
 		       strerror((int)-pid));
 		return (int)pid;
 	}
-	err = receive_result(fds[0], out);
-	close(fds[0]);
-	reap(pid);
-	if (err == -EPIPE || err == -EPROTO)
-		rk_log(RK_LOG_ERR, "fabric discovery: %s ended without a whole answer", path);
+	err = collect_answer(options, path, pid, fds[0], out);
 	if (!err)
 		rk_fabric_name_nodes(*out, options->names);
 	return err;

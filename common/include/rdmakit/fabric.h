@@ -89,6 +89,8 @@ struct rk_fabric_options {
 	unsigned timeout_ms;
 	unsigned max_smps; /* SMPs in flight during discovery */
 	const struct rk_name_map *names;
+	unsigned helper_deadline_s; /* rk_fabric_discover_isolated stops its helper after this
+				       long without a whole answer (0: 600) */
 };
 
 /** Discover the fabric through the local port (libibnetdisc) and classify its links. */
@@ -105,8 +107,8 @@ int rk_fabric_discover_serve(const struct rk_fabric_options *options, int fd);
 /** Write a fabric to fd in this build's binary format (for rk_fabric_read); 0 or -errno. */
 int rk_fabric_write(int fd, const struct rk_fabric *fabric);
 
-/** Read a fabric written by rk_fabric_write; -EPIPE when the stream ends early, -EPROTO when
- * it is not one. */
+/** Read a fabric written by rk_fabric_write; -ENODATA when the stream ends early, -EPROTO
+ * when it is not one. */
 int rk_fabric_read(int fd, struct rk_fabric **out);
 
 /** Name every node from the map, or by its description where the map has none. */
