@@ -97,11 +97,11 @@ static int read_all(const struct reader *r, void *buf, size_t len)
 
 	while (len > 0) {
 		int err = r->deadline > 0 ? wait_readable(r) : 0;
-		ssize_t n = err ? -1 : read(r->fd, p, len);
+		ssize_t n;
 
 		if (err)
 			return err;
-
+		n = read(r->fd, p, len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -153,6 +153,8 @@ static int receive_nodes(const struct reader *r, struct rk_fabric *fabric, size_
 		node->ports = NULL; /* the helper's pointer; ours follows */
 		if (err)
 			return err;
+		node->description[sizeof(node->description) - 1] = '\0';
+		node->name[sizeof(node->name) - 1] = '\0';
 		fabric->nnodes++;
 		if (node->nports < 0 || node->nports > 255)
 			return -EPROTO;
@@ -164,6 +166,33 @@ static int receive_nodes(const struct reader *r, struct rk_fabric *fabric, size_
 			return err;
 	}
 	return 0;
+}
+
+static bool end_is_valid(const struct rk_fabric *fabric, int node, int port)
+{
+	return node >= 0 && (size_t)node < fabric->nnodes && port >= 0 &&
+	       port <= fabric->nodes[node].nports;
+}
+
+/* Every index a front end will follow (a port's peer, a link's ends) points into the fabric. */
+static bool indexes_are_valid(const struct rk_fabric *fabric)
+{
+	for (size_t n = 0; n < fabric->nnodes; n++)
+		for (int p = 0; p <= fabric->nodes[n].nports; p++) {
+			const struct rk_fabric_port *port = &fabric->nodes[n].ports[p];
+
+			if (port->remote_node != -1 &&
+			    !end_is_valid(fabric, port->remote_node, port->remote_port))
+				return false;
+		}
+	for (size_t i = 0; i < fabric->nlinks; i++) {
+		const struct rk_fabric_link *link = &fabric->links[i];
+
+		if (!end_is_valid(fabric, link->node_a, link->port_a) ||
+		    !end_is_valid(fabric, link->node_b, link->port_b))
+			return false;
+	}
+	return fabric->local_node >= -1 && fabric->local_node < (int)fabric->nnodes;
 }
 
 static int read_fabric(const struct reader *r, struct rk_fabric **out)
@@ -191,6 +220,10 @@ static int read_fabric(const struct reader *r, struct rk_fabric **out)
 	fabric->nlinks = (size_t)header.nlinks;
 	fabric->local_node = header.local_node;
 	fabric->discovery_seconds = header.discovery_seconds;
+	if (!indexes_are_valid(fabric)) {
+		rk_fabric_free(fabric);
+		return -EPROTO;
+	}
 	*out = fabric;
 	return 0;
 }

@@ -215,6 +215,18 @@ static void cut_or_bad_fabric_streams_are_refused(void **state)
 		assert_null(back);
 		close(fd);
 	}
+	f->links[0].node_b = 99; /* a link to a node that is not there */
+	fd = pipe_with(f, SIZE_MAX, NULL);
+	assert_int_equal(rk_fabric_read(fd, &back), -EPROTO);
+	assert_null(back);
+	close(fd);
+	f->links[0].node_b = 1;
+	f->nodes[1].ports[3].remote_node = 2;
+	f->nodes[1].ports[3].remote_port = 9; /* node 2 has ports 0..8 */
+	fd = pipe_with(f, SIZE_MAX, NULL);
+	assert_int_equal(rk_fabric_read(fd, &back), -EPROTO);
+	assert_null(back);
+	close(fd);
 	free(f->nodes[0].ports); /* more ports than a node can have (254 at most) */
 	f->nodes[0].ports = calloc(301, sizeof(struct rk_fabric_port));
 	f->nodes[0].nports = 300;
