@@ -85,8 +85,9 @@ int cli_mad_option(struct cli_mad *mad, int opt, const char *arg);
 /** Load --node-name-map if given (*map stays NULL otherwise); false when it cannot be read. */
 bool cli_load_name_map(const struct cli_mad *mad, struct rk_name_map **map);
 
-/** Fill monitor options from the MAD options (names may be NULL). */
-void cli_monitor_options(const struct cli_mad *mad, const struct rk_name_map *names,
+/** Fill monitor options from the MAD options (names may be NULL); a command that keeps
+ * watching (an --interval) discovers through the helper. */
+void cli_monitor_options(const struct cli_mad *mad, const struct rk_name_map *names, bool watching,
 			 struct rk_monitor_options *options);
 
 /** rdmakit sm: the master SM and its standbys. */

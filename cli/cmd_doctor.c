@@ -109,7 +109,7 @@ static int take_samples(const struct doctor_args *args, struct doctor_view *view
 	if (args->fabric) {
 		if (!cli_load_name_map(&args->mad, &view->names))
 			return -EINVAL;
-		cli_monitor_options(&args->mad, view->names, &options);
+		cli_monitor_options(&args->mad, view->names, false, &options);
 		rk_monitor_init(&view->monitor, &options);
 		view->fabric = true;
 		err = sample_fabric(&view->monitor);

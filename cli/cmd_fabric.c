@@ -69,7 +69,7 @@ int cmd_fabric(int argc, char **argv)
 		return status;
 	if (!cli_load_name_map(&args.mad, &names))
 		return EXIT_TROUBLE;
-	cli_monitor_options(&args.mad, names, &options);
+	cli_monitor_options(&args.mad, names, false, &options);
 	if (rk_fabric_discover(&options.fabric, &fabric) != 0) {
 		rk_name_map_free(names);
 		return EXIT_TROUBLE;

@@ -96,7 +96,7 @@ int cmd_sm(int argc, char **argv)
 		return status;
 	if (!cli_load_name_map(&args.mad, &names))
 		return EXIT_TROUBLE;
-	cli_monitor_options(&args.mad, names, &options);
+	cli_monitor_options(&args.mad, names, args.interval > 0, &options);
 	rk_monitor_init(&monitor, &options);
 	status = query_sms(&monitor, args.interval) ? EXIT_TROUBLE : 0;
 	if (!status) {

@@ -159,7 +159,7 @@ int cmd_sweep(int argc, char **argv)
 		return status;
 	if (!cli_load_name_map(&args.mad, &names))
 		return EXIT_TROUBLE;
-	cli_monitor_options(&args.mad, names, &options);
+	cli_monitor_options(&args.mad, names, args.count != 1, &options);
 	options.rediscover_seconds = args.rediscover;
 	rk_monitor_init(&monitor, &options);
 	status = run_sweeps(&args, &monitor) ? EXIT_TROUBLE : 0;

@@ -189,8 +189,9 @@ bool cli_load_name_map(const struct cli_mad *mad, struct rk_name_map **map)
 	return !mad->node_name_map || rk_name_map_load(mad->node_name_map, map) == 0;
 }
 
-void cli_monitor_options(const struct cli_mad *mad, const struct rk_name_map *names,
+void cli_monitor_options(const struct cli_mad *mad, const struct rk_name_map *names, bool watching,
 			 struct rk_monitor_options *options)
 {
 	rk_monitor_options_set(options, mad->ca, mad->port, mad->window, mad->timeout_ms, names);
+	options->discover_in_helper = watching;
 }

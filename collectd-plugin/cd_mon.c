@@ -8,6 +8,7 @@ static void monitor_options(const struct cd_fabric_config *fabric, const struct 
 	rk_monitor_options_set(options, fabric->ca, fabric->ca_port, fabric->window,
 			       fabric->timeout_ms, names);
 	options->rediscover_seconds = fabric->rediscover;
+	options->discover_in_helper = true; /* a daemon: no leak may build up */
 }
 
 int cd_mon_start(const struct cd_config *config, struct cd_mon **out)

@@ -47,7 +47,9 @@ int rk_monitor_discover(struct rk_monitor *monitor)
 	int err;
 
 	close_port(monitor);
-	err = rk_fabric_discover_isolated(&monitor->options.fabric, &fabric);
+	err = monitor->options.discover_in_helper
+		  ? rk_fabric_discover_isolated(&monitor->options.fabric, &fabric)
+		  : rk_fabric_discover(&monitor->options.fabric, &fabric);
 	if (err)
 		return err;
 	rk_fabric_free(monitor->prev_fabric);

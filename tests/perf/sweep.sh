@@ -2,8 +2,9 @@
 # Wall time and peak memory of a fabric-wide counter sweep on a ~2,000-CA simulated fat tree
 # (96 switches, 8,192 cabled ports), side by side with ibqueryerrors on the same sim:
 #   ibqueryerrors (discovery + PortCounters of every port, one MAD at a time)
-#   rdmakit sweep, one shot (discovery included)
-#   rdmakit sweep, steady state (topology cached; sweeps 2..N of one process)
+#   rdmakit sweep, one shot (discovery included, in its own process)
+#   rdmakit sweep, steady state (topology cached; sweeps 2..N of one process, which
+#   discovered through the rdmakit-discover helper; the peak is the larger process's)
 # Usage: tests/perf/sweep.sh [BUILD_DIR] [RUNS]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)

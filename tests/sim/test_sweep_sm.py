@@ -185,7 +185,7 @@ class Sweep(simlib.SimTestCase):
         self.assertGreater(len(docs[0]["ports"]), 0)
 
     def test_helper_failure_is_logged_here(self):
-        proc = self.sim.run(RDMAKIT, "sweep", "-C", "nosuchca")
+        proc = self.sim.run(RDMAKIT, "sweep", "-C", "nosuchca", "--interval", "1")
         self.assertEqual(proc.returncode, 3, proc.stderr)
         self.assertIn("rdmakit: error: fabric discovery through nosuchca, port 0, failed",
                       proc.stderr)

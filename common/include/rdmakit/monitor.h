@@ -13,6 +13,7 @@ struct rk_monitor_options {
 	struct rk_fabric_options fabric; /* CA, port, node names */
 	struct rk_mad_options mad;	 /* from rk_mad_options_defaults(), then changed */
 	double rediscover_seconds;	 /* rediscover when the topology is older (0: never) */
+	bool discover_in_helper; /* for long runs: rk_fabric_discover_isolated, not in-process */
 };
 
 /* The current and previous views of one fabric, owned by the front end that watches it. */
