@@ -25,19 +25,16 @@ static int parse_options(int argc, char **argv, struct rk_fabric_options *option
 	int opt;
 
 	while ((opt = getopt(argc, argv, "C:P:t:s:")) != -1) {
-		if (opt == 'C') {
+		if (opt == 'C')
 			options->ca = optarg;
-			continue;
-		}
-		if ((opt != 'P' && opt != 't' && opt != 's') ||
-		    parse_number(optarg, 600000, &value))
-			return -1;
-		if (opt == 'P')
+		else if (opt == 'P' && parse_number(optarg, 254, &value) == 0)
 			options->port = (int)value;
-		else if (opt == 't')
+		else if (opt == 't' && parse_number(optarg, 600000, &value) == 0)
 			options->timeout_ms = (unsigned)value;
-		else
+		else if (opt == 's' && parse_number(optarg, 1024, &value) == 0)
 			options->max_smps = (unsigned)value;
+		else
+			return -1;
 	}
 	return optind == argc ? 0 : -1;
 }
