@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* The rdmakit command line: subcommands and what they share. */
 #ifndef RDMAKIT_CLI_H
 #define RDMAKIT_CLI_H

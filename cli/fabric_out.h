@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Text and JSON views of a discovered fabric, its SMs and its counter sweeps. */
 #ifndef RDMAKIT_CLI_FABRIC_OUT_H
 #define RDMAKIT_CLI_FABRIC_OUT_H

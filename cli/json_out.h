@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* JSON documents built from the core's snapshots (json-c does all escaping). */
 #ifndef RDMAKIT_CLI_JSON_OUT_H
 #define RDMAKIT_CLI_JSON_OUT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Aligned text for people, from the same snapshots as the JSON. */
 #ifndef RDMAKIT_CLI_TEXT_OUT_H
 #define RDMAKIT_CLI_TEXT_OUT_H

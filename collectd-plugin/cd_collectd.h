@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* collectd's plugin API, included the one way that works with Debian's collectd-dev. */
 #ifndef RDMAKIT_CD_COLLECTD_H
 #define RDMAKIT_CD_COLLECTD_H

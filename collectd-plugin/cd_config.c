@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "cd_config.h"
 
 #include "cd_config_keys.h"

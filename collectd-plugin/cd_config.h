@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* The <Plugin rdmakit> block: keys, values, checks. */
 #ifndef RDMAKIT_CD_CONFIG_H
 #define RDMAKIT_CD_CONFIG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* The fabric and SM options of the <Plugin rdmakit> block. */
 #include "cd_config_keys.h"
 #include "cd_submit.h"

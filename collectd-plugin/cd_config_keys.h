@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Parsing the options of a <Plugin rdmakit> block: helpers shared by cd_config*.c. */
 #ifndef RDMAKIT_CD_CONFIG_KEYS_H
 #define RDMAKIT_CD_CONFIG_KEYS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* What the host mode reports once per event: log lines and, with Notifications, notifications. */
 #ifndef RDMAKIT_CD_EVENTS_H
 #define RDMAKIT_CD_EVENTS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Fabric mode: every port's counters, swept over MADs, and the fabric's findings. */
 #ifndef RDMAKIT_CD_FABRIC_H
 #define RDMAKIT_CD_FABRIC_H

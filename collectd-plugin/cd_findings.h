@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Fabric and SM findings reported once per event: when they appear and when they clear. */
 #ifndef RDMAKIT_CD_FINDINGS_H
 #define RDMAKIT_CD_FINDINGS_H

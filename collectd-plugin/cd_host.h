@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Host mode: this host's ports and counters, read from sysfs by the core at every interval. */
 #ifndef RDMAKIT_CD_HOST_H
 #define RDMAKIT_CD_HOST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "cd_mon.h"
 
 #include "cd_submit.h"

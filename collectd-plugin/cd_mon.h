@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* The process's one rk_monitor, shared by the fabric and SM reads. */
 #ifndef RDMAKIT_CD_MON_H
 #define RDMAKIT_CD_MON_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Plugin instances of fabric nodes: the node name map's name made safe, or the node GUID. */
 #ifndef RDMAKIT_CD_NAMES_H
 #define RDMAKIT_CD_NAMES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* What the host mode sends for each port: built once per device, walked at every read. */
 #ifndef RDMAKIT_CD_PLAN_H
 #define RDMAKIT_CD_PLAN_H

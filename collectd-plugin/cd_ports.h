@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Port and IgnoreSelected: which ports to collect, with the meaning of collectd's ignorelist. */
 #ifndef RDMAKIT_CD_PORTS_H
 #define RDMAKIT_CD_PORTS_H

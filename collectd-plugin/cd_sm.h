@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* SM mode: the subnet managers' status, the master's changes and the SM findings. */
 #ifndef RDMAKIT_CD_SM_H
 #define RDMAKIT_CD_SM_H

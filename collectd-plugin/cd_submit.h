@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Handing values, notifications and log lines to collectd; shared by every mode. */
 #ifndef RDMAKIT_CD_SUBMIT_H
 #define RDMAKIT_CD_SUBMIT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* How the core's counters and port facts map onto collectd's standard types (types.db). */
 #ifndef RDMAKIT_CD_VALUES_H
 #define RDMAKIT_CD_VALUES_H

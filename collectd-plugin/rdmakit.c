@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* collectd's entry points: config, init, reads, shutdown. The modes do the work: the host mode
  * in cd_host.c, the fabric mode in cd_fabric.c and the SM mode in cd_sm.c, the last two on one
  * shared monitor (cd_mon.c) and each in a read callback of its own with its own interval. */

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # Configure and build rdmakit into ./build (or $BUILD_DIR). Used by demo.sh and check.sh.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # Build rdmakit and run the whole test suite through ctest.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # Build rdmakit and show its main job on bundled sysfs fixtures (no HCA needed).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)

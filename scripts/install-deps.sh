@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # Install every Debian package rdmakit's build, demo and tests need.
 # Idempotent and non-interactive; run as root on Debian 12.
 set -eu

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # Fails when a C file of the tree does not follow .clang-format.
 set -eu
 clang_format=$1

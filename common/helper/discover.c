@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* rdmakit-discover: discovers the fabric for librdmakit's rk_fabric_discover_isolated and
  * writes the answer to stdout in the library's own format. Not meant to be run by hand.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Fabric discovery in a helper process, for long-running front ends.
  *
  * libibnetdisc before rdma-core 49.1 leaks one small block per switch port and discovery

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Health rules over the fabric, its subnet managers and its counter sweeps. */
 #include "rdmakit/health.h"
 

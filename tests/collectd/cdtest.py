@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 """Helpers for the collectd plugin tests: a private collectd daemon, its CSV values and log.
 
 Each daemon gets its own temporary BaseDir with the PIDFile, the csv DataDir (StoreRates

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* A test-only collectd plugin, "rdmakit_drain", for one-shot runs (collectd -T).
  *
  * collectd -T reads every plugin once and then stops its write threads, dropping the value

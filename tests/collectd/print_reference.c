@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Prints what rdmakit.so sends, one tab-separated row per value, for the collectd tests to
  * compare with collectd-plugin/README.md and to find each counter among the daemon's values.
  * Without arguments, the host mode: every catalog entry and port gauge (from, type, type

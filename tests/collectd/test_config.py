@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 """A real collectd with bad <Plugin rdmakit> blocks: each bad key or value is reported with
 its name and value, collectd refuses the configuration, and the plugin never reads."""
 import os

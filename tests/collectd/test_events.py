@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 """A real collectd with rdmakit.so while the fixture changes under it: port states, rising
 error counters, saturated and unavailable counters, a device that vanishes and comes back.
 Notifications are written by collectd's logfile plugin (it logs every notification)."""

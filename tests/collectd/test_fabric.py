@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 """A real collectd with rdmakit.so in fabric mode, sending MADs into a real ibsim + OpenSM
 through the umad2sim shim: every swept port's values, counters set on ibsim's console, the
 fabric-wide values, and findings (a slow link, a saturated counter, rising errors) notified

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 """A real collectd with rdmakit.so: Port/IgnoreSelected and HwCounters/HwCounter selection."""
 import time
 import unittest

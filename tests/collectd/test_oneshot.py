@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 """collectd -T (one read, then exit) with rdmakit.so: the values it prints are right.
 
 write_log (Format JSON) prints each value list through the logfile plugin on stdout. Its exit

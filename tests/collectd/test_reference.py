@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 """The README's value reference tables match the core's catalog and the plugin's mapping: the
 host mode's table, and the fabric and SM modes' table."""
 import unittest

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 """A real collectd with rdmakit.so in SM mode against a real ibsim + OpenSM (umad2sim shim):
 the master's values agree with sminfo; a standby OpenSM started later is found (rediscovery),
 its loss is notified once; a failover to it is notified once."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 """collectd with rdmakit.so under valgrind (memcheck): reads, events, a device that vanishes
 and comes back, then SIGTERM to its PID. No memory error and no leak may involve rdmakit.so.
 

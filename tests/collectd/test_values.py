@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 """A real collectd with rdmakit.so on the ib-hdr and roce fixtures: every counter's value.
 
 Each counter file of the fixture is looked up in the README's reference table (so the table

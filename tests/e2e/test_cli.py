@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 """End-to-end tests of the rdmakit CLI on the sysfs fixtures: exact values from its JSON."""
 import contextlib
 import json

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # bigfabric.sh - sourced by the perf scripts: the ~2,000-CA simulated fat tree they all
 # measure on (64 leaves of 32 hosts, 32 spines, radix 64: 96 switches, 2,048 CAs, 8,192
 # cabled ports), in ibsim with an OpenSM on Hca1 (tests/sim/simctl.sh).

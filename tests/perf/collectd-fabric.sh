@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # collectd's memory with rdmakit.so in fabric mode on the ~2,000-CA simulated fat tree (96
 # switches, 2,048 CAs, 8,192 ports swept), and the sweep's duration as the plugin sees it.
 # Usage: tests/perf/collectd-fabric.sh [BUILD_DIR] [SWEEPS]

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # Instructions one collectd read of a 16-port host costs in rdmakit.so and in collectd's own
 # infiniband plugin, counted by callgrind, side by side with their ratio.
 # Usage: collectd-read.sh [BUILD_DIR]. Needs root (unshare -m, mount --bind).

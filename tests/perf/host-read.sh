@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # Instructions the core spends on one full read of every counter of a 16-port host,
 # counted by callgrind (stable on a noisy machine). Usage: host-read.sh [BUILD_DIR]
 set -eu

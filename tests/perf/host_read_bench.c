@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Reads a host's counters N times through the core, for callgrind to count (host-read.sh). */
 #include "rdmakit/host.h"
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # Memory that fabric discoveries leave behind, on the ~2,000-CA simulated fat tree (96
 # switches, 2,048 CAs), measured by valgrind (memcheck's "definitely lost"):
 #   ibnetdiscover                      one discovery, what a user would otherwise run

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # Wall time and peak memory of a fabric-wide counter sweep on a ~2,000-CA simulated fat tree
 # (96 switches, 8,192 cabled ports), side by side with ibqueryerrors on the same sim:
 #   ibqueryerrors (discovery + PortCounters of every port, one MAD at a time)

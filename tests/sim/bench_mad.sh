@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # bench_mad.sh - time one rk_mad_run of PortCounters over every cabled port of the ~2,000-CA
 # fat tree (64 leaves x 32 hosts, 32 spines, radix 64: 8,192 ports) at several windows, next
 # to ibqueryerrors on the same simulated fabric. Not part of ctest (about 20 s).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # checks.sh - pass/fail bookkeeping shared by the bash tests in tests/sim (source it).
 # Counts in PASS and FAIL; each check prints one "ok"/"FAIL" line.
 PASS=${PASS:-0}

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 """Generate a two-level fat tree as an ibsim net file.
 
 Usage (see --help):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /*
  * mad_probe: drives librdmakit's MAD engine against a real (or simulated) fabric.
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # selftest.sh - exercise tests/sim: the fat-tree generator, simctl.sh,
 # ibsim + OpenSM and the diags against them. Exit 0 only if all passed.
 # Runs in ~5 s; needs ibsim-utils, opensm, infiniband-diags.

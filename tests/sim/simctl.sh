@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # simctl.sh - a simulated InfiniBand fabric (ibsim + OpenSM) for tests.
 #
 # Use it as a library:            . tests/sim/simctl.sh

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 """Python side of the simulated-fabric testbed: drives simctl.sh for unittest-based tests."""
 import json
 import os

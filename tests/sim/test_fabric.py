@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 """rdmakit fabric against a real ibsim + OpenSM: discovery, degraded links, Unlink/ReLink."""
 import json
 import os

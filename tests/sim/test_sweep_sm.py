@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 """rdmakit sweep, sm and doctor --fabric against a real ibsim + OpenSM, with exact values."""
 import json
 import os

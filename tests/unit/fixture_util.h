@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Helpers for unit tests: fixture paths, private copies of fixture trees, captured logs. */
 #ifndef RDMAKIT_TEST_FIXTURE_UTIL_H
 #define RDMAKIT_TEST_FIXTURE_UTIL_H

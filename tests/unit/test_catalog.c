@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Unit tests of the catalog: widths and scales from the IB spec, lookups, consistency. */
 #include "rdmakit/catalog.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Unit tests of the collectd plugin's fabric and SM mapping: node instance names, which value
  * lists a fabric port has, and the fabric-wide and SM values of hand-built snapshots. */
 #include "cd_fabric_values.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Unit tests of the collectd plugin's Port/IgnoreSelected selection and value mapping. */
 #include "cd_ports.h"
 #include "cd_values.h"

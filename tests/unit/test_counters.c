@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Unit tests of counters: saturation, wrap and reset, unavailable values, reading a set. */
 #include "fixture_util.h"
 #include "rdmakit/counters.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Unit tests of link classification and the node name map, on hand-built fabrics. */
 #include "fixture_util.h"
 #include "rdmakit/fabric.h"

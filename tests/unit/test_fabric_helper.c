@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Unit tests of discovery through a helper process (rk_fabric_discover_isolated), with shell
  * scripts standing in for rdmakit-discover: its arguments, a forwarded log line and failure,
  * and helpers that exit early, talk nonsense or hang. The real helper on a simulated fabric

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Unit tests of the health rules: each one fires on its fixture and stays quiet on a healthy host.
  */
 #include "fixture_util.h"

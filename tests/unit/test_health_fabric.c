@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Unit tests of the SM, fabric and sweep health rules on hand-built snapshots. */
 #include "rdmakit/health.h"
 

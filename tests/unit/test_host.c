@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Unit tests of the host module: rate and PCIe parsers, fixture hosts, vanish and return. */
 #include "fixture_util.h"
 #include "rdmakit/host.h"

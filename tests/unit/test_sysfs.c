@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Unit tests of the sysfs module: value parsers, attribute reads, the descriptor budget. */
 #include "fixture_util.h"
 #include "rdmakit/sysfs.h"

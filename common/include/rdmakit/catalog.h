@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* The one table of every counter rdmakit knows: name, width, kind, unit, help. */
 #ifndef RDMAKIT_CATALOG_H
 #define RDMAKIT_CATALOG_H

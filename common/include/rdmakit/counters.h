@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Reading a directory of counter files, saturation, and deltas between samples. */
 #ifndef RDMAKIT_COUNTERS_H
 #define RDMAKIT_COUNTERS_H

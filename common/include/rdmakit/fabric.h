@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* The InfiniBand fabric seen over MADs: nodes, ports, links, and links below their capability. */
 #ifndef RDMAKIT_FABRIC_H
 #define RDMAKIT_FABRIC_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Rules that turn what the core read into findings: what is wrong and what to do. */
 #ifndef RDMAKIT_HEALTH_H
 #define RDMAKIT_HEALTH_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* A host's RDMA devices, ports and PCI functions, read from sysfs. */
 #ifndef RDMAKIT_HOST_H
 #define RDMAKIT_HOST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* The core's one logging hook: front ends route messages to their own logger. */
 #ifndef RDMAKIT_LOG_H
 #define RDMAKIT_LOG_H

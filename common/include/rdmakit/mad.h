@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* A umad port and an engine that keeps many MADs in flight (window, timeout, retries). */
 #ifndef RDMAKIT_MAD_H
 #define RDMAKIT_MAD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Watching a fabric over time: cached topology, rediscovery, counter sweeps, SM status. */
 #ifndef RDMAKIT_MONITOR_H
 #define RDMAKIT_MONITOR_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Subnet managers: SMInfo of the master and of every port that advertises IsSM. */
 #ifndef RDMAKIT_SM_H
 #define RDMAKIT_SM_H

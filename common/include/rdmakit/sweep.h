@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* A sweep of PortCounters (and PortCountersExtended where supported) over a whole fabric. */
 #ifndef RDMAKIT_SWEEP_H
 #define RDMAKIT_SWEEP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Reading sysfs attributes under a configurable root, keeping descriptors open. */
 #ifndef RDMAKIT_SYSFS_H
 #define RDMAKIT_SYSFS_H
