@@ -7,11 +7,6 @@
 #include <errno.h>
 #include <string.h>
 
-bool link_degraded(const struct rk_fabric_link *link)
-{
-	return link->below_enabled || link->below_peers;
-}
-
 static json_object *json_guid(uint64_t guid)
 {
 	char text[24];
@@ -88,7 +83,7 @@ static json_object *json_link(const struct rk_fabric *fabric, const struct rk_fa
 	json_object_object_add(obj, "b", json_link_end(fabric, link->node_b, link->port_b));
 	json_object_object_add(obj, "width", json_width(link->width));
 	json_object_object_add(obj, "speed", json_speed(link->speed));
-	json_object_object_add(obj, "degraded", json_object_new_boolean(link_degraded(link)));
+	json_object_object_add(obj, "degraded", json_object_new_boolean(rk_link_degraded(link)));
 	if (link->below_enabled)
 		json_object_array_add(reasons, json_object_new_string("below_enabled"));
 	if (link->below_peers)
@@ -103,7 +98,7 @@ static json_object *json_link(const struct rk_fabric *fabric, const struct rk_fa
 
 static bool link_selected(const struct rk_fabric_link *link, enum link_selection links)
 {
-	return links == LINKS_ALL || (links == LINKS_DEGRADED && link_degraded(link));
+	return links == LINKS_ALL || (links == LINKS_DEGRADED && rk_link_degraded(link));
 }
 
 json_object *json_fabric(const struct rk_fabric *fabric, enum link_selection links)
@@ -140,7 +135,7 @@ static void text_link(FILE *out, const struct rk_fabric *fabric, const struct rk
 		link->below_enabled ? "  DEGRADED: below what both ends enable" : "",
 		link->below_peers ? "  DEGRADED: below most links between these models" : "",
 		link->ends_disagree ? "  (ends disagree)" : "",
-		link->unused_supported && !link_degraded(link)
+		link->unused_supported && !rk_link_degraded(link)
 		    ? "  (faster speeds supported, not enabled)"
 		    : "");
 }
@@ -151,7 +146,7 @@ void text_fabric(FILE *out, const struct rk_fabric *fabric, enum link_selection 
 
 	count_nodes(fabric, counts);
 	for (size_t i = 0; i < fabric->nlinks; i++)
-		degraded += link_degraded(&fabric->links[i]);
+		degraded += rk_link_degraded(&fabric->links[i]);
 	fprintf(
 	    out,
 	    "%zu switches, %zu CAs, %zu routers, %zu links (%zu degraded); discovered in %.2f s\n",

@@ -18,9 +18,6 @@ enum link_selection {
 	LINKS_DEGRADED,
 };
 
-/** True when a link is flagged degraded (below what both ends enable, or below its peers). */
-bool link_degraded(const struct rk_fabric_link *link);
-
 /** {"nodes": [...], "links": [...]} for fabric --json. */
 json_object *json_fabric(const struct rk_fabric *fabric, enum link_selection links);
 

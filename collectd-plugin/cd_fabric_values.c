@@ -95,7 +95,7 @@ void cd_fabric_facts(const struct rk_fabric *fabric, const struct rk_sweep *swee
 		cas += fabric->nodes[i].type == RK_NODE_CA;
 	}
 	for (size_t i = 0; i < fabric->nlinks; i++)
-		degraded += fabric->links[i].below_enabled || fabric->links[i].below_peers;
+		degraded += rk_link_degraded(&fabric->links[i]);
 	values[CD_FABRIC_NODES] = (double)fabric->nnodes;
 	values[CD_FABRIC_SWITCHES] = switches;
 	values[CD_FABRIC_CAS] = cas;

@@ -387,6 +387,11 @@ void rk_fabric_classify_links(struct rk_fabric *fabric)
 	classify_by_peers(fabric);
 }
 
+bool rk_link_degraded(const struct rk_fabric_link *link)
+{
+	return link->below_enabled || link->below_peers;
+}
+
 static int convert_fabric(ibnd_fabric_t *src, const struct rk_name_map *names,
 			  struct rk_fabric *fabric)
 {

@@ -96,7 +96,7 @@ static int check_link(const struct rk_fabric *fabric, const struct rk_fabric_lin
 	int err = 0;
 
 	link_subject(fabric, link, subject, sizeof(subject));
-	if (link->below_enabled || link->below_peers)
+	if (rk_link_degraded(link))
 		err = located(rk_findings_add(
 				  out, RK_SEVERITY_WARNING, "LINK_DEGRADED", subject,
 				  "reseat or replace the cable; check both ports' "

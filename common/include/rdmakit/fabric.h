@@ -124,6 +124,9 @@ int rk_fabric_find_node(const struct rk_fabric *fabric, uint64_t guid);
 /** Mark links slower than both ends enable or than most links between the same models. */
 void rk_fabric_classify_links(struct rk_fabric *fabric);
 
+/** A degraded link: slower or narrower than both ends enable, or than most of its peers. */
+bool rk_link_degraded(const struct rk_fabric_link *link);
+
 /** Load a node name map; errors name the file and line. */
 int rk_name_map_load(const char *path, struct rk_name_map **out);
 
