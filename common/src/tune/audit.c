@@ -87,7 +87,7 @@ int rk_tune_plan_add(struct rk_tune_plan *plan, enum rk_tune_change_kind kind, c
 					  .wanted_len = wanted_len,
 					  .wanted_mode = wanted_mode};
 	snprintf(change->key, sizeof(change->key), "%s", key);
-	snprintf(change->path, sizeof(change->path), "%s", path);
+	snprintf(change->path, sizeof(change->path), "%s", path + strspn(path, "/"));
 	change->current = current ? copy_bytes(current, current_len) : NULL;
 	change->wanted = copy_bytes(wanted, wanted_len);
 	if ((current && !change->current) || !change->wanted) {
