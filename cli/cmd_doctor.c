@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <string.h>
 
 static const char doctor_usage[] =
     "Usage: rdmakit doctor [--interval S] [--expect-rate GBPS] [--sysfs-root DIR] [--json]\n"
@@ -26,7 +27,8 @@ static const char doctor_usage[] =
     "\n"
     "  --interval S        take a second sample after S seconds (default 0: one sample)\n"
     "  --fabric            add the fabric and SM findings (MADs from this node)\n"
-    "  --tune              add rdmakit tune audit's findings about / (no profile)\n"
+    "  --tune              add rdmakit tune audit's findings (no profile) about /, or\n"
+    "                      the tree above --sysfs-root when that ends in /sys\n"
     "  --expect-rate GBPS  flag ACTIVE ports below this rate (e.g. 200)\n"
     "  --sysfs-root DIR    read DIR instead of /sys\n"
     "  --json              {\"findings\": [{severity, code, subject, message, "
@@ -135,13 +137,30 @@ static int take_samples(const struct doctor_args *args, struct doctor_view *view
 	return err;
 }
 
-/* The tune audit's findings (hazards of /, no profile) added to doctor's. */
-static int check_tune(struct rk_findings *findings)
+/* The root tune reads: the tree above --sysfs-root when that ends in /sys, else /. */
+static void tune_root_of(const struct cli_common *common, char *root, size_t size)
 {
-	struct rk_tune_options options = {.root = "/"};
-	struct rk_tune_audit audit = {0};
-	int err = rk_tune_audit_host(&options, &audit, NULL);
+	const char *sys = common->sysfs_root;
+	size_t len = sys ? strlen(sys) : 0;
 
+	while (len > 1 && sys[len - 1] == '/')
+		len--;
+	if (len > 4 && strncmp(sys + len - 4, "/sys", 4) == 0)
+		snprintf(root, size, "%.*s", (int)(len - 4), sys);
+	else
+		snprintf(root, size, "/");
+}
+
+/* The tune audit's findings (hazards, no profile) added to doctor's. */
+static int check_tune(const struct cli_common *common, struct rk_findings *findings)
+{
+	char root[4096];
+	struct rk_tune_options options = {.root = root};
+	struct rk_tune_audit audit = {0};
+	int err;
+
+	tune_root_of(common, root, sizeof(root));
+	err = rk_tune_audit_host(&options, &audit, NULL);
 	for (size_t i = 0; !err && i < audit.findings.count; i++) {
 		const struct rk_finding *f = &audit.findings.items[i];
 
@@ -165,7 +184,7 @@ static int check_all(const struct doctor_args *args, const struct doctor_view *v
 	if (!err && view->fabric)
 		err = rk_health_check_sweep(m->fabric, &m->sweep, findings);
 	if (!err && args->tune)
-		err = check_tune(findings);
+		err = check_tune(&args->common, findings);
 	return err;
 }
 

@@ -134,6 +134,22 @@ class Audit(unittest.TestCase):
         self.assertIn("--profile", proc.stderr)
 
 
+    def test_doctor_tune_adds_the_audit(self):
+        def doctor(*extra):
+            proc = subprocess.run([RDMAKIT, "doctor", *extra, "--json", "--sysfs-root",
+                                   os.path.join(HOST, "sys")], capture_output=True, text=True,
+                                  timeout=60)
+            return proc.returncode, codes(json.loads(proc.stdout))
+
+        audit = codes(run_json("audit", root=HOST, rc=2))
+        rc_plain, plain = doctor()
+        rc_tune, with_tune = doctor("--tune")
+        self.assertEqual(rc_plain, 0)
+        self.assertEqual(rc_tune, 2)  # the IPoIB MTU of 4096
+        self.assertEqual(with_tune, sorted(set(plain) | set(audit)))
+        self.assertIn(("TUNE_IPOIB_MTU", "ib0"), with_tune)
+
+
 class ApplyRollback(unittest.TestCase):
     def test_apply_history_verify_rollback(self):
         with host_copy() as root:
