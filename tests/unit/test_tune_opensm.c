@@ -124,6 +124,7 @@ static void test_bad_conf_reports_each_problem(void **state)
 	assert_string_equal(fact_of(&a, "TUNE_OSM_GUID", ":2")->current, "0xZZ00000000000001");
 	assert_string_equal(fact_of(&a, "TUNE_OSM_RANGE", ":3")->current, "16");
 	assert_string_equal(fact_of(&a, "TUNE_OSM_UNKNOWN_KEY", ":4")->current, "sm_prioirty");
+	assert_string_equal(fact_of(&a, "TUNE_OSM_UNKNOWN_KEY", ":4")->recommended, "sm_priority");
 	assert_string_equal(fact_of(&a, "TUNE_OSM_VALUE", ":5")->current, "yes");
 	assert_string_equal(fact_of(&a, "TUNE_OSM_VALUE", ":6")->current, "ten");
 	assert_string_equal(fact_of(&a, "TUNE_OSM_RANGE", ":7")->recommended, "0..7");
@@ -136,6 +137,8 @@ static void test_bad_conf_reports_each_problem(void **state)
 	assert_string_equal(fact_of(&a, "TUNE_OSM_SYNTAX", ":13")->current, "just_a_token");
 	assert_string_equal(fact_of(&a, "TUNE_OSM_UNKNOWN_KEY", ":14")->current,
 			    "enable_adaptive_routing");
+	assert_string_equal(fact_of(&a, "TUNE_OSM_UNKNOWN_KEY", ":14")->recommended,
+			    "a key from `opensm -c`");		    /* nothing close */
 	assert_int_equal(count_code(&a, "TUNE_OSM_MKEY", NULL), 0); /* not set: not judged */
 	rk_tune_audit_free(&a);
 }

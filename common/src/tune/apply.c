@@ -194,8 +194,12 @@ static int apply_live(struct applying *a, const struct rk_tune_change *c, const 
 	size_t size = 0;
 	int err = tune_slurp(a->root, c->path, &raw, &size, NULL);
 
-	if (err)
+	if (!err && size > JOURNAL_MAX_VALUE)
+		err = -EFBIG; /* a /proc or /sys value, not a file: it must fit a record */
+	if (err) {
+		free(raw);
 		return record_failure(a, n, c->path, err);
+	}
 	if (live_value_is(raw, c->wanted)) {
 		free(raw);
 		return 0;

@@ -209,7 +209,7 @@ static void write_sysctl_dropin(struct tune_ctx *ctx)
 {
 	struct tune_text text = {0};
 
-	if (!ctx->sysctl_dropin.len)
+	if (!ctx->sysctl_dropin.len || !ctx->profile)
 		return;
 	tune_note_error(ctx, tune_text_add(&text, "# Written by rdmakit tune (profile %s).\n%s",
 					   ctx->profile->name, ctx->sysctl_dropin.data));

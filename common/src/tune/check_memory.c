@@ -324,7 +324,7 @@ static void check_systemd_default(struct tune_ctx *ctx)
 		       0644);
 }
 
-/* A unit that sets LimitMEMLOCK to a finite value below the 32 KiB libibverbs warns at. */
+/* A unit that sets LimitMEMLOCK to a finite value: PAM limits do not reach services. */
 static void check_units(struct tune_ctx *ctx)
 {
 	char **names, path[300], value[64];

@@ -400,7 +400,7 @@ int journal_create(const char *root, struct journal *j)
 
 int journal_append(struct journal *j, const char *const *fields, size_t nfields)
 {
-	char *line = malloc(17 + nfields * 3 * 4096 + 2), hash[17];
+	char *line = malloc(17 + nfields * (3 * JOURNAL_MAX_VALUE + 8) + 2), hash[17];
 	size_t used = 17;
 	int err;
 
@@ -409,7 +409,11 @@ int journal_append(struct journal *j, const char *const *fields, size_t nfields)
 	for (size_t i = 0; i < nfields; i++) {
 		if (i)
 			line[used++] = ' ';
-		encode(fields[i], line + used, 3 * 4096);
+		if (strlen(fields[i]) > JOURNAL_MAX_VALUE) {
+			free(line);
+			return -EFBIG;
+		}
+		encode(fields[i], line + used, 3 * JOURNAL_MAX_VALUE + 8);
 		used += strlen(line + used);
 	}
 	snprintf(

@@ -9,6 +9,8 @@
 #include <stdint.h>
 
 #define JOURNAL_MAX_FIELDS 12
+/* Longest field a record holds (a live value; files go to backups). */
+#define JOURNAL_MAX_VALUE 4000
 
 /* One record: its type and decoded fields. */
 struct jrecord {

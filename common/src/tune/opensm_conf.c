@@ -219,6 +219,61 @@ static void check_security(struct conf_scan *scan, const char *key, const char *
 		       "partition enforcement is off: switches pass packets of every partition");
 }
 
+/* Levenshtein distance of two short names (cut off at 63 characters). */
+static size_t distance(const char *a, const char *b)
+{
+	size_t la = strnlen(a, 63), lb = strnlen(b, 63), row[64];
+
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+
+			best = up + 1 < best ? up + 1 : best;
+			best = row[j - 1] + 1 < best ? row[j - 1] + 1 : best;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb];
+}
+
+/* The known key closest to name (2 edits at most), or NULL. */
+static const char *closest_key(const struct rk_opensm_keys *keys, const char *name)
+{
+	const char *best = NULL;
+	size_t best_distance = 3;
+
+	for (size_t i = 0; i < keys->count; i++) {
+		size_t d = distance(name, keys->items[i].name);
+
+		if (d < best_distance) {
+			best = keys->items[i].name;
+			best_distance = d;
+		}
+	}
+	return best;
+}
+
+static void report_unknown(struct conf_scan *scan, const char *name, unsigned lineno)
+{
+	const char *guess = closest_key(scan->keys, name);
+	char message[300], hint[96];
+
+	snprintf(hint, sizeof(hint), "did you mean %s?", guess ? guess : "");
+	snprintf(message, sizeof(message),
+		 "%s is not a key of the installed OpenSM: it logs \"Unrecognized token\" and "
+		 "ignores the line%s%s",
+		 name, guess ? "; " : "", guess ? hint : "");
+	report(scan, RK_SEVERITY_WARNING, "TUNE_OSM_UNKNOWN_KEY", lineno, name,
+	       guess ? guess : "a key from `opensm -c`",
+	       "remove the line or use the key's real name", message);
+}
+
 static void conf_line(char *line, unsigned lineno, void *arg)
 {
 	struct conf_scan *scan = arg;
@@ -245,13 +300,7 @@ static void conf_line(char *line, unsigned lineno, void *arg)
 	}
 	key = rk_opensm_key_find(scan->keys, name);
 	if (!key) {
-		snprintf(message, sizeof(message),
-			 "%s is not a key of the installed OpenSM: it logs \"Unrecognized token\" "
-			 "and ignores the line",
-			 name);
-		report(scan, RK_SEVERITY_WARNING, "TUNE_OSM_UNKNOWN_KEY", lineno, name,
-		       "a key from `opensm -c`", "remove the line or use the key's real name",
-		       message);
+		report_unknown(scan, name, lineno);
 		return;
 	}
 	check_repeat(scan, name, lineno);
