@@ -207,6 +207,7 @@ static void test_memlock_below_ibverbs_minimum_is_critical(void **state)
 	expect_fact(&a, "TUNE_LIMITS_SYNTAX", "/etc/security/limits.d/20-rdma.conf",
 		    RK_SEVERITY_WARNING, NULL, NULL);
 	assert_non_null(strstr(find(&a, "TUNE_LIMITS_SYNTAX", NULL, NULL)->message, "line 2"));
+	assert_int_equal(count_code(&a, "TUNE_LIMITS_SYNTAX"), 1);
 	rk_tune_audit_free(&a);
 	fixture_discard(root);
 }
@@ -249,12 +250,21 @@ static void test_bad_input_goes_on(void **state)
 	fclose(f);
 	write_file(root, "dcb/ens1f0/pfc.json", "{ not json");
 	write_file(root, "proc/irq/40/smp_affinity_list", "zz\n");
+	write_file(root, "proc/sys/kernel/numa_balancing", "\x01\x02 garbage\n");
+	log_capture_start();
 	a = audit_tree(root, "latency");
+	assert_int_equal(log_capture_count("proc/cmdline: not a regular file"), 1);
+	assert_int_equal(log_capture_count("smp_affinity_list under"), 1);
+	assert_int_equal(log_capture_count("not a CPU list: \"zz\""), 1);
+	assert_int_equal(log_capture_count("pfc of ens1f0 is not JSON"), 1);
+	expect_fact(&a, "TUNE_SYSCTL", "kernel.numa_balancing", RK_SEVERITY_WARNING,
+		    "\x01\x02 garbage", "0");		   /* shown as read, not guessed */
 	assert_null(find(&a, "TUNE_CSTATES", NULL, NULL)); /* unreadable: not judged */
 	assert_null(find(&a, "TUNE_ROCE_PFC", NULL, NULL));
 	assert_non_null(find(&a, "TUNE_ROCE_TRUST", NULL, NULL)); /* app.json still read */
 	assert_null(find(&a, "TUNE_IRQ_AFFINITY", NULL, NULL));
 	assert_non_null(find(&a, "TUNE_GOVERNOR", NULL, NULL)); /* the rest goes on */
+	assert_non_null(find(&a, "TUNE_LIMITS_SYNTAX", "/etc/security/limits.conf", NULL));
 	rk_tune_audit_free(&a);
 	fixture_discard(root);
 }

@@ -119,11 +119,8 @@ void tune_want_live(struct tune_ctx *ctx, const char *key, const char *relpath, 
 	if (!ctx->plan)
 		return;
 	err = tune_slurp(ctx->root, relpath, &raw, &len, NULL);
-	if (err) {
-		rk_log(RK_LOG_WARNING, "tune: cannot read %s under %s: %s", relpath, ctx->root,
-		       strerror(-err));
-		return;
-	}
+	if (err)
+		return; /* logged */
 	snprintf(line, sizeof(line), "%.*s", (int)strcspn(raw, "\n"), raw);
 	tune_selected(line, value, sizeof(value));
 	if (strcmp(value, wanted) != 0) {
@@ -145,11 +142,8 @@ void tune_want_file(struct tune_ctx *ctx, const char *key, const char *relpath, 
 	if (!ctx->plan)
 		return;
 	err = tune_slurp(ctx->root, relpath, &raw, &len, &current_mode);
-	if (err && err != -ENOENT) {
-		rk_log(RK_LOG_WARNING, "tune: cannot read %s under %s: %s", relpath, ctx->root,
-		       strerror(-err));
-		return;
-	}
+	if (err && err != -ENOENT)
+		return; /* logged */
 	if (!err && len == strlen(text) && memcmp(raw, text, len) == 0 && current_mode == mode) {
 		free(raw);
 		return;

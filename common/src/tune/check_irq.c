@@ -2,6 +2,8 @@
 /* Interrupts: the HCA's MSI-X IRQs on CPUs of its NUMA node, and irqbalance against that. */
 #include "tune_internal.h"
 
+#include "rdmakit/log.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -13,6 +15,15 @@ static bool subset(const unsigned long *a, const unsigned long *b)
 		if (a[i] & ~b[i])
 			return false;
 	return true;
+}
+
+static bool cpulist_or_warn(struct tune_ctx *ctx, const char *path, const char *text,
+			    unsigned long *mask)
+{
+	if (tune_parse_cpulist(text, mask, CPU_WORDS) == 0)
+		return true;
+	rk_log(RK_LOG_WARNING, "tune: %s under %s: not a CPU list: \"%s\"", path, ctx->root, text);
+	return false;
 }
 
 struct irq_tally {
@@ -28,7 +39,7 @@ static void check_one_irq(struct tune_ctx *ctx, const char *irq, const unsigned 
 
 	snprintf(path, sizeof(path), "proc/irq/%s/smp_affinity_list", irq);
 	if (tune_read_text(ctx->root, path, text, sizeof(text)) < 0 ||
-	    tune_parse_cpulist(text, mask, CPU_WORDS) != 0)
+	    !cpulist_or_warn(ctx, path, text, mask))
 		return;
 	tally->total++;
 	if (subset(mask, local))
@@ -49,7 +60,7 @@ static void check_device_irqs(struct tune_ctx *ctx, const struct rk_device *dev)
 
 	snprintf(path, sizeof(path), "sys/%s/device/local_cpulist", dev->dir);
 	if (tune_read_text(ctx->root, path, local_text, sizeof(local_text)) < 0 ||
-	    tune_parse_cpulist(local_text, local, CPU_WORDS) != 0)
+	    !cpulist_or_warn(ctx, path, local_text, local))
 		return;
 	snprintf(dir, sizeof(dir), "sys/%s/device/msi_irqs", dev->dir);
 	if (rk_sysfs_list(ctx->fs, dir, &irqs, &count) != 0)

@@ -212,12 +212,8 @@ static void read_limits_file(struct tune_ctx *ctx, const char *relpath, struct m
 	int err = tune_slurp(ctx->root, relpath, &data, &len, NULL);
 	struct limits_file lf = {ctx, file, st};
 
-	if (err) {
-		if (err != -ENOENT)
-			rk_log(RK_LOG_WARNING, "tune: /%s: %s", relpath,
-			       err == -EINVAL ? "not a regular file" : strerror(-err));
-		return;
-	}
+	if (err)
+		return; /* logged */
 	snprintf(file, sizeof(file), "/%s", relpath);
 	tune_each_line(data, len, limits_each_line, &lf);
 	free(data);

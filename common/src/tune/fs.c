@@ -79,20 +79,31 @@ static int read_all(int fd, char **data, size_t *len)
 	return 0;
 }
 
+/* Say why a file that is there could not be read (a missing one is not news). */
+static void warn_unreadable(const char *path, int err)
+{
+	if (err != -ENOENT && err != -ENOTDIR)
+		rk_log(RK_LOG_WARNING, "tune: %s: %s", path,
+		       err == -EINVAL ? "not a regular file" : strerror(-err));
+}
+
 int tune_slurp(const char *root, const char *relpath, char **data, size_t *len, mode_t *mode)
 {
 	char path[4096];
 	struct stat st;
 	int fd, err = tune_path(root, relpath, path, sizeof(path));
 
-	if (err)
+	if (!err)
+		err = open_regular(path, &fd, &st);
+	if (err) {
+		warn_unreadable(path, err);
 		return err;
-	err = open_regular(path, &fd, &st);
-	if (err)
-		return err;
+	}
 	err = read_all(fd, data, len);
 	close(fd);
-	if (!err && mode)
+	if (err)
+		warn_unreadable(path, err);
+	else if (mode)
 		*mode = st.st_mode & 07777;
 	return err;
 }
@@ -108,6 +119,8 @@ ssize_t tune_read_text(const char *root, const char *relpath, char *buf, size_t 
 	while (len > 0 && (data[len - 1] == '\n' || data[len - 1] == ' ' || data[len - 1] == '\t'))
 		len--;
 	if (len >= size || memchr(data, '\0', len)) {
+		rk_log(RK_LOG_WARNING, "tune: %s under %s: %s", relpath, root,
+		       len >= size ? "longer than a value" : "binary data, not text");
 		free(data);
 		return -EINVAL;
 	}
@@ -126,7 +139,12 @@ int tune_read_long(const char *root, const char *relpath, long *out)
 		return (int)len;
 	errno = 0;
 	*out = strtol(buf, &end, 10);
-	return end == buf || *end != '\0' || errno ? -EINVAL : 0;
+	if (end == buf || *end != '\0' || errno) {
+		rk_log(RK_LOG_WARNING, "tune: %s under %s: not a whole number: \"%s\"", relpath,
+		       root, buf);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 void tune_each_line(char *data, size_t len, tune_line_fn fn, void *arg)

@@ -329,8 +329,6 @@ static int audit_one(const char *root, const char *path, const struct rk_opensm_
 	summary->priority = 0;
 	snprintf(summary->guid, sizeof(summary->guid), "0x%016x", 0);
 	if (err) {
-		rk_log(RK_LOG_ERR, "tune: %s: %s", path,
-		       err == -EINVAL ? "not a regular file" : strerror(-err));
 		return rk_tune_report(audit, RK_SEVERITY_CRITICAL, "TUNE_OSM_UNREADABLE", AREA,
 				      path, NULL, NULL, "check the path and its permissions",
 				      "cannot read %s: %s", path,
@@ -458,10 +456,8 @@ int rk_tune_plan_opensm_set(const char *root, const char *path, const char *cons
 	mode_t mode = 0;
 	int err = tune_slurp(root, path, &data, &len, &mode);
 
-	if (err) {
-		rk_log(RK_LOG_ERR, "tune: cannot read %s under %s: %s", path, root, strerror(-err));
-		return err;
-	}
+	if (err)
+		return err; /* logged */
 	for (size_t i = 0; i < nsettings && !err; i++) {
 		const char *value;
 

@@ -93,7 +93,6 @@ int rk_tune_audit_opensm_log(const char *root, const char *path, struct rk_tune_
 	if (err) {
 		const char *why = err == -EINVAL ? "not a regular file" : strerror(-err);
 
-		rk_log(RK_LOG_ERR, "tune: %s: %s", path, why);
 		return rk_tune_report(audit, RK_SEVERITY_WARNING, "TUNE_OSM_LOG_UNREADABLE", "log",
 				      path, NULL, NULL, "check the path (opensm -f FILE)",
 				      "cannot read %s: %s", path, why);

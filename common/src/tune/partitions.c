@@ -374,7 +374,6 @@ int rk_tune_audit_partitions(const char *root, const char *path, struct rk_tune_
 		const char *why = err == -EINVAL ? "not a regular file" : strerror(-err);
 
 		free(scan);
-		rk_log(RK_LOG_ERR, "tune: %s: %s", path, why);
 		return rk_tune_report(audit, RK_SEVERITY_CRITICAL, "TUNE_PART_UNREADABLE", AREA,
 				      path, NULL, NULL, "check the path and its permissions",
 				      "cannot read %s (%s): OpenSM would run with Default=0x7fff : "
