@@ -118,6 +118,10 @@ class Audit(unittest.TestCase):
             self.assertEqual(dropin["mode"], "0644")
             self.assertIn("net.core.rmem_max = 16777216\n", dropin["new"])
             self.assertNotIn("/etc/sysctl.conf", by_path)  # never edited in place
+            udev = by_path["/etc/udev/rules.d/90-rdmakit-tune.rules"]["new"].splitlines()
+            self.assertEqual(udev[1:], [
+                'ACTION=="add", SUBSYSTEM=="net", KERNEL=="ib1", ATTR{mtu}="65520"',
+                'ACTION=="add", SUBSYSTEM=="net", KERNEL=="ens1f0", ATTR{mtu}="9000"'])
             text = run("plan", "--profile", "throughput", root=root).stdout
             self.assertIn("/proc/sys/vm/zone_reclaim_mode  (vm.zone_reclaim_mode)\n    1 -> 0\n",
                           text)
@@ -293,12 +297,14 @@ class NetworkNamespace(unittest.TestCase):
             self.assertEqual(after[(dev, "mtu")], "9000")
         dropin = read(self.root, "etc/sysctl.d/90-rdmakit-tune.conf")
         self.assertIn("net/ipv4/conf/v1/arp_announce = 2\n", dropin)
+        rules = read(self.root, "etc/udev/rules.d/90-rdmakit-tune.rules")
+        self.assertIn('KERNEL=="v1", ATTR{mtu}="9000"', rules)
         proc = self.in_ns(RDMAKIT, "tune", "verify", "--root", self.root)
         self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
         proc = self.in_ns(RDMAKIT, "tune", "rollback", "--root", self.root)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertEqual(self.live(), before)
-        self.assertFalse(os.path.exists(os.path.join(self.root, "etc/sysctl.d")))
+        self.assertFalse(os.path.exists(os.path.join(self.root, "etc")))  # created, removed
 
 
 class OpenSM(unittest.TestCase):

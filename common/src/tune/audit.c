@@ -212,6 +212,19 @@ static void write_sysctl_dropin(struct tune_ctx *ctx)
 	tune_text_free(&text);
 }
 
+static void write_udev_rules(struct tune_ctx *ctx)
+{
+	struct tune_text text = {0};
+
+	if (!ctx->udev_rules.len || !ctx->profile)
+		return;
+	tune_note_error(ctx, tune_text_add(&text, "# Written by rdmakit tune (profile %s).\n%s",
+					   ctx->profile->name, ctx->udev_rules.data));
+	if (text.data)
+		tune_want_file(ctx, "udev rules", TUNE_UDEV_RULES, text.data, 0644);
+	tune_text_free(&text);
+}
+
 static void open_devices(struct tune_ctx *ctx)
 {
 	char sys[4096];
@@ -251,7 +264,9 @@ int rk_tune_audit_host(const struct rk_tune_options *options, struct rk_tune_aud
 	tune_check_roce(&ctx);
 	check_sysctls(&ctx);
 	write_sysctl_dropin(&ctx);
+	write_udev_rules(&ctx);
 	tune_text_free(&ctx.sysctl_dropin);
+	tune_text_free(&ctx.udev_rules);
 	if (ctx.host)
 		rk_host_close(ctx.host);
 	rk_sysfs_close(ctx.fs);

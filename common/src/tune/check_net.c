@@ -27,6 +27,26 @@ static void report_ipoib_mtu(struct tune_ctx *ctx, const char *ifname, const cha
 				       "%s (%s mode) has MTU %ld: %s", ifname, mode, mtu, why));
 }
 
+/* Connected mode: at most 65520; the throughput profile wants exactly that, also at boot. */
+static void check_connected(struct tune_ctx *ctx, const char *ifname, const char *path, long mtu)
+{
+	bool wanted = rk_tune_profile_value(ctx->profile, "ipoib_connected_mtu") != NULL;
+
+	if (mtu > IPOIB_CONNECTED_MAX)
+		report_ipoib_mtu(ctx, ifname, "connected", mtu, RK_SEVERITY_CRITICAL, "65520",
+				 "above the connected-mode maximum of 65520");
+	else if (mtu < IPOIB_CONNECTED_MAX && wanted)
+		report_ipoib_mtu(ctx, ifname, "connected", mtu, RK_SEVERITY_WARNING, "65520",
+				 "connected mode carries up to 65520 bytes per packet");
+	if (!wanted)
+		return;
+	tune_want_live(ctx, "ipoib mtu", path, "65520");
+	tune_note_error(ctx, tune_text_add(&ctx->udev_rules,
+					   "ACTION==\"add\", SUBSYSTEM==\"net\", KERNEL==\"%s\", "
+					   "ATTR{mtu}=\"65520\"\n",
+					   ifname));
+}
+
 static void check_ipoib_iface(struct tune_ctx *ctx, const char *ifname)
 {
 	char path[160], mode[32] = "datagram";
@@ -38,15 +58,7 @@ static void check_ipoib_iface(struct tune_ctx *ctx, const char *ifname)
 	if (tune_read_long(ctx->root, path, &mtu) != 0)
 		return;
 	if (strcmp(mode, "connected") == 0) {
-		if (mtu > IPOIB_CONNECTED_MAX)
-			report_ipoib_mtu(ctx, ifname, mode, mtu, RK_SEVERITY_CRITICAL, "65520",
-					 "above the connected-mode maximum of 65520");
-		else if (mtu < IPOIB_CONNECTED_MAX &&
-			 rk_tune_profile_value(ctx->profile, "ipoib_connected_mtu")) {
-			report_ipoib_mtu(ctx, ifname, mode, mtu, RK_SEVERITY_WARNING, "65520",
-					 "connected mode carries up to 65520 bytes per packet");
-			tune_want_live(ctx, "ipoib mtu", path, "65520");
-		}
+		check_connected(ctx, ifname, path, mtu);
 	} else if (mtu > IPOIB_DATAGRAM_MAX) {
 		report_ipoib_mtu(ctx, ifname, mode, mtu, RK_SEVERITY_CRITICAL, "4092 or 2044",
 				 "above the datagram maximum, the IB MTU minus 4 (4092 for a 4096 "

@@ -58,7 +58,13 @@ static void check_netdev_mtu(struct tune_ctx *ctx, const char *netdev)
 	long mtu;
 
 	snprintf(path, sizeof(path), "sys/class/net/%s/mtu", netdev);
-	if (!want || tune_read_long(ctx->root, path, &mtu) != 0 || mtu >= strtol(want, NULL, 10))
+	if (!want || tune_read_long(ctx->root, path, &mtu) != 0)
+		return;
+	tune_note_error(ctx, tune_text_add(&ctx->udev_rules,
+					   "ACTION==\"add\", SUBSYSTEM==\"net\", KERNEL==\"%s\", "
+					   "ATTR{mtu}=\"%s\"\n",
+					   netdev, want));
+	if (mtu >= strtol(want, NULL, 10))
 		return;
 	snprintf(current, sizeof(current), "%ld", mtu);
 	tune_note_error(

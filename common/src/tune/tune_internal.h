@@ -26,11 +26,13 @@ struct tune_ctx {
 	struct rk_sysfs *fs;	   /* the root, for listings */
 	struct rk_host *host;	   /* RDMA devices under root/sys; NULL when there are none */
 	struct tune_text sysctl_dropin;
-	int err; /* first -ENOMEM or similar; the checks go on */
+	struct tune_text udev_rules; /* settings of network devices, applied when they appear */
+	int err;		     /* first -ENOMEM or similar; the checks go on */
 };
 
 /* Where the profile's persistent settings go (relative to the root). */
 #define TUNE_SYSCTL_DROPIN	"etc/sysctl.d/90-rdmakit-tune.conf"
+#define TUNE_UDEV_RULES		"etc/udev/rules.d/90-rdmakit-tune.rules"
 #define TUNE_LIMITS_DROPIN	"etc/security/limits.d/90-rdmakit-memlock.conf"
 #define TUNE_SYSTEMD_DROPIN_DIR "etc/systemd/system.conf.d"
 #define TUNE_SYSTEMD_DROPIN	TUNE_SYSTEMD_DROPIN_DIR "/90-rdmakit-memlock.conf"
