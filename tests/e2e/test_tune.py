@@ -138,6 +138,23 @@ class Audit(unittest.TestCase):
         self.assertIn("--profile", proc.stderr)
 
 
+    def test_unreadable_file_is_named_and_the_rest_goes_on(self):
+        with host_copy() as root:
+            os.chmod(os.path.dirname(root), 0o755)
+            conf = os.path.join(root, "etc/opensm.conf")
+            with open(conf, "w") as f:
+                f.write("sm_priority 14\n")
+            os.chmod(conf, 0)
+            os.chmod(os.path.join(root, "etc/security/limits.conf"), 0)
+            proc = run("audit", "--profile", "latency", "--opensm-conf", "/etc/opensm.conf",
+                       "--json", root=root, user="65534")
+            self.assertEqual(proc.returncode, 2, proc.stderr)
+            doc = json.loads(proc.stdout)
+            bad = next(f for f in doc["findings"] if f["code"] == "TUNE_OSM_UNREADABLE")
+            self.assertIn("Permission denied", bad["message"])
+            self.assertIn("etc/security/limits.conf: Permission denied", proc.stderr)
+            self.assertIn(("TUNE_THP", "transparent_hugepage"), codes(doc))  # the rest ran
+
     def test_doctor_tune_adds_the_audit(self):
         def doctor(*extra):
             proc = subprocess.run([RDMAKIT, "doctor", *extra, "--json", "--sysfs-root",
