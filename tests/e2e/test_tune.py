@@ -189,10 +189,12 @@ class ApplyRollback(unittest.TestCase):
             with open(os.path.join(root, "proc/sys/kernel/numa_balancing"), "w") as f:
                 f.write("1\n")
             drift = run_json("verify", root=root, rc=1)["findings"]
-            self.assertEqual([(d["code"], d["subject"], d["current"]) for d in drift],
-                             [("TUNE_DRIFT", "/proc/sys/kernel/numa_balancing", "1")])
+            self.assertEqual([(d["code"], d["subject"], d["current"], d["recommended"])
+                              for d in drift],
+                             [("TUNE_DRIFT", "/proc/sys/kernel/numa_balancing", "1", "0")])
+            applied = res["done"]
             res = run_json("rollback", root=root)
-            self.assertEqual((res["id"], res["failed"]), ("0001", 0))
+            self.assertEqual((res["id"], res["done"], res["failed"]), ("0001", applied, 0))
             self.assertEqual(differences(before, snapshot(root)), [])
             hist = run_json("history", root=root)["journals"]
             self.assertEqual(hist[0]["state"], "rolled back")

@@ -455,7 +455,7 @@ static void test_verify_reports_drift(void **state)
 	assert_int_equal(audit.findings.count, 2);
 	assert_string_equal(audit.findings.items[0].code, "TUNE_DRIFT");
 	assert_string_equal(audit.facts[0].current, "[always] madvise never");
-	assert_string_equal(audit.facts[0].recommended, "never\n");
+	assert_string_equal(audit.facts[0].recommended, "never");
 	assert_string_equal(audit.findings.items[1].subject,
 			    "/etc/security/limits.d/90-rdmakit-memlock.conf");
 	rk_tune_audit_free(&audit);

@@ -371,26 +371,32 @@ static bool restore_dir(const char *root, const struct jrecord *r)
 	return false;
 }
 
+/* Undo one record: a change (counted), or a directory apply made (counted only if it fails). */
+static void undo_record(const struct journal *j, const struct jrecord *r,
+			struct rk_tune_result *result)
+{
+	const char *type = field(r, 0);
+	bool ok = true;
+
+	if (strcmp(type, "live") == 0)
+		ok = restore_live(j->root, r);
+	else if (strcmp(type, "file") == 0)
+		ok = restore_file(j->root, j, r);
+	else if (strcmp(type, "mkdir") == 0)
+		ok = restore_dir(j->root, r);
+	if (!ok)
+		result->failed++;
+	else if (strcmp(type, "live") == 0 || strcmp(type, "file") == 0)
+		result->done++;
+}
+
 static int undo(struct journal *j, struct rk_tune_result *result)
 {
 	char when[24], failed[24], path[4200];
 	const char *fields[] = {"rollback", when, failed};
 
-	for (size_t i = j->count; i-- > 1;) {
-		const struct jrecord *r = &j->records[i];
-		const char *type = field(r, 0);
-		bool ok = true;
-
-		if (strcmp(type, "live") == 0)
-			ok = restore_live(j->root, r);
-		else if (strcmp(type, "file") == 0)
-			ok = restore_file(j->root, j, r);
-		else if (strcmp(type, "mkdir") == 0)
-			ok = restore_dir(j->root, r);
-		else
-			continue;
-		ok ? result->done++ : result->failed++;
-	}
+	for (size_t i = j->count; i-- > 1;)
+		undo_record(j, &j->records[i], result);
 	snprintf(when, sizeof(when), "%lld", (long long)time(NULL));
 	snprintf(failed, sizeof(failed), "%zu", result->failed);
 	snprintf(path, sizeof(path), "%s/journal", j->dir);
@@ -474,9 +480,12 @@ static int drift(struct rk_tune_audit *audit, const char *id, const char *path, 
 {
 	char subject[300];
 
+	char wanted[128];
+
 	snprintf(subject, sizeof(subject), "/%s", path);
+	snprintf(wanted, sizeof(wanted), "%.*s", (int)strcspn(applied, "\n"), applied);
 	return rk_tune_report(audit, RK_SEVERITY_WARNING, "TUNE_DRIFT", "journal", subject, current,
-			      applied, "rdmakit tune apply again, or find what changed it",
+			      wanted, "rdmakit tune apply again, or find what changed it",
 			      "/%s drifted from what apply %s set", path, id);
 }
 
