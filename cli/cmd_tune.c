@@ -198,7 +198,8 @@ static int audit_opensm(const struct tune_args *args, struct rk_tune_audit *audi
 
 static int run_audit(const struct tune_args *args)
 {
-	struct rk_tune_options options = {.root = args->root, .profile = args->profile};
+	struct rk_tune_options options = {
+	    .root = args->root, .profile = args->profile, .partitions = args->partitions};
 	struct rk_tune_audit audit = {0};
 	int err = rk_tune_audit_host(&options, &audit, NULL), status;
 

@@ -233,6 +233,48 @@ static void test_ipoib_datagram_mtu_rules(void **state)
 	fixture_discard(root);
 }
 
+static struct rk_tune_audit audit_with_partitions(const char *root, const char *partitions)
+{
+	struct rk_tune_options options = {.root = root,
+					  .partitions = "/etc/opensm/partitions.conf"};
+	struct rk_tune_audit audit = {0};
+	char dir[4096];
+
+	snprintf(dir, sizeof(dir), "%s/etc/opensm", root);
+	mkdir(dir, 0755);
+	write_file(root, "etc/opensm/partitions.conf", partitions);
+	assert_int_equal(rk_tune_audit_host(&options, &audit, NULL), 0);
+	return audit;
+}
+
+/* The datagram maximum follows the IB MTU partitions.conf gives the IPoIB partition. */
+static void test_ipoib_mtu_against_the_fabric(void **state)
+{
+	char *root = fixture_copy(HOST_TREE);
+	struct rk_tune_audit a;
+
+	(void)state;
+	write_file(root, "sys/class/net/ib0/mtu", "4092\n");
+	a = audit_with_partitions(root, "Default=0x7fff, ipoib, mtu=4 : ALL=full ;\n");
+	expect_fact(&a, "TUNE_IPOIB_MTU", "ib0", RK_SEVERITY_CRITICAL, "4092", "2044");
+	assert_non_null(strstr(find(&a, "TUNE_IPOIB_MTU", "ib0", NULL)->message, "IB MTU of 2048"));
+	rk_tune_audit_free(&a);
+	a = audit_with_partitions(root, "Default=0x7fff, ipoib : ALL=full ;\n"); /* 2048 */
+	expect_fact(&a, "TUNE_IPOIB_MTU", "ib0", RK_SEVERITY_CRITICAL, "4092", "2044");
+	rk_tune_audit_free(&a);
+	a = audit_with_partitions(root, "Default=0x7fff, ipoib, mtu=5 : ALL=full ;\n");
+	assert_null(find(&a, "TUNE_IPOIB_MTU", "ib0", NULL));
+	rk_tune_audit_free(&a);
+	write_file(root, "sys/class/net/ib0/mtu", "2044\n");
+	a = audit_with_partitions(root, "Default=0x7fff, ipoib, mtu=5 : ALL=full ;\n");
+	expect_fact(&a, "TUNE_IPOIB_MTU", "ib0", RK_SEVERITY_WARNING, "2044", "4092");
+	rk_tune_audit_free(&a);
+	a = audit_with_partitions(root, "Default=0x7fff : ALL=full ;\n"); /* no ipoib flag */
+	assert_null(find(&a, "TUNE_IPOIB_MTU", "ib0", NULL)); /* 2044: fine without a fabric */
+	rk_tune_audit_free(&a);
+	fixture_discard(root);
+}
+
 static void test_bad_input_goes_on(void **state)
 {
 	char *root = fixture_copy(HOST_TREE), path[4096];
@@ -345,6 +387,7 @@ int main(void)
 	    cmocka_unit_test(test_quiet_when_settings_are_right),
 	    cmocka_unit_test(test_memlock_below_ibverbs_minimum_is_critical),
 	    cmocka_unit_test(test_ipoib_datagram_mtu_rules),
+	    cmocka_unit_test(test_ipoib_mtu_against_the_fabric),
 	    cmocka_unit_test(test_bad_input_goes_on),
 	    cmocka_unit_test(test_missing_root_is_an_error),
 	    cmocka_unit_test(test_pcie_capability_walk),

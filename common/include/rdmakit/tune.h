@@ -66,6 +66,7 @@ struct rk_tune_plan {
 struct rk_tune_options {
 	const char *root;
 	const struct rk_tune_profile *profile;
+	const char *partitions; /* partitions.conf under root: the fabric's IPoIB MTU, or NULL */
 };
 
 /* Sizes from the PCI Express capability of a device's config space, in bytes. */

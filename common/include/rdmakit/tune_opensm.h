@@ -54,6 +54,11 @@ int rk_tune_audit_opensm(const char *root, const char *const *confs, size_t ncon
  * partition's membership. */
 int rk_tune_audit_partitions(const char *root, const char *path, struct rk_tune_audit *audit);
 
+/** The IB MTU (bytes) of the IPoIB broadcast group partitions.conf gives P_Key pkey; -ENOENT
+ * when that partition has no ipoib flag or is absent. */
+int rk_tune_partitions_ipoib_mtu(const char *root, const char *path, unsigned pkey,
+				 unsigned *ib_mtu);
+
 /** Summarize the ERR and WARN lines of an OpenSM log under root. */
 int rk_tune_audit_opensm_log(const char *root, const char *path, struct rk_tune_audit *audit);
 

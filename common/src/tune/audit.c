@@ -242,6 +242,7 @@ int rk_tune_audit_host(const struct rk_tune_options *options, struct rk_tune_aud
 {
 	struct tune_ctx ctx = {.root = options->root ? options->root : "/",
 			       .profile = options->profile,
+			       .partitions = options->partitions,
 			       .audit = audit,
 			       .plan = plan};
 	int err = rk_tune_check_root(ctx.root);

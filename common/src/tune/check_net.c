@@ -2,6 +2,8 @@
 /* IPoIB mode and MTU, ARP settings of RDMA interfaces sharing a subnet, RoCE netdev MTU. */
 #include "tune_internal.h"
 
+#include "rdmakit/tune_opensm.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,10 +49,42 @@ static void check_connected(struct tune_ctx *ctx, const char *ifname, const char
 					   ifname));
 }
 
+/* The datagram maximum on this fabric: the IB MTU of the interface's partition (from
+ * partitions.conf, when given) minus the 4-byte IPoIB header. */
+static bool fabric_mtu_known(struct tune_ctx *ctx, const char *ifname, long *max)
+{
+	char path[160], text[16];
+	unsigned ib_mtu;
+
+	snprintf(path, sizeof(path), "sys/class/net/%s/pkey", ifname);
+	if (!ctx->partitions || tune_read_text(ctx->root, path, text, sizeof(text)) < 0 ||
+	    rk_tune_partitions_ipoib_mtu(ctx->root, ctx->partitions,
+					 (unsigned)strtoul(text, NULL, 16), &ib_mtu) != 0)
+		return false;
+	*max = (long)ib_mtu - 4;
+	return true;
+}
+
+static void check_datagram_against_fabric(struct tune_ctx *ctx, const char *ifname, long mtu,
+					  long max)
+{
+	char recommended[16], why[200];
+
+	if (mtu == max)
+		return;
+	snprintf(recommended, sizeof(recommended), "%ld", max);
+	snprintf(why, sizeof(why),
+		 "the partition's IPoIB broadcast group has an IB MTU of %ld (partitions.conf), so "
+		 "datagram mode carries %ld",
+		 max + 4, max);
+	report_ipoib_mtu(ctx, ifname, "datagram", mtu,
+			 mtu > max ? RK_SEVERITY_CRITICAL : RK_SEVERITY_WARNING, recommended, why);
+}
+
 static void check_ipoib_iface(struct tune_ctx *ctx, const char *ifname)
 {
 	char path[160], mode[32] = "datagram";
-	long mtu;
+	long mtu, fabric_max;
 
 	snprintf(path, sizeof(path), "sys/class/net/%s/mode", ifname);
 	tune_read_text(ctx->root, path, mode, sizeof(mode));
@@ -59,6 +93,8 @@ static void check_ipoib_iface(struct tune_ctx *ctx, const char *ifname)
 		return;
 	if (strcmp(mode, "connected") == 0) {
 		check_connected(ctx, ifname, path, mtu);
+	} else if (fabric_mtu_known(ctx, ifname, &fabric_max)) {
+		check_datagram_against_fabric(ctx, ifname, mtu, fabric_max);
 	} else if (mtu > IPOIB_DATAGRAM_MAX) {
 		report_ipoib_mtu(ctx, ifname, mode, mtu, RK_SEVERITY_CRITICAL, "4092 or 2044",
 				 "above the datagram maximum, the IB MTU minus 4 (4092 for a 4096 "

@@ -46,6 +46,7 @@ struct part_scan {
 	unsigned long pkeys[MAX_PKEYS];
 	char names[MAX_PKEYS][64];
 	size_t npkeys;
+	unsigned ipoib_mtu[MAX_PKEYS]; /* IB MTU of the IPoIB broadcast group, 0: not IPoIB */
 	bool default_seen;
 	char default_members[128];
 };
@@ -168,10 +169,20 @@ static bool check_pkey(struct part_scan *scan, const char *name, const char *tex
 }
 
 /* [Name][=PKey][,ipoib][,indx0][,defmember=...][,mgroup flags]; true when Default. */
+/* The IB MTU of an IPoIB partition's broadcast group: mtu=N is 256 << (N - 1), 2048 unless
+ * given. */
+static void note_ipoib(struct part_scan *scan, size_t index, bool ipoib, unsigned long mtu_code)
+{
+	if (ipoib && index < scan->npkeys && mtu_code >= 1 && mtu_code <= 5)
+		scan->ipoib_mtu[index] = 128u << mtu_code;
+}
+
 static bool parse_definition(struct part_scan *scan, char *def)
 {
 	char *save = NULL, *first = strtok_r(def, ",", &save), *flag, *eq, name[64];
-	bool is_default;
+	size_t index = scan->npkeys;
+	unsigned long mtu_code = 4;
+	bool is_default, ipoib = false;
 
 	first = trim(first ? first : def);
 	eq = strchr(first, '=');
@@ -193,6 +204,9 @@ static bool parse_definition(struct part_scan *scan, char *def)
 		    name[0] ? name : "(unnamed)");
 	while ((flag = strtok_r(NULL, ",", &save)) != NULL) {
 		flag = trim(flag);
+		ipoib |= strcmp(flag, "ipoib") == 0;
+		if (strncmp(flag, "mtu=", 4) == 0)
+			mtu_code = strtoul(flag + 4, NULL, 0);
 		if (strcmp(flag, "ipoib") == 0 || strcmp(flag, "indx0") == 0 ||
 		    check_mgroup_flag(scan, flag))
 			continue;
@@ -205,6 +219,7 @@ static bool parse_definition(struct part_scan *scan, char *def)
 			"partition %s has the unknown flag \"%s\"", name[0] ? name : "(unnamed)",
 			flag);
 	}
+	note_ipoib(scan, index, ipoib, mtu_code);
 	return is_default;
 }
 
@@ -389,6 +404,36 @@ int rk_tune_audit_partitions(const char *root, const char *path, struct rk_tune_
 		err = parse_text(scan, data);
 	}
 	free(data);
+	free(scan);
+	return err;
+}
+
+int rk_tune_partitions_ipoib_mtu(const char *root, const char *path, unsigned pkey,
+				 unsigned *ib_mtu)
+{
+	struct rk_tune_audit quiet = {0};
+	struct part_scan *scan = calloc(1, sizeof(*scan));
+	char *data = NULL;
+	size_t len = 0;
+	int err;
+
+	if (!scan)
+		return -ENOMEM;
+	*scan = (struct part_scan){.path = path, .audit = &quiet};
+	err = tune_slurp(root, path, &data, &len, NULL);
+	if (!err && memchr(data, '\0', len))
+		err = -EINVAL;
+	if (!err)
+		err = parse_text(scan, data);
+	if (!err)
+		err = -ENOENT;
+	for (size_t i = 0; err == -ENOENT && i < scan->npkeys; i++)
+		if (scan->pkeys[i] == (pkey & 0x7fff) && scan->ipoib_mtu[i]) {
+			*ib_mtu = scan->ipoib_mtu[i];
+			err = 0;
+		}
+	free(data);
+	rk_tune_audit_free(&quiet);
 	free(scan);
 	return err;
 }

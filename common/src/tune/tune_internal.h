@@ -21,6 +21,7 @@ struct tune_text {
 struct tune_ctx {
 	const char *root;
 	const struct rk_tune_profile *profile;
+	const char *partitions; /* partitions.conf for the fabric's IPoIB MTU, or NULL */
 	struct rk_tune_audit *audit;
 	struct rk_tune_plan *plan; /* NULL: audit only */
 	struct rk_sysfs *fs;	   /* the root, for listings */
