@@ -201,9 +201,16 @@ static void test_memlock_below_ibverbs_minimum_is_critical(void **state)
 
 	(void)state;
 	write_file(root, "etc/security/limits.d/20-rdma.conf",
-		   "* soft memlock 16\n@rdma hard memlock lots\n");
+		   "* soft memlock 16\n@rdma hard memlock lots\n@mpi soft memlock 8\n"
+		   "@hpc - memlock 1024\n");
 	a = audit_tree(root, NULL);
 	expect_fact(&a, "TUNE_MEMLOCK", "*", RK_SEVERITY_CRITICAL, "16 KiB", "unlimited");
+	expect_fact(&a, "TUNE_MEMLOCK", "@mpi", RK_SEVERITY_CRITICAL, "8 KiB", "unlimited");
+	assert_null(find(&a, "TUNE_MEMLOCK", "@hpc", NULL));  /* no profile: 1 MiB is not wrong */
+	assert_null(find(&a, "TUNE_MEMLOCK", "@rdma", NULL)); /* unlimited in limits.conf */
+	rk_tune_audit_free(&a);
+	a = audit_tree(root, "throughput");
+	expect_fact(&a, "TUNE_MEMLOCK", "@hpc", RK_SEVERITY_WARNING, "1024 KiB", "unlimited");
 	expect_fact(&a, "TUNE_LIMITS_SYNTAX", "/etc/security/limits.d/20-rdma.conf",
 		    RK_SEVERITY_WARNING, NULL, NULL);
 	assert_non_null(strstr(find(&a, "TUNE_LIMITS_SYNTAX", NULL, NULL)->message, "line 2"));

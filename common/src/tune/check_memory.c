@@ -156,15 +156,37 @@ static long parse_memlock(const char *text)
 	return end == text || *end || errno || value < 0 ? -EINVAL : value;
 }
 
-struct memlock_state {
-	long soft, hard; /* for the domain "*" */
+#define MAX_DOMAINS 32
+
+/* The soft memlock limit of one pam_limits domain ("*", "@rdma", a user), as last set. */
+struct memlock_domain {
+	char name[64];
+	long soft;
 	char where[160];
 };
+
+struct memlock_state {
+	struct memlock_domain domains[MAX_DOMAINS]; /* domains[0] is "*" */
+	size_t count;
+};
+
+static struct memlock_domain *find_domain(struct memlock_state *st, const char *name)
+{
+	for (size_t i = 0; i < st->count; i++)
+		if (strcmp(st->domains[i].name, name) == 0)
+			return &st->domains[i];
+	if (st->count == MAX_DOMAINS)
+		return NULL;
+	snprintf(st->domains[st->count].name, sizeof(st->domains[0].name), "%s", name);
+	st->domains[st->count].soft = MEMLOCK_UNSET;
+	return &st->domains[st->count++];
+}
 
 static void limits_line(struct tune_ctx *ctx, const char *file, unsigned lineno, char *line,
 			struct memlock_state *st)
 {
 	char domain[64], type[16], item[32], value[64], extra[8];
+	struct memlock_domain *d;
 	int fields;
 	long kib;
 
@@ -183,13 +205,13 @@ static void limits_line(struct tune_ctx *ctx, const char *file, unsigned lineno,
 					       file, lineno, line));
 		return;
 	}
-	if (strcmp(domain, "*") != 0)
+	if (strcmp(type, "soft") != 0 && strcmp(type, "-") != 0)
+		return; /* the soft limit is what a process starts with */
+	d = find_domain(st, domain);
+	if (!d)
 		return;
-	if (strcmp(type, "soft") == 0 || strcmp(type, "-") == 0)
-		st->soft = kib;
-	if (strcmp(type, "hard") == 0 || strcmp(type, "-") == 0)
-		st->hard = kib;
-	snprintf(st->where, sizeof(st->where), "%s line %u", file, lineno);
+	d->soft = kib;
+	snprintf(d->where, sizeof(d->where), "%s line %u", file, lineno);
 }
 
 struct limits_file {
@@ -229,14 +251,49 @@ static void format_memlock(long kib, char *buf, size_t size)
 		snprintf(buf, size, "%ld KiB", kib);
 }
 
+/* One domain's limit: critical below what libibverbs needs, a warning against the profile. */
+static void judge_domain(struct tune_ctx *ctx, const struct memlock_domain *d, bool want_unlimited)
+{
+	bool everyone = strcmp(d->name, "*") == 0;
+	char current[96];
+
+	format_memlock(d->soft, current, sizeof(current));
+	if (d->soft >= 0 && d->soft < IBVERBS_WARN_KIB)
+		tune_note_error(
+		    ctx,
+		    rk_tune_report(ctx->audit, RK_SEVERITY_CRITICAL, "TUNE_MEMLOCK", "memory",
+				   d->name, current, "unlimited",
+				   everyone ? "\"* - memlock unlimited\" in a drop-in"
+					    : "set it to unlimited where it is set",
+				   "the memlock limit of %s is %s (%s): below the 32 KiB at which "
+				   "libibverbs warns, so registrations fail",
+				   everyone ? "every user" : d->name, current, d->where));
+	else if (want_unlimited && d->soft != MEMLOCK_UNLIMITED && (everyone || d->soft >= 0))
+		tune_note_error(
+		    ctx,
+		    rk_tune_report(ctx->audit, RK_SEVERITY_WARNING, "TUNE_MEMLOCK", "memory",
+				   d->name, current, "unlimited",
+				   everyone ? "/" TUNE_LIMITS_DROPIN
+					    : "set it to unlimited where it is set: a * line does "
+					      "not override it",
+				   "the memlock limit of %s is %s, the %s profile wants unlimited: "
+				   "RDMA pins every registered buffer",
+				   everyone ? "users" : d->name, current, ctx->profile->name));
+}
+
 static void check_limits(struct tune_ctx *ctx)
 {
-	struct memlock_state st = {.soft = MEMLOCK_UNSET, .hard = MEMLOCK_UNSET};
+	struct memlock_state *st = calloc(1, sizeof(*st));
 	bool want_unlimited = rk_tune_profile_value(ctx->profile, "memlock") != NULL;
-	char **names, path[300], current[96];
+	char **names, path[300];
 	size_t count;
 
-	read_limits_file(ctx, "etc/security/limits.conf", &st);
+	if (!st) {
+		tune_note_error(ctx, -ENOMEM);
+		return;
+	}
+	find_domain(st, "*");
+	read_limits_file(ctx, "etc/security/limits.conf", st);
 	if (rk_sysfs_list(ctx->fs, "etc/security/limits.d", &names, &count) == 0) {
 		for (size_t i = 0; i < count; i++) {
 			size_t n = strlen(names[i]);
@@ -244,26 +301,13 @@ static void check_limits(struct tune_ctx *ctx)
 			if (n < 5 || strcmp(names[i] + n - 5, ".conf") != 0)
 				continue;
 			snprintf(path, sizeof(path), "etc/security/limits.d/%s", names[i]);
-			read_limits_file(ctx, path, &st);
+			read_limits_file(ctx, path, st);
 		}
 		rk_names_free(names, count);
 	}
-	format_memlock(st.soft, current, sizeof(current));
-	if (st.soft >= 0 && st.soft < IBVERBS_WARN_KIB)
-		tune_note_error(
-		    ctx,
-		    rk_tune_report(ctx->audit, RK_SEVERITY_CRITICAL, "TUNE_MEMLOCK", "memory", "*",
-				   current, "unlimited", "\"* - memlock unlimited\" in a drop-in",
-				   "the memlock limit of every user is %s (%s): below the 32 KiB "
-				   "at which libibverbs warns, so registrations fail",
-				   current, st.where));
-	else if (want_unlimited && st.soft != MEMLOCK_UNLIMITED)
-		tune_note_error(
-		    ctx, rk_tune_report(ctx->audit, RK_SEVERITY_WARNING, "TUNE_MEMLOCK", "memory",
-					"*", current, "unlimited", "/" TUNE_LIMITS_DROPIN,
-					"the memlock limit of users is %s, the %s profile wants "
-					"unlimited: RDMA pins every registered buffer",
-					current, ctx->profile->name));
+	for (size_t i = 0; i < st->count; i++)
+		judge_domain(ctx, &st->domains[i], want_unlimited);
+	free(st);
 	if (want_unlimited)
 		tune_want_file(ctx, "memlock limits drop-in", TUNE_LIMITS_DROPIN,
 			       limits_dropin_text, 0644);
