@@ -213,7 +213,7 @@ class ApplyRollback(unittest.TestCase):
             self.assertFalse(os.path.exists(os.path.join(root, "var")))
 
     def test_kill_at_several_points_then_rollback(self):
-        for stop_after in (1, 2, 5, 9, 17, 30, 45, 60):
+        for stop_after in (1, 2, 5, 9, 17, 30, 45, 60, 70):
             with self.subTest(stop_after=stop_after), host_copy() as root:
                 before = snapshot(root)
                 proc = run("apply", "--profile", "throughput", root=root,

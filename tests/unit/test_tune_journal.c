@@ -390,12 +390,44 @@ static void test_damaged_journals_are_refused(void **state)
 	expect_refused("a record cut off", -1, -1, "var/lib/rdmakit/tune/0001/journal",
 		       "truncated");
 	expect_refused("half a record", 5, -1, "var/lib/rdmakit/tune/0001/journal",
-		       "ends in the middle of record");
+		       "truncated in the middle of a record");
 	expect_refused("an edited record", 0, 40, "var/lib/rdmakit/tune/0001/journal",
 		       "does not match its checksum");
 	expect_refused("an edited backup", 0, 2, NULL, "does not match its record");
 	expect_refused("a head that disagrees", 0, 0, "var/lib/rdmakit/tune/0001/head",
 		       "head committed");
+}
+
+/* A crash (or power loss) in the middle of appending a record leaves a line without its
+ * newline after the committed records: that change was never made, rollback goes on. */
+static void test_torn_append_is_rolled_back(void **state)
+{
+	char *root = fixture_copy(HOST_TREE), *before = take_snapshot(root), *after, *journal;
+	struct rk_tune_plan plan;
+	struct rk_tune_result result;
+	struct rk_tune_history_entry *history;
+	size_t count;
+	FILE *f;
+
+	(void)state;
+	plan_profile(root, "latency", &plan);
+	assert_int_equal(rk_tune_apply(root, "latency", &plan, &result), 0);
+	f = fopen(path_in(root, "var/lib/rdmakit/tune/0001/journal"), "a");
+	fputs("0123456789abcdef live 99 proc/sys/vm/swapp", f); /* no newline */
+	fclose(f);
+	assert_int_equal(rk_tune_rollback(root, NULL, &result), 0);
+	after = take_snapshot(root);
+	expect_same(before, after);
+	journal = read_text(root, "var/lib/rdmakit/tune/0001/journal");
+	assert_null(strstr(journal, "swapp")); /* dropped before the rollback record */
+	assert_int_equal(rk_tune_history(root, &history, &count), 0);
+	assert_int_equal(history[0].state, RK_TUNE_ROLLED_BACK);
+	free(history);
+	free(journal);
+	free(after);
+	free(before);
+	rk_tune_plan_free(&plan);
+	fixture_discard(root);
 }
 
 /* A value the kernel refuses (a read-only sysctl of the running kernel): reported on apply and
@@ -520,6 +552,7 @@ int main(void)
 	    cmocka_unit_test(test_stale_plan_records_nothing_twice),
 	    cmocka_unit_test(test_kill_at_every_write_then_rollback),
 	    cmocka_unit_test(test_damaged_journals_are_refused),
+	    cmocka_unit_test(test_torn_append_is_rolled_back),
 	    cmocka_unit_test(test_rejected_value_is_reported_and_the_rest_goes_on),
 	    cmocka_unit_test(test_verify_reports_drift),
 	    cmocka_unit_test(test_apply_needs_root),

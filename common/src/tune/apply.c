@@ -401,7 +401,11 @@ static int undo(struct journal *j, struct rk_tune_result *result)
 	snprintf(failed, sizeof(failed), "%zu", result->failed);
 	snprintf(path, sizeof(path), "%s/journal", j->dir);
 	j->fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
-	return j->fd < 0 ? -errno : journal_append(j, fields, 3);
+	if (j->fd < 0)
+		return -errno;
+	if (j->torn && ftruncate(j->fd, (off_t)j->valid_len) != 0) /* drop a torn append */
+		return -errno;
+	return journal_append(j, fields, 3);
 }
 
 /* Which journal to roll back: id, or the newest one not rolled back. */

@@ -201,7 +201,7 @@ static int parse_lines(struct journal *j, char *data, size_t len)
 		char *nl = memchr(p, '\n', (size_t)(end - p)), mine[17];
 
 		if (!nl) {
-			damaged(j, "the journal ends in the middle of record %zu", j->count + 1);
+			j->torn = true; /* a record cut short by a crash, or the rest cut off */
 			break;
 		}
 		*nl = '\0';
@@ -218,6 +218,7 @@ static int parse_lines(struct journal *j, char *data, size_t len)
 		if (!err)
 			memcpy(j->records[j->count - 1].hash, mine, sizeof(mine));
 		p = nl + 1;
+		j->valid_len = (size_t)(p - data);
 	}
 	memcpy(j->last_hash, prev, sizeof(prev));
 	return err;
@@ -234,7 +235,10 @@ static void check_head(struct journal *j)
 	    sscanf(text, "%zu %16s", &count, hash) != 2) {
 		damaged(j, "its head file is missing or unreadable");
 	} else if (j->count < count) {
-		damaged(j, "the journal is truncated: its head committed %zu records", count);
+		damaged(j, "the journal is truncated%s: its head committed %zu records",
+			j->torn ? " in the middle of a record" : "", count);
+	} else if (j->torn && j->count > count) {
+		damaged(j, "a record after the last one committed is cut short");
 	} else if (j->count > count + 1) {
 		damaged(j, "the journal has more records than its head committed (%zu)", count);
 	} else if (strcmp(count ? j->records[count - 1].hash : ZERO_HASH, hash) != 0) {

@@ -5,6 +5,7 @@
 
 #include "rdmakit/tune_journal.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,7 +28,9 @@ struct journal {
 	struct jrecord *records;
 	size_t count, capacity;
 	char last_hash[17];
-	int fd; /* the journal file while writing, else -1 */
+	int fd;		  /* the journal file while writing, else -1 */
+	size_t valid_len; /* bytes of whole records */
+	bool torn;	  /* a last record without its newline follows them */
 	struct rk_tune_history_entry info;
 };
 
