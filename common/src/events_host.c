@@ -11,8 +11,10 @@
 /* What a host event is about: the subject's names. */
 struct about {
 	const char *device;
-	unsigned port; /* 0 for the device's own counters */
+	bool on_port; /* else the device's own counters or presence */
+	unsigned port;
 	const char *subject;
+	enum rk_source source; /* of the counters being followed */
 };
 
 static struct rk_event *host_event(struct rk_event_list *events, enum rk_event_kind kind,
@@ -24,6 +26,7 @@ static struct rk_event *host_event(struct rk_event_list *events, enum rk_event_k
 		return NULL;
 	snprintf(event->device, sizeof(event->device), "%s", about->device);
 	snprintf(event->subject, sizeof(event->subject), "%s", about->subject);
+	event->on_port = about->on_port;
 	event->port = about->port;
 	return event;
 }
@@ -66,6 +69,7 @@ static struct rk_event *counter_event(struct rk_event_list *events, enum rk_even
 	if (!event)
 		return NULL;
 	snprintf(event->counter, sizeof(event->counter), "%s", counter->name);
+	event->source = about->source;
 	event->unit = counter->metric->unit;
 	event->now.known = true;
 	event->now.number = (int64_t)counter->raw;
@@ -150,10 +154,13 @@ static int track_counter(struct counter_track *track, const struct rk_counter *c
 static int track_set(struct counter_tracks *tracks, size_t base, const struct rk_counter_set *set,
 		     bool hw, const struct about *about, struct rk_event_list *events)
 {
+	struct about of_set = *about;
+
+	of_set.source = hw ? RK_SRC_HW_COUNTERS : RK_SRC_PORT_COUNTERS;
 	for (size_t i = 0; i < set->count; i++) {
 		struct counter_track *track =
 		    counter_track_of(tracks, base + i, hw, set->items[i].name);
-		int err = track ? track_counter(track, &set->items[i], about, events) : -ENOMEM;
+		int err = track ? track_counter(track, &set->items[i], &of_set, events) : -ENOMEM;
 
 		if (err)
 			return err;
@@ -230,7 +237,8 @@ static int track_port(struct device_track *dev_track, const struct rk_device *de
 {
 	struct port_track *track = port_track_of(dev_track, port->num);
 	char subject[96];
-	struct about about = {dev->name, port->num, subject};
+	struct about about = {
+	    .device = dev->name, .on_port = true, .port = port->num, .subject = subject};
 	int err;
 
 	if (!track)
@@ -264,14 +272,14 @@ static struct device_track *device_track_of(struct rk_event_tracker *tracker, co
 	return &grown[tracker->ndevices++];
 }
 
-/* An event when the device vanished or came back since the last call. */
+/* An event when the device vanished (also before the first call) or came back since the last. */
 static int track_presence(struct device_track *track, const struct rk_device *dev, bool is_new,
 			  struct rk_event_list *events)
 {
-	const struct about about = {dev->name, 0, dev->name};
+	const struct about about = {.device = dev->name, .subject = dev->name};
 	struct rk_event *event;
 
-	if (is_new || dev->vanished == track->vanished) {
+	if (is_new ? !dev->vanished : dev->vanished == track->vanished) {
 		track->vanished = dev->vanished;
 		return 0;
 	}
@@ -289,7 +297,7 @@ static int track_device(struct rk_event_tracker *tracker, const struct rk_device
 {
 	bool is_new;
 	struct device_track *track = device_track_of(tracker, dev->name, &is_new);
-	const struct about about = {dev->name, 0, dev->name};
+	const struct about about = {.device = dev->name, .subject = dev->name};
 	int err;
 
 	if (!track)

@@ -104,6 +104,7 @@ static void flapping_port_gives_one_event_per_change(void **unused)
 	assert_int_equal(e->kind, RK_EVENT_PORT_STATE);
 	assert_int_equal(e->severity, RK_SEVERITY_CRITICAL);
 	assert_string_equal(e->device, "mlx5_0");
+	assert_true(e->on_port);
 	assert_int_equal(e->port, 1);
 	assert_int_equal(e->old.number, RK_PORT_ACTIVE);
 	assert_int_equal(e->old.detail, RK_PHYS_LINK_UP);
@@ -254,6 +255,7 @@ static void device_vanishes_and_comes_back_with_its_history(void **unused)
 	assert_int_equal(b.events.items[0].kind, RK_EVENT_DEVICE_VANISHED);
 	assert_int_equal(b.events.items[0].severity, RK_SEVERITY_CRITICAL);
 	assert_string_equal(b.events.items[0].subject, "mlx5_0");
+	assert_false(b.events.items[0].on_port);
 	assert_int_equal(read_host(&b), 0); /* still gone: once */
 	write_file(b.root, "mlx5_0.aside/ports/1/state", "1: DOWN");
 	write_file(b.root, "mlx5_0.aside/ports/1/counters/symbol_error", "8");
