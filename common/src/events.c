@@ -151,6 +151,7 @@ static int finding_event(struct rk_event_list *events, enum rk_event_domain doma
 	if (!event)
 		return -ENOMEM;
 	event->is_finding = true;
+	event->cleared = !raised;
 	event->finding = *finding;
 	snprintf(event->subject, sizeof(event->subject), "%s", finding->subject);
 	event->node_guid = finding->node_guid;

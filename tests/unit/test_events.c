@@ -272,6 +272,20 @@ static void device_vanishes_and_comes_back_with_its_history(void **unused)
 	bench_close(&b);
 }
 
+static void device_gone_before_the_first_read_is_reported(void **unused)
+{
+	struct bench b;
+
+	(void)unused;
+	bench_open(&b, "ib-hdr");
+	assert_int_equal(move_path(b.root, "class/infiniband/mlx5_1", "mlx5_1.aside"), 0);
+	assert_int_equal(read_host(&b), 1);
+	assert_int_equal(b.events.items[0].kind, RK_EVENT_DEVICE_VANISHED);
+	assert_string_equal(b.events.items[0].device, "mlx5_1");
+	assert_int_equal(read_host(&b), 0);
+	bench_close(&b);
+}
+
 /* Findings of one call, built by hand. */
 static void add(struct rk_findings *f, enum rk_severity severity, const char *code,
 		const char *subject)
@@ -305,6 +319,7 @@ static void finding_raised_cleared_and_raised_again(void **unused)
 	e = &b.events.items[0];
 	assert_int_equal(e->kind, RK_EVENT_FINDING_RAISED);
 	assert_true(e->is_finding);
+	assert_false(e->cleared);
 	assert_string_equal(e->finding.code, "ERRORS_RISING");
 	assert_int_equal(e->node_guid, 0x1234);
 	assert_int_equal(e->port, 3);
@@ -316,6 +331,7 @@ static void finding_raised_cleared_and_raised_again(void **unused)
 	assert_int_equal(track_fabric(&b, &f), 1);
 	e = &b.events.items[0];
 	assert_int_equal(e->kind, RK_EVENT_FINDING_CLEARED);
+	assert_true(e->cleared);
 	assert_int_equal(e->severity, RK_SEVERITY_OK);
 	assert_int_equal(e->finding.severity, RK_SEVERITY_CRITICAL); /* as it was raised */
 	assert_string_equal(e->message, "SM lid 1: SM_HUNG cleared");
@@ -565,6 +581,7 @@ int main(void)
 	    cmocka_unit_test(rising_errors_start_and_stop_once),
 	    cmocka_unit_test(data_counters_never_count_as_rising_errors),
 	    cmocka_unit_test(device_vanishes_and_comes_back_with_its_history),
+	    cmocka_unit_test(device_gone_before_the_first_read_is_reported),
 	    cmocka_unit_test(finding_raised_cleared_and_raised_again),
 	    cmocka_unit_test(same_code_other_subject_is_another_finding),
 	    cmocka_unit_test(fabric_findings_with_kinds_of_their_own),

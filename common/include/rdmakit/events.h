@@ -67,6 +67,7 @@ struct rk_event {
 	const char *unit;	   /* counter events: the catalog's unit, else "" */
 	struct rk_event_value old, now;
 	bool is_finding;	   /* raised or cleared finding: finding holds it */
+	bool cleared;		   /* ... and it cleared (else it was raised) */
 	struct rk_finding finding; /* cleared: the finding as it was last raised */
 	char message[384];	   /* one line for people */
 };
