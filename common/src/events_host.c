@@ -25,22 +25,36 @@ static struct rk_event *host_event(struct rk_event_list *events, enum rk_event_k
 	if (!event)
 		return NULL;
 	snprintf(event->device, sizeof(event->device), "%s", about->device);
-	snprintf(event->subject, sizeof(event->subject), "%s", about->subject);
+	if (about->on_port)
+		snprintf(event->subject, sizeof(event->subject), "%s:%u", about->device,
+			 about->port);
+	else
+		snprintf(event->subject, sizeof(event->subject), "%s", about->device);
 	event->on_port = about->on_port;
 	event->port = about->port;
 	return event;
 }
 
-/* The counter of that source and name in tracks (looked for at hint first), added when new. */
+/* A bounded copy without printf's cost (a first read names hundreds of counters). */
+static void copy_name(char *buf, size_t size, const char *name)
+{
+	size_t len = strnlen(name, size - 1);
+
+	memcpy(buf, name, len);
+	buf[len] = '\0';
+}
+
+/* The counter of that source and name in tracks (looked for at hint first), added when new;
+ * fresh: the set is followed for the first time, so every name is new. */
 static struct counter_track *counter_track_of(struct counter_tracks *tracks, size_t hint, bool hw,
-					      const char *name)
+					      const char *name, bool fresh)
 {
 	struct counter_track *track;
 
 	if (hint < tracks->count && tracks->items[hint].hw == hw &&
 	    strcmp(tracks->items[hint].name, name) == 0)
 		return &tracks->items[hint];
-	for (size_t i = 0; i < tracks->count; i++)
+	for (size_t i = 0; !fresh && i < tracks->count; i++)
 		if (tracks->items[i].hw == hw && strcmp(tracks->items[i].name, name) == 0)
 			return &tracks->items[i];
 	if (tracks->count == tracks->capacity) {
@@ -54,7 +68,7 @@ static struct counter_track *counter_track_of(struct counter_tracks *tracks, siz
 	}
 	track = &tracks->items[tracks->count++];
 	memset(track, 0, sizeof(*track));
-	snprintf(track->name, sizeof(track->name), "%s", name);
+	copy_name(track->name, sizeof(track->name), name);
 	track->hw = hw;
 	track->state = RK_VALUE_OK;
 	return track;
@@ -80,7 +94,7 @@ static struct rk_event *counter_event(struct rk_event_list *events, enum rk_even
 static int state_event(struct rk_event_list *events, const struct about *about,
 		       const struct rk_counter *counter)
 {
-	const char *name = counter->name, *subject = about->subject;
+	const char *name = counter->name;
 	struct rk_event *event;
 
 	if (counter->state == RK_VALUE_UNAVAILABLE) {
@@ -89,21 +103,21 @@ static int state_event(struct rk_event_list *events, const struct about *about,
 		if (event) {
 			event->now.known = false;
 			event_message(event, "%s: %s is unavailable (no PMA, or not a number)",
-				      subject, name);
+				      event->subject, name);
 		}
 	} else if (counter->state == RK_VALUE_OK) {
 		event = counter_event(events, RK_EVENT_COUNTER_COUNTS_AGAIN, RK_SEVERITY_OK, about,
 				      counter);
 		if (event)
-			event_message(event, "%s: %s counts again (%" PRIu64 ")", subject, name,
-				      counter->raw);
+			event_message(event, "%s: %s counts again (%" PRIu64 ")", event->subject,
+				      name, counter->raw);
 	} else {
 		event = counter_event(events, RK_EVENT_COUNTER_SATURATED, RK_SEVERITY_WARNING,
 				      about, counter);
 		if (event)
 			event_message(event,
 				      "%s: %s is stuck at %" PRIu64 ", its register's maximum",
-				      subject, name, counter->raw);
+				      event->subject, name, counter->raw);
 	}
 	return event ? 0 : -ENOMEM;
 }
@@ -123,10 +137,10 @@ static int rising_event(struct rk_event_list *events, const struct about *about,
 	event->now.detail = (int64_t)counter->delta;
 	if (rising)
 		event_message(event, "%s: %s is rising: +%" PRIu64 " to %" PRIu64 " %s",
-			      about->subject, counter->name, counter->delta, counter->value,
+			      event->subject, counter->name, counter->delta, counter->value,
 			      counter->metric->unit);
 	else
-		event_message(event, "%s: %s stopped rising at %" PRIu64 " %s", about->subject,
+		event_message(event, "%s: %s stopped rising at %" PRIu64 " %s", event->subject,
 			      counter->name, counter->value, counter->metric->unit);
 	return 0;
 }
@@ -155,11 +169,12 @@ static int track_set(struct counter_tracks *tracks, size_t base, const struct rk
 		     bool hw, const struct about *about, struct rk_event_list *events)
 {
 	struct about of_set = *about;
+	bool fresh = tracks->count == base; /* the entries there are the sets' before this one */
 
 	of_set.source = hw ? RK_SRC_HW_COUNTERS : RK_SRC_PORT_COUNTERS;
 	for (size_t i = 0; i < set->count; i++) {
 		struct counter_track *track =
-		    counter_track_of(tracks, base + i, hw, set->items[i].name);
+		    counter_track_of(tracks, base + i, hw, set->items[i].name, fresh);
 		int err = track ? track_counter(track, &set->items[i], &of_set, events) : -ENOMEM;
 
 		if (err)
@@ -195,7 +210,7 @@ static int port_state_event(struct port_track *track, const struct rk_port *port
 	event->now = (struct rk_event_value){
 	    .known = true, .number = port->state, .detail = port->phys_state};
 	state_text(port, event->now.text, sizeof(event->now.text));
-	event_message(event, "%s: port is %s, was %s", about->subject, event->now.text,
+	event_message(event, "%s: port is %s, was %s", event->subject, event->now.text,
 		      event->old.text);
 	return 0;
 }
@@ -203,9 +218,12 @@ static int port_state_event(struct port_track *track, const struct rk_port *port
 static int track_port_state(struct port_track *track, const struct rk_port *port,
 			    const struct about *about, struct rk_event_list *events)
 {
+	bool changed = track->state != port->state || track->phys != port->phys_state;
 	int err = 0;
 
-	if (track->seen && (track->state != port->state || track->phys != port->phys_state))
+	if (track->seen && !changed)
+		return 0;
+	if (track->seen)
 		err = port_state_event(track, port, about, events);
 	if (err)
 		return err;
@@ -236,14 +254,11 @@ static int track_port(struct device_track *dev_track, const struct rk_device *de
 		      const struct rk_port *port, struct rk_event_list *events)
 {
 	struct port_track *track = port_track_of(dev_track, port->num);
-	char subject[96];
-	struct about about = {
-	    .device = dev->name, .on_port = true, .port = port->num, .subject = subject};
+	const struct about about = {.device = dev->name, .on_port = true, .port = port->num};
 	int err;
 
 	if (!track)
 		return -ENOMEM;
-	snprintf(subject, sizeof(subject), "%s:%u", dev->name, port->num);
 	err = track_port_state(track, port, &about, events);
 	if (!err)
 		err = track_set(&track->counters, 0, &port->counters, false, &about, events);
@@ -276,7 +291,7 @@ static struct device_track *device_track_of(struct rk_event_tracker *tracker, co
 static int track_presence(struct device_track *track, const struct rk_device *dev, bool is_new,
 			  struct rk_event_list *events)
 {
-	const struct about about = {.device = dev->name, .subject = dev->name};
+	const struct about about = {.device = dev->name};
 	struct rk_event *event;
 
 	if (is_new ? !dev->vanished : dev->vanished == track->vanished) {
@@ -297,7 +312,7 @@ static int track_device(struct rk_event_tracker *tracker, const struct rk_device
 {
 	bool is_new;
 	struct device_track *track = device_track_of(tracker, dev->name, &is_new);
-	const struct about about = {.device = dev->name, .subject = dev->name};
+	const struct about about = {.device = dev->name};
 	int err;
 
 	if (!track)
