@@ -118,7 +118,6 @@ class DebianPackages(unittest.TestCase):
         self.assertEqual(command[0], "/usr/sbin/rdmakit-agentx")
         _, out = run(command[0], "--version")
         self.assertEqual(out, f"rdmakit-agentx {self.version}\n")
-        run("getent", "passwd", "rdmakit")
 
 
 if __name__ == "__main__":
