@@ -100,13 +100,17 @@ class Install(unittest.TestCase):
         self.assertLess(scores["rdmakit-doctor.service"], 2.0)
 
     def unit_copy(self, unit, directory):
-        """A copy of an installed unit in directory, its Exec paths moved into the DESTDIR;
-        asserts that each ExecStart= names an installed program."""
+        """A copy of an installed unit in directory, the programs it runs from this install
+        moved into the DESTDIR (system ones, /bin/kill, stay); asserts that each ExecStart=
+        names an installed program."""
         with open(self.destdir + unit) as f:
             text = f.read()
         for command in re.findall(r"^ExecStart=(\S+)", text, flags=re.M):
             self.assertIn(command, self.installed, unit)
-        text = re.sub(r"^(Exec\w+=)(/)", rf"\1{self.destdir}\2", text, flags=re.M)
+        text = re.sub(r"^(Exec\w+=)(\S+)",
+                      lambda m: m.group(1) + (self.destdir + m.group(2)
+                                              if m.group(2) in self.installed else m.group(2)),
+                      text, flags=re.M)
         copy = os.path.join(directory, os.path.basename(unit))
         with open(copy, "w") as f:
             f.write(text)
