@@ -22,9 +22,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/rdmakit-deb.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 src=$work/rdmakit-$version
 mkdir "$src"
-git -C "$top" ls-files -z -co --exclude-standard |
-	(cd "$top" && xargs -0 cp --parents -a -t "$src" --) 2>/dev/null || true
-[ -f "$src/CMakeLists.txt" ] || { echo "build-deb: could not copy the tree" >&2; exit 1; }
+"$top/scripts/copy-tree.sh" "$top" "$src"
 rm -rf "$src/debian"
 cp -a "$top/packaging/debian" "$src/debian"
 

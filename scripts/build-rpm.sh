@@ -22,8 +22,7 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/rdmakit-rpm.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/SOURCES" "$work/tree/rdmakit-$version"
-git -C "$top" ls-files -z -co --exclude-standard |
-	(cd "$top" && xargs -0 cp --parents -a -t "$work/tree/rdmakit-$version" --)
+"$top/scripts/copy-tree.sh" "$top" "$work/tree/rdmakit-$version"
 tar -C "$work/tree" -czf "$work/SOURCES/rdmakit-$version.tar.gz" "rdmakit-$version"
 
 set -- --define "_topdir $work"

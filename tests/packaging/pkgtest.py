@@ -3,6 +3,7 @@
 project's version, and a private collectd started and stopped by its PID."""
 import os
 import re
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -84,4 +85,4 @@ LoadPlugin rdmakit
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=15)
-        subprocess.run(["rm", "-rf", "--", work], check=False)
+        shutil.rmtree(work, ignore_errors=True)

@@ -49,8 +49,12 @@ class DebianPackages(unittest.TestCase):
         cls.debs = sorted(f for f in os.listdir(cls.out) if f.endswith(".deb"))
         wanted = [os.path.join(cls.out, f"{p}_{cls.version}_{arch}.deb")
                   for p in PACKAGES for arch in ("amd64", "all")]
-        run(*APT, "install", "--no-install-recommends",
-            *[w for w in wanted if os.path.exists(w)], env=ENV)
+        try:
+            run(*APT, "install", "--no-install-recommends",
+                *[w for w in wanted if os.path.exists(w)], env=ENV)
+        except AssertionError:
+            run(*APT, "purge", *PACKAGES, env=ENV, check=False)
+            raise
         cls.files = {}
         for package in PACKAGES:
             _, listing = run("dpkg-query", "-L", package)
