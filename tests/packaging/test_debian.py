@@ -6,7 +6,8 @@ rdmakit --version is the CMake version; the doctor unit passes systemd-analyze v
 enabled, and its ExecStart runs the installed rdmakit; a collectd with "LoadPlugin rdmakit"
 and no PluginDir loads the installed plugin; when the subagent is packaged, snmptranslate finds
 the installed MIB and its unit runs the installed subagent. Then apt-get purge leaves nothing
-behind. Exits 77 (skipped) when not root or when the packages are already installed."""
+behind. An upgrade (the same packages repacked as a later version) keeps every file and an
+enabled timer. Exits 77 (skipped) when not root or when the packages are already installed."""
 import json
 import os
 import re
@@ -39,6 +40,24 @@ def unit_exec_start(unit):
     return shlex.split(re.search(r"^ExecStart=(.*)$", text, flags=re.M).group(1))
 
 
+def repack(deb, version, later, directory):
+    """deb with its version (and the exact-version dependencies between our packages) set
+    to later; returns the new file's path."""
+    tree = tempfile.mkdtemp(prefix="rdmakit-repack-")
+    try:
+        run("dpkg-deb", "-R", deb, tree)
+        control = os.path.join(tree, "DEBIAN", "control")
+        text = pkgtest.read(control).replace(f"Version: {version}\n", f"Version: {later}\n")
+        text = text.replace(f"(= {version})", f"(= {later})")
+        with open(control, "w") as f:
+            f.write(text)
+        path = os.path.join(directory, os.path.basename(deb).replace(version, later, 1))
+        run("dpkg-deb", "--root-owner-group", "-b", tree, path)
+    finally:
+        shutil.rmtree(tree, ignore_errors=True)
+    return path
+
+
 class DebianPackages(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -67,8 +86,10 @@ class DebianPackages(unittest.TestCase):
         run(*APT, "purge", *PACKAGES, env=ENV)
         shutil.rmtree(cls.out, ignore_errors=True)
         left = [f for files in cls.files.values() for f in files if os.path.lexists(f)]
-        left += [d for d in ("/usr/share/rdmakit", "/usr/libexec/rdmakit", "/etc/rdmakit")
-                 if os.path.lexists(d)]
+        left += [d for d in ("/usr/share/rdmakit", "/usr/libexec/rdmakit", "/etc/rdmakit",
+                             "/etc/systemd/system/timers.target.wants/rdmakit-doctor.timer",
+                             "/var/lib/systemd/deb-systemd-helper-enabled/"
+                             "rdmakit-doctor.timer.dsh-also") if os.path.lexists(d)]
         half = [p for p in PACKAGES if installed(p)]
         if left or half:
             raise AssertionError(f"after purge: files left {left}, packages left {half}")
@@ -109,6 +130,25 @@ class DebianPackages(unittest.TestCase):
         log, dirs = pkgtest.collectd_loads_installed_plugin()
         self.assertIn(f"rdmakit plugin: rdmakit {self.version} started: host mode", log)
         self.assertIn("rdma-mlx5_0-1", dirs)
+
+    def test_upgrade_keeps_the_admins_choices(self):
+        """The built packages repacked as a later version and installed over these: dpkg
+        upgrades them (maintainer scripts in upgrade mode), every file is still in place, and
+        a timer the admin enabled stays enabled. The timer is disabled again afterwards."""
+        later = f"{self.version}+upgrade1"
+        debs = [repack(os.path.join(self.out, deb), self.version, later, self.out)
+                for deb in self.debs if deb.split("_")[0] in PACKAGES]
+        run("systemctl", "enable", "rdmakit-doctor.timer")
+        try:
+            run(*APT, "install", "--no-install-recommends", *debs, env=ENV)
+            for package in PACKAGES:
+                _, version = run("dpkg-query", "-W", "-f=${Version}", package)
+                self.assertEqual(version, later)
+                self.assertEqual([f for f in self.files[package] if not os.path.lexists(f)], [])
+            _, state = run("systemctl", "is-enabled", "rdmakit-doctor.timer", check=False)
+            self.assertEqual(state.strip(), "enabled")
+        finally:
+            run("systemctl", "disable", "rdmakit-doctor.timer", check=False)
 
     @unittest.skipUnless("rdmakit-agentx" in PACKAGES, "no snmp-subagent/ in the tree")
     def test_agentx(self):
