@@ -62,6 +62,8 @@ DEVICE_NUMBER(pcie_width, pci.cur_width)
 DEVICE_NUMBER(pcie_max_width, pci.max_width)
 DEVICE_NUMBER(sriov_numvfs, pci.sriov_numvfs)
 DEVICE_NUMBER(sriov_totalvfs, pci.sriov_totalvfs)
+DEVICE_NUMBER(pci_vendor, pci.vendor)
+DEVICE_NUMBER(pci_device, pci.device_id)
 
 #define PORT_G(id_, col_, name_, unit_, cli_, fn_, help_)                                          \
 	[id_] = {.id = id_,                                                                        \
@@ -151,7 +153,8 @@ static const struct rk_fact facts[RK_FACT_COUNT] = {
 	  "Node type: 1 CA, 2 switch, 3 router, 4 RNIC"),
     DEV_T(RK_FACT_DEVICE_NODE_TYPE_NAME, 4, "node_type_name", "name", "node_type", node_type_name,
 	  "Node type as the kernel names it (CA, switch, ...)"),
-    DEV_T(RK_FACT_DEVICE_NODE_GUID, 5, "node_guid", "GUID", "node_guid", node_guid, "Node GUID"),
+    DEV_T(RK_FACT_DEVICE_NODE_GUID, 5, "node_guid", "GUID", "node_guid", node_guid,
+	  "Node GUID of the device"),
     DEV_T(RK_FACT_DEVICE_SYS_IMAGE_GUID, 6, "sys_image_guid", "GUID", "sys_image_guid",
 	  sys_image_guid, "System image GUID (shared by the functions of one adapter)"),
     DEV_T(RK_FACT_DEVICE_FW_VER, 7, "fw_ver", "version", "fw_ver", fw_ver, "Firmware version"),
@@ -182,6 +185,10 @@ static const struct rk_fact facts[RK_FACT_COUNT] = {
 	  sriov_numvfs, "SR-IOV virtual functions enabled"),
     DEV_G(RK_FACT_DEVICE_SRIOV_TOTALVFS, 21, "sriov_totalvfs", "functions", "pci.sriov_totalvfs",
 	  sriov_totalvfs, "SR-IOV virtual functions the device supports"),
+    DEV_G(RK_FACT_DEVICE_PCI_VENDOR, 22, "pci_vendor", "id", "pci.vendor_id", pci_vendor,
+	  "PCI vendor id of the function (0x15b3: Mellanox, NVIDIA)"),
+    DEV_G(RK_FACT_DEVICE_PCI_DEVICE, 23, "pci_device", "id", "pci.device_id", pci_device,
+	  "PCI device id of the function (the adapter model)"),
     FABRIC(RK_FACT_FABRIC_NODES, 1, "nodes", "nodes", NULL,
 	   "Nodes found by the last discovery (switches, CAs, routers)"),
     FABRIC(RK_FACT_FABRIC_SWITCHES, 2, "switches", "nodes", NULL, "Switches found"),
