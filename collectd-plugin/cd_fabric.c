@@ -137,7 +137,7 @@ static void send_port(struct cd_fabric *f, size_t i, cdtime_t now)
 static void send_facts(const struct rk_monitor *m, double seconds, cdtime_t now)
 {
 	size_t count;
-	const struct cd_fact *facts = cd_fabric_fact_list(&count);
+	const struct cd_fact *facts = cd_fact_list(RK_SCOPE_FABRIC, &count);
 	double values[RK_FACT_COUNT];
 	struct cd_batch batch;
 

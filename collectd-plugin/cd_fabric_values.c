@@ -35,7 +35,8 @@ size_t cd_fabric_items(struct cd_fabric_item items[RK_SWEEP_COUNTERS])
 #define QUERY  "every query"
 #define MASTER "when the master answers"
 
-static const struct cd_fact fabric_facts[] = {
+/* The fabric's values, then the SM's. */
+static const struct cd_fact facts[] = {
     {RK_FACT_FABRIC_NODES, "count", "nodes", "value", SWEEP},
     {RK_FACT_FABRIC_SWITCHES, "count", "switches", "value", SWEEP},
     {RK_FACT_FABRIC_CAS, "count", "cas", "value", SWEEP},
@@ -45,9 +46,6 @@ static const struct cd_fact fabric_facts[] = {
     {RK_FACT_FABRIC_UNANSWERED_PORTS, "count", "unanswered_ports", "value", SWEEP},
     {RK_FACT_FABRIC_SWEEP_SECONDS, "duration", "sweep", "seconds", SWEEP},
     {RK_FACT_FABRIC_DISCOVERY_SECONDS, "duration", "discovery", "seconds", SWEEP},
-};
-
-static const struct cd_fact sm_facts[] = {
     {RK_FACT_SM_MASTER_LID, "gauge", "master_lid", "value", MASTER},
     {RK_FACT_SM_MASTER_PRIORITY, "gauge", "master_priority", "value", MASTER},
     {RK_FACT_SM_MASTER_STATE, "gauge", "master_state", "value", MASTER},
@@ -57,14 +55,14 @@ static const struct cd_fact sm_facts[] = {
     {RK_FACT_SM_STANDBYS, "count", "standbys", "value", QUERY},
 };
 
-const struct cd_fact *cd_fabric_fact_list(size_t *count)
+const struct cd_fact *cd_fact_list(enum rk_fact_scope scope, size_t *count)
 {
-	*count = sizeof(fabric_facts) / sizeof(fabric_facts[0]);
-	return fabric_facts;
-}
+	size_t first = 0, n = sizeof(facts) / sizeof(facts[0]);
 
-const struct cd_fact *cd_sm_fact_list(size_t *count)
-{
-	*count = sizeof(sm_facts) / sizeof(sm_facts[0]);
-	return sm_facts;
+	while (first < n && rk_fact(facts[first].fact)->scope != scope)
+		first++;
+	*count = 0;
+	while (first + *count < n && rk_fact(facts[first + *count].fact)->scope == scope)
+		(*count)++;
+	return &facts[first];
 }

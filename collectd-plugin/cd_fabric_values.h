@@ -42,10 +42,7 @@ struct cd_fact {
 /** The value lists of a fabric port, pairs once (at their rx counter); returns how many. */
 size_t cd_fabric_items(struct cd_fabric_item items[RK_SWEEP_COUNTERS]);
 
-/** The fabric-wide values the plugin sends; *count receives how many. */
-const struct cd_fact *cd_fabric_fact_list(size_t *count);
-
-/** The SM values the plugin sends; *count receives how many. */
-const struct cd_fact *cd_sm_fact_list(size_t *count);
+/** The values the plugin sends of a scope (RK_SCOPE_FABRIC or _SM); *count receives how many. */
+const struct cd_fact *cd_fact_list(enum rk_fact_scope scope, size_t *count);
 
 #endif

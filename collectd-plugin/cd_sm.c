@@ -31,7 +31,7 @@ void cd_sm_stop(struct cd_sm *s)
 static void send_facts(const struct rk_sm_status *status, cdtime_t now)
 {
 	size_t count;
-	const struct cd_fact *facts = cd_sm_fact_list(&count);
+	const struct cd_fact *facts = cd_fact_list(RK_SCOPE_SM, &count);
 	double values[RK_FACT_COUNT];
 	struct cd_batch batch;
 

@@ -65,47 +65,7 @@ DEVICE_NUMBER(sriov_totalvfs, pci.sriov_totalvfs)
 DEVICE_NUMBER(pci_vendor, pci.vendor)
 DEVICE_NUMBER(pci_device, pci.device_id)
 
-#define PORT_G(id_, col_, name_, unit_, cli_, fn_, help_)                                          \
-	[id_] = {.id = id_,                                                                        \
-		 .scope = RK_SCOPE_PORT,                                                           \
-		 .name = name_,                                                                    \
-		 .kind = RK_KIND_GAUGE,                                                            \
-		 .unit = unit_,                                                                    \
-		 .help = help_,                                                                    \
-		 .column = col_,                                                                   \
-		 .cli_name = cli_,                                                                 \
-		 .port_number = port_##fn_}
-#define PORT_T(id_, col_, name_, unit_, cli_, fn_, help_)                                          \
-	[id_] = {.id = id_,                                                                        \
-		 .scope = RK_SCOPE_PORT,                                                           \
-		 .name = name_,                                                                    \
-		 .kind = RK_KIND_TEXT,                                                             \
-		 .unit = unit_,                                                                    \
-		 .help = help_,                                                                    \
-		 .column = col_,                                                                   \
-		 .cli_name = cli_,                                                                 \
-		 .port_text = port_##fn_}
-#define DEV_G(id_, col_, name_, unit_, cli_, fn_, help_)                                           \
-	[id_] = {.id = id_,                                                                        \
-		 .scope = RK_SCOPE_DEVICE,                                                         \
-		 .name = name_,                                                                    \
-		 .kind = RK_KIND_GAUGE,                                                            \
-		 .unit = unit_,                                                                    \
-		 .help = help_,                                                                    \
-		 .column = col_,                                                                   \
-		 .cli_name = cli_,                                                                 \
-		 .device_number = device_##fn_}
-#define DEV_T(id_, col_, name_, unit_, cli_, fn_, help_)                                           \
-	[id_] = {.id = id_,                                                                        \
-		 .scope = RK_SCOPE_DEVICE,                                                         \
-		 .name = name_,                                                                    \
-		 .kind = RK_KIND_TEXT,                                                             \
-		 .unit = unit_,                                                                    \
-		 .help = help_,                                                                    \
-		 .column = col_,                                                                   \
-		 .cli_name = cli_,                                                                 \
-		 .device_text = device_##fn_}
-#define SCALAR(scope_, id_, col_, name_, kind_, unit_, cli_, help_)                                \
+#define ENTRY(id_, scope_, kind_, col_, name_, unit_, cli_, help_, ...)                            \
 	[id_] = {.id = id_,                                                                        \
 		 .scope = scope_,                                                                  \
 		 .name = name_,                                                                    \
@@ -113,11 +73,24 @@ DEVICE_NUMBER(pci_device, pci.device_id)
 		 .unit = unit_,                                                                    \
 		 .help = help_,                                                                    \
 		 .column = col_,                                                                   \
-		 .cli_name = cli_}
+		 .cli_name = cli_,                                                                 \
+		 __VA_ARGS__}
+#define PORT_G(id_, col_, name_, unit_, cli_, fn_, help_)                                          \
+	ENTRY(id_, RK_SCOPE_PORT, RK_KIND_GAUGE, col_, name_, unit_, cli_, help_,                  \
+	      .port_number = port_##fn_)
+#define PORT_T(id_, col_, name_, unit_, cli_, fn_, help_)                                          \
+	ENTRY(id_, RK_SCOPE_PORT, RK_KIND_TEXT, col_, name_, unit_, cli_, help_,                   \
+	      .port_text = port_##fn_)
+#define DEV_G(id_, col_, name_, unit_, cli_, fn_, help_)                                           \
+	ENTRY(id_, RK_SCOPE_DEVICE, RK_KIND_GAUGE, col_, name_, unit_, cli_, help_,                \
+	      .device_number = device_##fn_)
+#define DEV_T(id_, col_, name_, unit_, cli_, fn_, help_)                                           \
+	ENTRY(id_, RK_SCOPE_DEVICE, RK_KIND_TEXT, col_, name_, unit_, cli_, help_,                 \
+	      .device_text = device_##fn_)
 #define FABRIC(id_, col_, name_, unit_, cli_, help_)                                               \
-	SCALAR(RK_SCOPE_FABRIC, id_, col_, name_, RK_KIND_GAUGE, unit_, cli_, help_)
+	ENTRY(id_, RK_SCOPE_FABRIC, RK_KIND_GAUGE, col_, name_, unit_, cli_, help_)
 #define SM(id_, col_, name_, kind_, unit_, help_)                                                  \
-	SCALAR(RK_SCOPE_SM, id_, col_, name_, kind_, unit_, NULL, help_)
+	ENTRY(id_, RK_SCOPE_SM, kind_, col_, name_, unit_, NULL, help_)
 
 static const struct rk_fact facts[RK_FACT_COUNT] = {
     PORT_G(RK_FACT_PORT_STATE, 3, "state", "state", NULL, state,

@@ -75,9 +75,9 @@ static void print_fabric(void)
 			       m->unit, rules[items[i].rule], m->help);
 		}
 	}
-	facts = cd_fabric_fact_list(&count);
+	facts = cd_fact_list(RK_SCOPE_FABRIC, &count);
 	print_facts(CD_FABRIC_PLUGIN, facts, count);
-	facts = cd_sm_fact_list(&count);
+	facts = cd_fact_list(RK_SCOPE_SM, &count);
 	print_facts(CD_SM_PLUGIN, facts, count);
 }
 

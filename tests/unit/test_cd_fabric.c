@@ -142,7 +142,7 @@ static void fabric_values_are_the_cores_facts(void **state)
 	struct rk_sweep sweep = {.count = 10, .answered = 9, .failed = 1};
 	double v[RK_FACT_COUNT];
 	size_t n;
-	const struct cd_fact *facts = cd_fabric_fact_list(&n);
+	const struct cd_fact *facts = cd_fact_list(RK_SCOPE_FABRIC, &n);
 
 	(void)state;
 	fabric->nodes[0].type = RK_NODE_SWITCH;
@@ -173,7 +173,7 @@ static void sm_values_are_the_cores_facts(void **state)
 	struct rk_sm_status status = {.sms = sms, .count = 3, .local_sm_lid = 1};
 	double v[RK_FACT_COUNT];
 	size_t n;
-	const struct cd_fact *facts = cd_sm_fact_list(&n);
+	const struct cd_fact *facts = cd_fact_list(RK_SCOPE_SM, &n);
 
 	(void)state;
 	rk_sm_fact_values(&status, v);
@@ -214,13 +214,13 @@ static void check_fact_list(const struct cd_fact *facts, size_t count, enum rk_f
 static void every_sent_value_maps_a_core_fact(void **state)
 {
 	size_t count;
-	const struct cd_fact *facts = cd_fabric_fact_list(&count);
+	const struct cd_fact *facts = cd_fact_list(RK_SCOPE_FABRIC, &count);
 	const struct cd_port_gauge *gauges;
 	const struct rk_counter_pair *pairs;
 
 	(void)state;
 	check_fact_list(facts, count, RK_SCOPE_FABRIC);
-	facts = cd_sm_fact_list(&count);
+	facts = cd_fact_list(RK_SCOPE_SM, &count);
 	check_fact_list(facts, count, RK_SCOPE_SM);
 	gauges = cd_port_gauges(&count);
 	assert_int_equal(count, 8);

@@ -117,48 +117,29 @@ static void check_text(const char *name, json_object *shown, const char *text)
 			 shown ? json_object_get_string(shown) : "null", text);
 }
 
-static void check_port(json_object *obj, const struct rk_port *port)
+/* Every fact of the port (or, port NULL, of the device) with a cli_name is shown, as read. */
+static void check_facts(json_object *obj, const struct rk_device *dev, const struct rk_port *port)
 {
+	enum rk_fact_scope scope = port ? RK_SCOPE_PORT : RK_SCOPE_DEVICE;
 	size_t count;
 	const struct rk_fact *facts = rk_facts_all(&count);
 
-	check_keys(obj, RK_SCOPE_PORT, "");
+	check_keys(obj, scope, "");
 	for (size_t i = 0; i < count; i++) {
+		const struct rk_fact *f = &facts[i];
 		bool present;
 		json_object *shown;
 
-		if (facts[i].scope != RK_SCOPE_PORT || !facts[i].cli_name)
+		if (f->scope != scope || !f->cli_name)
 			continue;
-		shown = member(obj, facts[i].cli_name, &present);
+		shown = member(obj, f->cli_name, &present);
 		assert_true(present);
-		if (facts[i].port_text)
-			check_text(facts[i].cli_name, shown, facts[i].port_text(port));
+		if (f->kind == RK_KIND_TEXT)
+			check_text(f->cli_name, shown,
+				   port ? f->port_text(port) : f->device_text(dev));
 		else
-			check_number(facts[i].cli_name, shown, facts[i].port_number(port));
-	}
-}
-
-static void check_device(json_object *obj, const struct rk_device *dev)
-{
-	size_t count;
-	const struct rk_fact *facts = rk_facts_all(&count);
-	json_object *pci = json_object_object_get(obj, "pci");
-
-	check_keys(obj, RK_SCOPE_DEVICE, "");
-	if (pci)
-		check_keys(pci, RK_SCOPE_DEVICE, "pci.");
-	for (size_t i = 0; i < count; i++) {
-		bool present;
-		json_object *shown;
-
-		if (facts[i].scope != RK_SCOPE_DEVICE || !facts[i].cli_name)
-			continue;
-		shown = member(obj, facts[i].cli_name, &present);
-		assert_true(present);
-		if (facts[i].device_text)
-			check_text(facts[i].cli_name, shown, facts[i].device_text(dev));
-		else
-			check_number(facts[i].cli_name, shown, facts[i].device_number(dev));
+			check_number(f->cli_name, shown,
+				     port ? f->port_number(port) : f->device_number(dev));
 	}
 }
 
@@ -177,10 +158,15 @@ static void check_fixture(const char *name)
 		json_object *dev = json_object_array_get_idx(devices, d);
 		json_object *ports = json_object_object_get(dev, "ports");
 
-		check_device(dev, &host->devices[d]);
+		json_object *pci = json_object_object_get(dev, "pci");
+
+		check_facts(dev, &host->devices[d], NULL);
+		if (pci)
+			check_keys(pci, RK_SCOPE_DEVICE, "pci.");
 		assert_int_equal(json_object_array_length(ports), host->devices[d].nports);
 		for (unsigned p = 0; p < host->devices[d].nports; p++)
-			check_port(json_object_array_get_idx(ports, p), &host->devices[d].ports[p]);
+			check_facts(json_object_array_get_idx(ports, p), &host->devices[d],
+				    &host->devices[d].ports[p]);
 	}
 	json_object_put(doc);
 	rk_host_close(host);
