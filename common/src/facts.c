@@ -65,6 +65,52 @@ DEVICE_NUMBER(sriov_totalvfs, pci.sriov_totalvfs)
 DEVICE_NUMBER(pci_vendor, pci.vendor)
 DEVICE_NUMBER(pci_device, pci.device_id)
 
+/* What an SM answered: nothing when it did not answer. */
+static double sm_lid(const struct rk_sm *sm)
+{
+	return sm->lid;
+}
+
+static double sm_answered(const struct rk_sm *sm)
+{
+	return sm->status == 0;
+}
+
+static double sm_priority(const struct rk_sm *sm)
+{
+	return sm->status == 0 ? (double)sm->priority : -1;
+}
+
+static double sm_state(const struct rk_sm *sm)
+{
+	return sm->status == 0 ? (double)sm->state : -1;
+}
+
+static double sm_activity_count(const struct rk_sm *sm)
+{
+	return sm->status == 0 ? (double)sm->activity_count : -1;
+}
+
+static const char *sm_guid(const struct rk_sm *sm, char *buf)
+{
+	if (sm->status != 0)
+		return "";
+	rk_format_guid(sm->guid, buf, RK_FACT_TEXT_MAX);
+	return buf;
+}
+
+static const char *sm_state_name(const struct rk_sm *sm, char *buf)
+{
+	(void)buf;
+	return sm->status == 0 ? rk_sm_state_name(sm->state) : "";
+}
+
+static const char *sm_name(const struct rk_sm *sm, char *buf)
+{
+	(void)buf;
+	return sm->status == 0 ? sm->name : "";
+}
+
 #define ENTRY(id_, scope_, kind_, col_, name_, unit_, cli_, help_, ...)                            \
 	[id_] = {.id = id_,                                                                        \
 		 .scope = scope_,                                                                  \
@@ -75,6 +121,11 @@ DEVICE_NUMBER(pci_device, pci.device_id)
 		 .column = col_,                                                                   \
 		 .cli_name = cli_,                                                                 \
 		 __VA_ARGS__}
+#define SM_G(id_, col_, name_, kind_, unit_, cli_, fn_, help_)                                     \
+	ENTRY(id_, RK_SCOPE_SM_ENTRY, kind_, col_, name_, unit_, cli_, help_, .sm_number = sm_##fn_)
+#define SM_T(id_, col_, name_, unit_, cli_, fn_, help_)                                            \
+	ENTRY(id_, RK_SCOPE_SM_ENTRY, RK_KIND_TEXT, col_, name_, unit_, cli_, help_,               \
+	      .sm_text = sm_##fn_)
 #define PORT_G(id_, col_, name_, unit_, cli_, fn_, help_)                                          \
 	ENTRY(id_, RK_SCOPE_PORT, RK_KIND_GAUGE, col_, name_, unit_, cli_, help_,                  \
 	      .port_number = port_##fn_)
@@ -200,6 +251,22 @@ static const struct rk_fact facts[RK_FACT_COUNT] = {
        "SMs in DISCOVERING state (sweeping the subnet before they settle)"),
     SM(RK_FACT_SM_NOT_ACTIVE, 9, "not_active", RK_KIND_GAUGE, "SMs",
        "SMs in NOT_ACTIVE state (answering, but not managing the subnet)"),
+    SM_G(RK_FACT_SM_ENTRY_LID, 3, "lid", RK_KIND_GAUGE, "LID", "lid", lid,
+	 "LID the SM was queried at"),
+    SM_G(RK_FACT_SM_ENTRY_ANSWERED, 4, "answered", RK_KIND_GAUGE, "boolean", "answered", answered,
+	 "1 when the SM answered SMInfo (its other facts are known only then)"),
+    SM_T(RK_FACT_SM_ENTRY_GUID, 5, "guid", "GUID", "guid", guid, "Port GUID of the SM"),
+    SM_G(RK_FACT_SM_ENTRY_PRIORITY, 6, "priority", RK_KIND_GAUGE, "priority", "priority", priority,
+	 "SMInfo priority (0-15): the highest becomes master"),
+    SM_G(RK_FACT_SM_ENTRY_STATE, 7, "state", RK_KIND_GAUGE, "state", NULL, state,
+	 "SMInfo state: 0 NOT_ACTIVE, 1 DISCOVERING, 2 STANDBY, 3 MASTER"),
+    SM_T(RK_FACT_SM_ENTRY_STATE_NAME, 8, "state_name", "name", "state", state_name,
+	 "SMInfo state by name (MASTER, STANDBY, DISCOVERING, NOT_ACTIVE)"),
+    SM_G(RK_FACT_SM_ENTRY_ACTIVITY, 9, "activity_count", RK_KIND_COUNTER, "MADs", "activity_count",
+	 activity_count,
+	 "SMInfo ActCount (OpenSM: the SMPs it has sent); it stops rising when the SM hangs"),
+    SM_T(RK_FACT_SM_ENTRY_NAME, 10, "name", "name", "name", name,
+	 "Name of the SM's node (node name map, else its description)"),
 };
 
 static const struct rk_counter_pair pairs[] = {
@@ -231,10 +298,9 @@ const struct rk_fact *rk_fact_find(enum rk_fact_scope scope, const char *name)
 const char *rk_fact_scope_name(enum rk_fact_scope scope)
 {
 	static const char *const names[] = {
-	    [RK_SCOPE_PORT] = "port",
-	    [RK_SCOPE_DEVICE] = "device",
-	    [RK_SCOPE_FABRIC] = "fabric",
-	    [RK_SCOPE_SM] = "sm",
+	    [RK_SCOPE_PORT] = "port",	      [RK_SCOPE_DEVICE] = "device",
+	    [RK_SCOPE_FABRIC] = "fabric",     [RK_SCOPE_SM] = "sm",
+	    [RK_SCOPE_SM_ENTRY] = "sm_entry",
 	};
 
 	return names[scope];

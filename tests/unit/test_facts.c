@@ -33,7 +33,7 @@ static void every_fact_sits_at_its_id(void **state)
 /* The first column a scope's facts may use: tables keep the first ones for their indexes. */
 static unsigned first_column(enum rk_fact_scope scope)
 {
-	return scope == RK_SCOPE_PORT || scope == RK_SCOPE_DEVICE ? RK_COLUMN_FIRST : 1;
+	return scope == RK_SCOPE_FABRIC || scope == RK_SCOPE_SM ? 1 : RK_COLUMN_FIRST;
 }
 
 static void names_and_columns_are_unique_in_a_scope(void **state)
@@ -55,27 +55,30 @@ static void names_and_columns_are_unique_in_a_scope(void **state)
 	}
 }
 
-/* Port and device facts read with the reader of their kind; scalars are filled by functions. */
-static void check_readers(const struct rk_fact *fact)
+/* Facts of a table (port, device, SM entry) have one reader, of their kind; scalars none. */
+static void check_readers(const struct rk_fact *f)
 {
-	bool text = fact->kind == RK_KIND_TEXT;
+	bool text = f->kind == RK_KIND_TEXT;
+	int readers = (f->port_number != NULL) + (f->port_text != NULL) +
+		      (f->device_number != NULL) + (f->device_text != NULL) +
+		      (f->sm_number != NULL) + (f->sm_text != NULL);
 
-	switch (fact->scope) {
+	switch (f->scope) {
 	case RK_SCOPE_PORT:
-		assert_true(text ? fact->port_text && !fact->port_number
-				 : fact->port_number && !fact->port_text);
-		assert_true(!fact->device_number && !fact->device_text);
+		assert_true(text ? f->port_text != NULL : f->port_number != NULL);
 		break;
 	case RK_SCOPE_DEVICE:
-		assert_true(text ? fact->device_text && !fact->device_number
-				 : fact->device_number && !fact->device_text);
-		assert_true(!fact->port_number && !fact->port_text);
+		assert_true(text ? f->device_text != NULL : f->device_number != NULL);
+		break;
+	case RK_SCOPE_SM_ENTRY:
+		assert_true(text ? f->sm_text != NULL : f->sm_number != NULL);
 		break;
 	default:
 		assert_false(text);
-		assert_true(!fact->port_number && !fact->port_text && !fact->device_number &&
-			    !fact->device_text);
+		assert_int_equal(readers, 0);
+		return;
 	}
+	assert_int_equal(readers, 1);
 }
 
 static void every_fact_has_a_unit_help_and_reader(void **state)
@@ -223,6 +226,35 @@ static void readers_say_unknown_for_missing_values(void **state)
 	}
 }
 
+static void sm_entry_readers_know_only_the_lid_of_a_silent_sm(void **state)
+{
+	struct rk_sm sm = {.lid = 5,
+			   .guid = 0x0002c90300000021,
+			   .priority = 5,
+			   .state = RK_SM_STANDBY,
+			   .activity_count = 77,
+			   .name = "host2 HCA-1"};
+	char buf[RK_FACT_TEXT_MAX];
+
+	(void)state;
+	assert_true(rk_fact(RK_FACT_SM_ENTRY_LID)->sm_number(&sm) == 5);
+	assert_true(rk_fact(RK_FACT_SM_ENTRY_ANSWERED)->sm_number(&sm) == 1);
+	assert_string_equal(rk_fact(RK_FACT_SM_ENTRY_GUID)->sm_text(&sm, buf),
+			    "0x0002c90300000021");
+	assert_true(rk_fact(RK_FACT_SM_ENTRY_PRIORITY)->sm_number(&sm) == 5);
+	assert_true(rk_fact(RK_FACT_SM_ENTRY_STATE)->sm_number(&sm) == 2);
+	assert_string_equal(rk_fact(RK_FACT_SM_ENTRY_STATE_NAME)->sm_text(&sm, buf), "STANDBY");
+	assert_true(rk_fact(RK_FACT_SM_ENTRY_ACTIVITY)->sm_number(&sm) == 77);
+	assert_string_equal(rk_fact(RK_FACT_SM_ENTRY_NAME)->sm_text(&sm, buf), "host2 HCA-1");
+	sm.status = -110; /* no answer: only where it was asked is known */
+	assert_true(rk_fact(RK_FACT_SM_ENTRY_LID)->sm_number(&sm) == 5);
+	assert_true(rk_fact(RK_FACT_SM_ENTRY_ANSWERED)->sm_number(&sm) == 0);
+	assert_string_equal(rk_fact(RK_FACT_SM_ENTRY_GUID)->sm_text(&sm, buf), "");
+	assert_true(rk_fact(RK_FACT_SM_ENTRY_PRIORITY)->sm_number(&sm) < 0);
+	assert_true(rk_fact(RK_FACT_SM_ENTRY_ACTIVITY)->sm_number(&sm) < 0);
+	assert_string_equal(rk_fact(RK_FACT_SM_ENTRY_NAME)->sm_text(&sm, buf), "");
+}
+
 static void swept_values_are_in_the_catalogs_unit(void **state)
 {
 	struct rk_sweep_port port = {0};
@@ -359,6 +391,7 @@ int main(void)
 	    cmocka_unit_test(pairs_join_an_rx_and_a_tx_counter),
 	    cmocka_unit_test(readers_give_a_fixture_hosts_values),
 	    cmocka_unit_test(readers_say_unknown_for_missing_values),
+	    cmocka_unit_test(sm_entry_readers_know_only_the_lid_of_a_silent_sm),
 	    cmocka_unit_test(swept_values_are_in_the_catalogs_unit),
 	    cmocka_unit_test(fabric_summary_counts_by_type_and_degraded_links),
 	    cmocka_unit_test(fabric_fact_values_follow_the_summary_and_the_sweep),

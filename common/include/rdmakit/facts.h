@@ -14,10 +14,11 @@
 
 /* What a fact describes: each scope is one MIB table (port, device) or group of scalars. */
 enum rk_fact_scope {
-	RK_SCOPE_PORT,	 /* a port of the host: columns from RK_COLUMN_FIRST */
-	RK_SCOPE_DEVICE, /* a device of the host: columns from RK_COLUMN_FIRST */
-	RK_SCOPE_FABRIC, /* the fabric seen over MADs: scalars from 1 */
-	RK_SCOPE_SM,	 /* the subnet managers: scalars from 1 */
+	RK_SCOPE_PORT,	   /* a port of the host: columns from RK_COLUMN_FIRST */
+	RK_SCOPE_DEVICE,   /* a device of the host: columns from RK_COLUMN_FIRST */
+	RK_SCOPE_FABRIC,   /* the fabric seen over MADs: scalars from 1 */
+	RK_SCOPE_SM,	   /* the subnet managers: scalars from 1 */
+	RK_SCOPE_SM_ENTRY, /* one SM that was queried: columns from RK_COLUMN_FIRST */
 };
 
 /* Every fact, to look one up or index an array of values by it. */
@@ -78,10 +79,22 @@ enum rk_fact_id {
 	RK_FACT_SM_STANDBYS,
 	RK_FACT_SM_DISCOVERING,
 	RK_FACT_SM_NOT_ACTIVE,
+	RK_FACT_SM_ENTRY_LID,
+	RK_FACT_SM_ENTRY_ANSWERED,
+	RK_FACT_SM_ENTRY_GUID,
+	RK_FACT_SM_ENTRY_PRIORITY,
+	RK_FACT_SM_ENTRY_STATE,
+	RK_FACT_SM_ENTRY_STATE_NAME,
+	RK_FACT_SM_ENTRY_ACTIVITY,
+	RK_FACT_SM_ENTRY_NAME,
 	RK_FACT_COUNT,
 };
 
-/* One fact. Port and device facts carry the function that reads them from a host snapshot. */
+/* Room for the text of an SM entry's fact (a GUID, a name). */
+#define RK_FACT_TEXT_MAX 96
+
+/* One fact. Port, device and SM entry facts carry the function that reads them from a
+ * snapshot; an SM entry's text is written to buf (RK_FACT_TEXT_MAX) when it is not in the SM. */
 struct rk_fact {
 	enum rk_fact_id id;
 	enum rk_fact_scope scope;
@@ -95,6 +108,8 @@ struct rk_fact {
 	const char *(*port_text)(const struct rk_port *port);	    /* "" when unknown */
 	double (*device_number)(const struct rk_device *device);    /* negative when unknown */
 	const char *(*device_text)(const struct rk_device *device); /* "" when unknown */
+	double (*sm_number)(const struct rk_sm *sm);		    /* negative when unknown */
+	const char *(*sm_text)(const struct rk_sm *sm, char *buf);  /* "" when unknown */
 };
 
 /* Two PMA counters that front ends carry together: received (rx) and transmitted (tx). */
@@ -112,7 +127,7 @@ const struct rk_fact *rk_fact(enum rk_fact_id id);
 /** The fact named name in scope, or NULL. */
 const struct rk_fact *rk_fact_find(enum rk_fact_scope scope, const char *name);
 
-/** "port", "device", "fabric" or "sm". */
+/** "port", "device", "fabric", "sm" or "sm_entry". */
 const char *rk_fact_scope_name(enum rk_fact_scope scope);
 
 /** Every rx/tx counter pair; *count receives how many. */
