@@ -287,25 +287,6 @@ const struct rk_fact *rk_fact(enum rk_fact_id id)
 	return &facts[id];
 }
 
-const struct rk_fact *rk_fact_find(enum rk_fact_scope scope, const char *name)
-{
-	for (size_t i = 0; i < RK_FACT_COUNT; i++)
-		if (facts[i].scope == scope && strcmp(facts[i].name, name) == 0)
-			return &facts[i];
-	return NULL;
-}
-
-const char *rk_fact_scope_name(enum rk_fact_scope scope)
-{
-	static const char *const names[] = {
-	    [RK_SCOPE_PORT] = "port",	      [RK_SCOPE_DEVICE] = "device",
-	    [RK_SCOPE_FABRIC] = "fabric",     [RK_SCOPE_SM] = "sm",
-	    [RK_SCOPE_SM_ENTRY] = "sm_entry",
-	};
-
-	return names[scope];
-}
-
 const struct rk_counter_pair *rk_counter_pairs(size_t *count)
 {
 	*count = sizeof(pairs) / sizeof(pairs[0]);

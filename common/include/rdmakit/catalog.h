@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
-/* The one table of every counter rdmakit knows: name, width, kind, unit, help. */
+/* The one table of every counter rdmakit knows: name, width, kind, unit, help, MIB column. */
 #ifndef RDMAKIT_CATALOG_H
 #define RDMAKIT_CATALOG_H
 

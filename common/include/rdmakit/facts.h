@@ -124,12 +124,6 @@ const struct rk_fact *rk_facts_all(size_t *count);
 /** The fact with this id. */
 const struct rk_fact *rk_fact(enum rk_fact_id id);
 
-/** The fact named name in scope, or NULL. */
-const struct rk_fact *rk_fact_find(enum rk_fact_scope scope, const char *name);
-
-/** "port", "device", "fabric", "sm" or "sm_entry". */
-const char *rk_fact_scope_name(enum rk_fact_scope scope);
-
 /** Every rx/tx counter pair; *count receives how many. */
 const struct rk_counter_pair *rk_counter_pairs(size_t *count);
 
