@@ -2,6 +2,8 @@
 /* Host events: devices that vanish and return, port states, counter states, rising errors. */
 #include "events_internal.h"
 
+#include "rdmakit/array.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -49,7 +51,7 @@ static void copy_name(char *buf, size_t size, const char *name)
 static struct counter_track *counter_track_of(struct counter_tracks *tracks, size_t hint, bool hw,
 					      const char *name, bool fresh)
 {
-	struct counter_track *track;
+	struct counter_track *items, *track;
 
 	if (hint < tracks->count && tracks->items[hint].hw == hw &&
 	    strcmp(tracks->items[hint].name, name) == 0)
@@ -57,15 +59,10 @@ static struct counter_track *counter_track_of(struct counter_tracks *tracks, siz
 	for (size_t i = 0; !fresh && i < tracks->count; i++)
 		if (tracks->items[i].hw == hw && strcmp(tracks->items[i].name, name) == 0)
 			return &tracks->items[i];
-	if (tracks->count == tracks->capacity) {
-		size_t grown = tracks->capacity ? tracks->capacity * 2 : 32;
-		struct counter_track *bigger = realloc(tracks->items, grown * sizeof(*bigger));
-
-		if (!bigger)
-			return NULL;
-		tracks->items = bigger;
-		tracks->capacity = grown;
-	}
+	items = rk_array_room(tracks->items, &tracks->capacity, tracks->count, sizeof(*items), 32);
+	if (!items)
+		return NULL;
+	tracks->items = items;
 	track = &tracks->items[tracks->count++];
 	memset(track, 0, sizeof(*track));
 	copy_name(track->name, sizeof(track->name), name);
