@@ -10,7 +10,8 @@
 
 struct cd_tune {
 	const struct cd_config *config;
-	struct cd_seen seen;
+	struct rk_event_tracker *tracker; /* the findings of the last audit */
+	struct rk_event_list events;
 };
 
 static int set_tune(struct cd_config *config, const oconfig_item_t *item, const char *shown)
@@ -82,18 +83,29 @@ int cd_tune_start(const struct cd_config *config, struct cd_tune **out)
 	if (!t)
 		return -ENOMEM;
 	t->config = config;
-	t->seen.plugin = CD_TUNE_PLUGIN;
+	if (rk_event_tracker_new(&t->tracker) != 0) {
+		free(t);
+		return -ENOMEM;
+	}
 	*out = t;
 	return 0;
 }
 
-/* Tune findings are about the host: no plugin instance. */
-static void no_instance(const struct rk_finding *finding, char *buf, size_t size, void *ctx)
+/* Each finding that appeared or cleared since the last audit, once; about the host, so no
+ * plugin instance. */
+static void report(struct cd_tune *t, const struct rk_findings *findings)
 {
-	(void)finding;
-	(void)ctx;
-	if (size)
-		buf[0] = '\0';
+	const struct rk_event_views views = {.host_findings = findings};
+
+	rk_event_list_clear(&t->events);
+	if (rk_events_track(t->tracker, &views, &t->events) != 0) {
+		cd_log(LOG_ERR, "out of memory: tune findings not reported");
+		return;
+	}
+	for (size_t i = 0; i < t->events.count; i++)
+		if (t->events.items[i].is_finding)
+			cd_findings_report(CD_TUNE_PLUGIN, "", &t->events.items[i],
+					   t->config->notifications);
 }
 
 int cd_tune_read(struct cd_tune *t)
@@ -107,8 +119,7 @@ int cd_tune_read(struct cd_tune *t)
 	if (err)
 		cd_log(LOG_ERR, "tune audit of %s failed: %s", options.root, strerror(-err));
 	else
-		cd_findings_report(&t->seen, &audit.findings, t->config->notifications, no_instance,
-				   NULL);
+		report(t, &audit.findings);
 	rk_tune_audit_free(&audit);
 	return err ? -1 : 0;
 }
@@ -117,6 +128,7 @@ void cd_tune_stop(struct cd_tune *t)
 {
 	if (!t)
 		return;
-	cd_seen_free(&t->seen);
+	rk_event_list_free(&t->events);
+	rk_event_tracker_free(t->tracker);
 	free(t);
 }
