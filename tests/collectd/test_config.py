@@ -71,7 +71,8 @@ class BadConfig(unittest.TestCase):
         with cdtest.Daemon(block) as daemon:
             if args:
                 proc = cdtest.subprocess.run([cdtest.COLLECTD, *args, "-C", daemon.conf],
-                                             capture_output=True, text=True, timeout=30)
+                                             capture_output=True, text=True, timeout=30,
+                                             env=cdtest.collectd_env(None, daemon.dir))
                 status, output = proc.returncode, proc.stdout + proc.stderr
             else:
                 status, output = daemon.start(expect_values=False), daemon.start_output

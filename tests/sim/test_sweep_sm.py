@@ -194,12 +194,13 @@ class Sweep(simlib.SimTestCase):
     def test_dropped_mads_do_not_stall_the_sweep(self):
         child = simlib.start(self.sim, RDMAKIT, "sweep", "--json", "--count", "5",
                              "--interval", "0.5", "--timeout", "100")
-        time.sleep(0.3)  # discovery and the first sweep are done by now
+        first = child.stdout.readline()  # discovery and the first sweep are done
         self.sim.cmd('Error "Hca3"[1] 80')
         try:
             out, err = child.communicate(timeout=60)
         finally:
             self.sim.cmd('Error "Hca3"[1] 0')
+        out = first + out
         self.assertEqual(child.returncode, 0, err)
         sweeps = [json.loads(line) for line in out.strip().splitlines()]
         self.assertEqual(len(sweeps), 5)

@@ -134,6 +134,7 @@ static void budget_falls_back_to_open_read_close(void **state)
 		assert_true(rk_attr_read(fs, &attrs[i], buf, sizeof(buf)) > 0);
 		assert_string_equal(buf, values[i]);
 	}
+	rk_attr_close(fs, &attrs[0]);
 	assert_int_equal(rk_attr_open(fs, "class/infiniband/mlx5_0/nope", &attrs[0]), -ENOENT);
 	for (int i = 1; i < 4; i++)
 		rk_attr_close(fs, &attrs[i]);
