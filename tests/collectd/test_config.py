@@ -87,6 +87,16 @@ class BadConfig(unittest.TestCase):
             with self.subTest(lines=lines):
                 self.check_refused(lines, message)
 
+    def test_node_name_map_that_is_a_fifo_is_refused_at_once(self):
+        """Found by fuzz_cd_config: a FIFO as NodeNameMap used to hang collectd's start in
+        open (waiting for a writer) until the start timed out."""
+        fifo_dir = tempfile.mkdtemp(prefix="rdmakit-fifo-")
+        self.addCleanup(shutil.rmtree, fifo_dir, True)
+        fifo = os.path.join(fifo_dir, "names")
+        os.mkfifo(fifo)
+        self.check_refused(f'Fabric true\n  NodeNameMap "{fifo}"',
+                           f'NodeNameMap "{fifo}": cannot read it: not a regular file')
+
     def test_refused_in_one_shot_mode(self):
         self.check_refused('IgnoreSelected "maybe"', 'IgnoreSelected "maybe"', ["-T"])
 
