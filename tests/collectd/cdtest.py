@@ -255,7 +255,12 @@ LoadPlugin rdmakit
         sanitized build, fails on any sanitizer error of rdmakit's it reported."""
         if self.pid is not None and self.running():
             os.kill(self.pid, signal.SIGTERM)
-            wait_for(lambda: not self.running(), 15, "collectd to exit")
+            try:
+                wait_for(lambda: not self.running(), 15, "collectd to exit")
+            except AssertionError:  # hung (e.g. in a blocking open): never leave it behind
+                os.kill(self.pid, signal.SIGKILL)
+                wait_for(lambda: not self.running(), 15, "collectd to die")
+                raise
         self.pid = None
         errors = sanitizer_errors(self.dir) if SANITIZED else []
         if errors:
