@@ -349,6 +349,11 @@ class Doctor(unittest.TestCase):
         doc = run_json("doctor", "--expect-rate", "200", root="roce", rc=1)
         self.assertEqual(codes(doc), [("RATE_BELOW_EXPECTED", "mlx5_2:1")])
         self.assertEqual(codes(run_json("doctor", "--expect-rate", "200", root="ib-hdr")), [])
+        for rate, text in (("nan", "not a number"), ("1e999", "not a number"),
+                           ("inf", "not a number"), ("1e300", "above any link's rate")):
+            proc = run("doctor", "--expect-rate", rate, root="ib-hdr")
+            self.assertEqual(proc.returncode, 3, rate)
+            self.assertIn(f"--expect-rate: {text}", proc.stderr)
 
     def test_rising_errors_and_congestion_between_samples(self):
         with fixture_copy("ib-hdr") as root:
