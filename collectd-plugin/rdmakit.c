@@ -109,6 +109,8 @@ static int rdmakit_init(void)
 		stop_modes();
 		return -1;
 	}
+	cd_log(LOG_INFO, "rdmakit %s started: host mode%s%s", RDMAKIT_VERSION,
+	       fabric_mode ? ", fabric mode" : "", sm_mode ? ", SM mode" : "");
 	return 0;
 }
 

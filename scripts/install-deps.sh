@@ -11,6 +11,7 @@ packages="
   ibsim-utils opensm infiniband-diags
   collectd-core collectd-dev collectd-utils libyajl2
   clang libclang-rt-14-dev
+  scdoc debhelper fakeroot lintian rpm rpmlint
 "
 
 missing=""

@@ -244,6 +244,13 @@ static int query_counters(struct rk_mad_port *port, const struct rk_fabric *fabr
 	return err;
 }
 
+uint64_t rk_sweep_value(const struct rk_sweep_port *port, size_t c)
+{
+	size_t count;
+
+	return port->raw[c] * rk_catalog_pma(&count)[c].scale;
+}
+
 uint64_t rk_sweep_delta(const struct rk_sweep_port *port, size_t c)
 {
 	size_t count;
@@ -290,6 +297,8 @@ static void finish_port(struct sweep_run *run, size_t i)
 		bool available = m->pma_field || (p->extended && m->pma_ext_field);
 
 		p->state[c] = available ? rk_counter_classify(m, p->raw[c]) : RK_VALUE_UNAVAILABLE;
+		if (available && p->raw[c])
+			p->counted |= UINT32_C(1) << c;
 	}
 	p->has_delta = had;
 	p->sampled = true;

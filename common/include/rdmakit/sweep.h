@@ -23,6 +23,7 @@ struct rk_sweep_port {
 	bool extended; /* data counters came from PortCountersExtended (64-bit) */
 	bool sampled;  /* raw[] holds a sample */
 	bool has_delta;
+	uint32_t counted; /* bit c: counter c has read non-zero (kept over rediscoveries) */
 	uint64_t raw[RK_SWEEP_COUNTERS];  /* this sample, as the PMA gives it */
 	uint64_t prev[RK_SWEEP_COUNTERS]; /* the sample before */
 	uint8_t state[RK_SWEEP_COUNTERS]; /* enum rk_value_state of raw[] */
@@ -57,6 +58,9 @@ int rk_sweep_reset(struct rk_mad_port *port, const struct rk_sweep *sweep, uint3
 
 /** CounterSelect bit mask for a comma-separated list of error counter names; -EINVAL. */
 int rk_sweep_reset_mask(const char *names, uint32_t *mask);
+
+/** Value of counter c in the catalog's unit (raw times scale: data counters in bytes). */
+uint64_t rk_sweep_value(const struct rk_sweep_port *port, size_t c);
 
 /** Change of counter c between the port's last two samples, in the catalog's unit; 0 if unknown. */
 uint64_t rk_sweep_delta(const struct rk_sweep_port *port, size_t c);
