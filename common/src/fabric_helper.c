@@ -9,6 +9,7 @@
  * umad shim, whose receiver thread a fork leaves behind) cannot be trusted to send MADs. */
 #include "rdmakit/fabric.h"
 
+#include "rdmakit/array.h"
 #include "rdmakit/clock.h"
 #include "rdmakit/log.h"
 
@@ -183,25 +184,6 @@ static bool link_is_valid(const struct rk_fabric_link *link)
 	       link->speed < RK_SPEED_COUNT;
 }
 
-/* Room for one more element in *array (of *capacity, count used), doubling up to max. */
-static int make_room(void **array, size_t *capacity, size_t count, size_t size, size_t max)
-{
-	size_t grown = *capacity ? *capacity * 2 : FIRST_CAPACITY;
-	void *bigger;
-
-	if (count < *capacity)
-		return 0;
-	if (grown > max)
-		grown = max;
-	bigger = realloc(*array, grown * size);
-	if (!bigger)
-		return -ENOMEM;
-	memset((char *)bigger + *capacity * size, 0, (grown - *capacity) * size);
-	*array = bigger;
-	*capacity = grown;
-	return 0;
-}
-
 static int receive_ports(const struct reader *r, struct rk_fabric_node *node)
 {
 	int err;
@@ -235,11 +217,13 @@ static int receive_nodes(const struct reader *r, struct rk_fabric *fabric, uint6
 	if (count > MAX_NODES)
 		return -EPROTO;
 	while (fabric->nnodes < count) {
-		int err = make_room((void **)&fabric->nodes, &capacity, fabric->nnodes,
-				    sizeof(*fabric->nodes), (size_t)count);
+		struct rk_fabric_node *nodes = rk_array_room(
+		    fabric->nodes, &capacity, fabric->nnodes, sizeof(*nodes), FIRST_CAPACITY);
+		int err;
 
-		if (err)
-			return err;
+		if (!nodes)
+			return -ENOMEM;
+		fabric->nodes = nodes;
 		err = receive_node(r, &fabric->nodes[fabric->nnodes]);
 		fabric->nnodes++; /* counted even when half read: rk_fabric_free frees its ports */
 		if (err)
@@ -265,12 +249,14 @@ static int receive_links(const struct reader *r, struct rk_fabric *fabric, uint6
 	if (count > max_links(fabric))
 		return -EPROTO;
 	while (fabric->nlinks < count) {
+		struct rk_fabric_link *links = rk_array_room(
+		    fabric->links, &capacity, fabric->nlinks, sizeof(*links), FIRST_CAPACITY);
 		struct rk_fabric_link *link;
-		int err = make_room((void **)&fabric->links, &capacity, fabric->nlinks,
-				    sizeof(*fabric->links), (size_t)count);
+		int err;
 
-		if (err)
-			return err;
+		if (!links)
+			return -ENOMEM;
+		fabric->links = links;
 		link = &fabric->links[fabric->nlinks];
 		err = read_all(r, link, sizeof(*link));
 		if (err)
