@@ -10,6 +10,8 @@ packages="
   libibverbs-dev librdmacm-dev libibumad-dev libibmad-dev libibnetdisc-dev
   ibsim-utils opensm infiniband-diags
   collectd-core collectd-dev collectd-utils libyajl2
+  qemu-system-x86 busybox-static ibverbs-providers ibverbs-utils rdmacm-utils perftest
+  gnuplot-nox cpio
 "
 
 missing=""
@@ -19,8 +21,15 @@ for pkg in $packages; do
 	fi
 done
 
+# The VM tests' kernel (tests/vm): Debian's own image, unpacked into the build folder.
+fetch_vm_kernel() {
+	top=$(cd "$(dirname "$0")/.." && pwd)
+	"$top/tests/vm/fetch-kernel.sh" "${BUILD_DIR:-$top/build}/vm" >/dev/null
+}
+
 if [ -z "$missing" ]; then
 	echo "install-deps: all packages present"
+	fetch_vm_kernel
 	exit 0
 fi
 
@@ -33,3 +42,4 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
 # shellcheck disable=SC2086 # the list is meant to split into words
 apt-get install -y -q --no-install-recommends $missing
+fetch_vm_kernel
