@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "cli.h"
+#include "doctor_probe.h"
 #include "json_out.h"
 #include "text_out.h"
 
@@ -10,6 +11,7 @@
 static const char doctor_usage[] =
     "Usage: rdmakit doctor [--interval S] [--expect-rate GBPS] [--sysfs-root DIR] [--json]\n"
     "                      [--fabric [-C CA] [-P PORT] [--node-name-map FILE] [--timeout MS]]\n"
+    "                      [--probe]\n"
     "\n"
     "Checks this host's RDMA devices and prints findings, most severe first, each\n"
     "with what to do: ports not ACTIVE (no SM, no cable, disabled), ACTIVE ports\n"
@@ -20,15 +22,20 @@ static const char doctor_usage[] =
     "With --fabric, also the InfiniBand fabric seen from this node: degraded links,\n"
     "ports gone down, the subnet managers (no master, no standby, a hung master)\n"
     "and every port's error counters (rising, saturated, not answering).\n"
+    "With --probe, also a loopback RDMA write, read and send on every ACTIVE port\n"
+    "(rdmakit probe): PROBE_PASSED, or PROBE_FAILED with the step and what to check.\n"
     "\n"
     "  --interval S        take a second sample after S seconds (default 0: one sample)\n"
     "  --fabric            add the fabric and SM findings (MADs from this node)\n"
+    "  --probe             add the loopback probe's result on every ACTIVE port\n"
     "  --expect-rate GBPS  flag ACTIVE ports below this rate (e.g. 200)\n"
     "  --sysfs-root DIR    read DIR instead of /sys\n"
     "  --json              {\"findings\": [{severity, code, subject, message, "
     "remedy}]}\n" CLI_MAD_HELP "  --help              this text\n"
     "\n"
     "Exit status: 0 nothing above ok, 1 warnings, 2 critical, 3 could not check.\n";
+
+enum { OPT_DOCTOR_PROBE = OPT_REDISCOVER + 100 };
 
 static const struct option doctor_options[] = {
     {"interval", required_argument, NULL, OPT_INTERVAL},
@@ -37,6 +44,7 @@ static const struct option doctor_options[] = {
     {"json", no_argument, NULL, OPT_JSON},
     {"help", no_argument, NULL, OPT_HELP},
     {"fabric", no_argument, NULL, OPT_FABRIC},
+    {"probe", no_argument, NULL, OPT_DOCTOR_PROBE},
     CLI_MAD_LONG_OPTIONS,
     {NULL, 0, NULL, 0},
 };
@@ -44,7 +52,7 @@ static const struct option doctor_options[] = {
 struct doctor_args {
 	struct cli_common common;
 	struct cli_mad mad;
-	bool fabric;
+	bool fabric, probe;
 	struct rk_health_options health;
 	double interval;
 };
@@ -66,6 +74,8 @@ static int parse_doctor_args(int argc, char **argv, struct doctor_args *args)
 				return EXIT_TROUBLE;
 		} else if (opt == OPT_FABRIC) {
 			args->fabric = true;
+		} else if (opt == OPT_DOCTOR_PROBE) {
+			args->probe = true;
 		} else if ((handled = cli_mad_option(&args->mad, opt, optarg)) != 0) {
 			if (handled < 0)
 				return EXIT_TROUBLE;
@@ -138,6 +148,8 @@ static int check_all(const struct doctor_args *args, const struct doctor_view *v
 		err = rk_health_check_sm(args->interval > 0 ? &m->prev_sm : NULL, &m->sm, findings);
 	if (!err && view->fabric)
 		err = rk_health_check_sweep(m->fabric, &m->sweep, findings);
+	if (!err && args->probe)
+		err = doctor_add_probe_findings(view->host, findings);
 	return err;
 }
 

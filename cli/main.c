@@ -19,6 +19,7 @@ static const struct command commands[] = {
     {"fabric", cmd_fabric, "discover the InfiniBand fabric; flag degraded links"},
     {"sm", cmd_sm, "subnet managers: master, standbys, activity"},
     {"sweep", cmd_sweep, "counters of every port of the fabric, many MADs in flight"},
+    {"probe", cmd_probe, "loopback RDMA write, read and send on one port; pass or fail"},
 };
 
 static void print_usage(FILE *out)
