@@ -75,7 +75,10 @@ if [ "$status" -ne 0 ]; then
 	echo "run.sh: qemu exited with status $status (124: timeout after ${RKVM_TIMEOUT:-600} s)" >&2
 fi
 
-tr -d '\r' < "$work/serial.log" > "$work/serial.txt"
+# A marker may follow output that did not end its line (a progress line): split it off.
+tr -d '\r' <"$work/serial.log" |
+	awk '{ i = index($0, "RKVM-"); if (i > 1) { print substr($0, 1, i - 1); print substr($0, i) } else print }' \
+		>"$work/serial.txt"
 awk -v work="$work" '
 	/^RKVM-BEGIN / { n = $2; cmd = ""; f = work "/" n; getline cmd < f; close(f)
 		print "--- [" n "] $ " cmd; next }

@@ -76,6 +76,9 @@ int rk_parse_gid_type(const char *text, enum rk_gid_type *type);
  * IPv4-mapped first; -1 when there is none. */
 int rk_verbs_pick_gid(const struct rk_verbs_port *port, bool any_type, enum rk_gid_type wanted);
 
+/** Format a raw 16-byte GID as sysfs does ("fe80:0000:..."). */
+void rk_format_gid(const uint8_t raw[16], char *buf, size_t size);
+
 /** Bytes for an enum ibv_mtu value (1..5), or 0. */
 unsigned rk_mtu_bytes(int mtu_enum);
 

@@ -109,9 +109,9 @@ int rk_parse_gid_type(const char *text, enum rk_gid_type *type)
 	return 0;
 }
 
-static void format_gid(const union ibv_gid *gid, char *buf, size_t size)
+void rk_format_gid(const uint8_t raw[16], char *buf, size_t size)
 {
-	const uint8_t *r = gid->raw;
+	const uint8_t *r = raw;
 
 	snprintf(buf, size,
 		 "%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x", r[0],
@@ -140,7 +140,7 @@ static void copy_gid_entry(struct rk_verbs_gid *out, const struct ibv_gid_entry 
 	char ifname[IF_NAMESIZE] = "";
 
 	out->index = entry->gid_index;
-	format_gid(&entry->gid, out->gid, sizeof(out->gid));
+	rk_format_gid(entry->gid.raw, out->gid, sizeof(out->gid));
 	out->type = gid_type_of(entry->gid_type);
 	out->ipv4_mapped = gid_is_ipv4_mapped(&entry->gid);
 	if (entry->ndev_ifindex && !if_indextoname(entry->ndev_ifindex, ifname))
