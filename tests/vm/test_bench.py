@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 """rdmakit bench client against rdmakit bench server inside one VM boot: every test, a sweep
 with a plot, bidir, several QPs, a duration, and the refusals (bad test, sizes, no server, a
-busy server, a port that is down, an address the server does not listen on)."""
+busy server, a port that is down, an address the server does not listen on); perftest's
+ib_write_bw, ib_read_bw and ib_send_lat in the same VM."""
 import json
 import os
 import sys
@@ -21,6 +22,13 @@ def server(port, extra, name):
     return ("%s bench server --bind %s --port %d %s > /tmp/%s.log 2>&1 & echo $! > /tmp/%s.pid; "
             "for i in $(seq 100); do grep -q listening /tmp/%s.log && break; sleep 0.1; done; "
             "cat /tmp/%s.log" % (RK, ADDR, port, extra, name, name, name, name))
+
+
+def perftest(tool, args, port):
+    """A perftest server in the background, then its client against it."""
+    return ("%s %s -p %d > /tmp/%s.log 2>&1 & for i in $(seq 100); do ss -ltn | grep -q ':%d ' "
+            "&& break; sleep 0.1; done; %s %s -p %d %s; rc=$?; echo '--- server:'; cat /tmp/%s.log; "
+            "exit $rc" % (tool, args, port, tool, port, tool, args, port, ADDR, tool))
 
 
 COMMANDS = [
@@ -54,6 +62,9 @@ COMMANDS = [
      "read_lat --sizes 2,64 --iters 100 > /dev/null 2>&1; echo client $?; sleep 1; "
      "kill -0 $(cat /tmp/once.pid) 2>/dev/null && echo still running || echo exited"
      % (RK, ADDR, PORT + 2)),
+    ("ib_write_bw", perftest("ib_write_bw", "-s 65536 -n 500", PORT + 10)),
+    ("ib_read_bw", perftest("ib_read_bw", "-s 65536 -n 500", PORT + 11)),
+    ("ib_send_lat", perftest("ib_send_lat", "-s 2 -n 500", PORT + 12)),
     ("port_down", "ip link set eth0 down; " + vmlib.WAIT_DOWN + "; " + CLIENT +
      " --test write_bw --iters 10 --timeout 3"),
     ("server_log", "ip link set eth0 up; kill $(cat /tmp/srv.pid); cat /tmp/srv.log"),
@@ -225,6 +236,23 @@ class Bench(unittest.TestCase):
         self.assertNotEqual(r.status, 0, r)
         self.assertRegex(r.output, r"port 1 of rxe0 is DOWN, not ACTIVE|"
                                    r"no answer from|resolving the address")
+
+    def perftest_row(self, name, size, iters):
+        r = self.r[name]
+        self.assertEqual(r.status, 0, r)
+        client = r.output.split("--- server:")[0]
+        rows = [l.split() for l in client.splitlines() if l.split()[:2] == [str(size), str(iters)]]
+        self.assertEqual(len(rows), 1, r)
+        return [float(v) for v in rows[0]]
+
+    def test_perftest_in_the_same_vm(self):
+        write = self.perftest_row("ib_write_bw", 65536, 500)
+        read = self.perftest_row("ib_read_bw", 65536, 500)
+        self.assertGreater(write[3], 1)  # BW average, MB/s
+        self.assertGreater(read[3], 1)
+        lat = self.perftest_row("ib_send_lat", 2, 500)
+        t_min, t_max, t_typical = lat[2], lat[3], lat[4]
+        self.assertTrue(0 < t_min <= t_typical <= t_max, lat)
 
     def test_server_logged_each_run(self):
         log = self.r["server_log"].output
