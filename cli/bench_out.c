@@ -36,7 +36,8 @@ static json_object *json_context(const struct rk_bench_client_options *o,
 	json_object_object_add(obj, "numa_node",
 			       c->numa_node >= 0 ? json_object_new_int(c->numa_node) : NULL);
 	json_object_object_add(obj, "cpu_binding", json_object_new_string(c->cpu_binding));
-	json_object_object_add(obj, "clock", json_object_new_string(rk_bench_clock_name()));
+	json_object_object_add(obj, "clock",
+			       json_object_new_string(rk_bench_clock_name(o->params.test)));
 	return obj;
 }
 
@@ -135,7 +136,7 @@ static void text_header(FILE *out, const struct rk_bench_client_options *o,
 		rk_bench_test_name(p->test), o->host, o->port, c->device, c->port, c->link_layer,
 		c->gid_type, c->mtu, p->qps, p->tx_depth, p->cq_mod, p->inline_size, p->warmup,
 		p->bidir ? ", bidirectional" : "");
-	fprintf(out, "clock %s; CPU binding: %s\n", rk_bench_clock_name(), c->cpu_binding);
+	fprintf(out, "clock %s; CPU binding: %s\n", rk_bench_clock_name(p->test), c->cpu_binding);
 }
 
 static void text_percent(FILE *out, double value)

@@ -105,10 +105,14 @@ bool rk_bench_is_latency(enum rk_bench_test test);
  * the mean and the sample standard deviation, in microseconds. */
 void rk_latency_stats_compute(double *samples_ns, size_t n, struct rk_latency_stats *stats);
 
-/** The name of the clock every time is taken from. */
-const char *rk_bench_clock_name(void);
+/** The clock a test's times come from: CLOCK_MONOTONIC_RAW, or for latency samples on x86-64
+ * the TSC calibrated against it over the timed phase (reading it costs no system call). */
+const char *rk_bench_clock_name(enum rk_bench_test test);
 
-/** Nanoseconds on that clock. */
+/** Nanoseconds on CLOCK_MONOTONIC_RAW. */
 uint64_t rk_bench_now_ns(void);
+
+/** Ticks of the latency clock (the TSC on x86-64, else CLOCK_MONOTONIC_RAW nanoseconds). */
+uint64_t rk_bench_ticks(void);
 
 #endif

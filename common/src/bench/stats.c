@@ -3,6 +3,9 @@
 #include "rdmakit/bench.h"
 
 #include <errno.h>
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,9 +36,23 @@ bool rk_bench_is_latency(enum rk_bench_test test)
 	return test == RK_BENCH_WRITE_LAT || test == RK_BENCH_READ_LAT || test == RK_BENCH_SEND_LAT;
 }
 
-const char *rk_bench_clock_name(void)
+const char *rk_bench_clock_name(enum rk_bench_test test)
 {
+#if defined(__x86_64__)
+	if (rk_bench_is_latency(test))
+		return "TSC calibrated against CLOCK_MONOTONIC_RAW";
+#endif
+	(void)test;
 	return "CLOCK_MONOTONIC_RAW";
+}
+
+uint64_t rk_bench_ticks(void)
+{
+#if defined(__x86_64__)
+	return __rdtsc();
+#else
+	return rk_bench_now_ns();
+#endif
 }
 
 uint64_t rk_bench_now_ns(void)
