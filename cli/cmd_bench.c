@@ -36,7 +36,7 @@ static const char bench_usage[] =
     "  --qps N         queue pairs, one connection each (BW tests; default 1)\n"
     "  --tx-depth N    work requests in flight per QP (default 128; latency: 1)\n"
     "  --inline N      send up to N bytes inline (default 0 BW, 220 latency)\n"
-    "  --cq-mod N      one signalled completion every N requests (default 64)\n"
+    "  --cq-mod N      one signalled completion every N requests (default 16)\n"
     "  --bidir         BW tests: the server sends the same load back meanwhile; the\n"
     "                  figures are the client's direction under that load\n"
     "  --warmup N      untimed iterations first (default tx-depth x 2 BW, 100 latency)\n"
@@ -244,7 +244,7 @@ static void fill_defaults(struct bench_args *a)
 	    p->duration > 0 && a->iters < 0 ? 0 : (uint32_t)or_default(a->iters, lat ? 1000 : 5000);
 	p->tx_depth = (uint32_t)or_default(a->tx_depth, lat ? 1 : 128);
 	p->cq_mod =
-	    (uint32_t)or_default(a->cq_mod, lat ? 1 : (p->tx_depth < 64 ? p->tx_depth : 64));
+	    (uint32_t)or_default(a->cq_mod, lat ? 1 : (p->tx_depth < 16 ? p->tx_depth : 16));
 	p->inline_size = (uint32_t)or_default(a->inline_size, lat ? 220 : 0);
 	p->warmup = (uint32_t)or_default(a->warmup, lat ? 100 : 2 * p->tx_depth);
 	if (a->client.port == 0)

@@ -135,7 +135,7 @@ class Bench(unittest.TestCase):
         params = doc["parameters"]
         self.assertEqual((params["iterations"], params["qps"], params["tx_depth"],
                           params["warmup_iterations"], params["cq_moderation"]),
-                         (400, 1, 128, 256, 64))
+                         (400, 1, 128, 256, 16))
 
     def test_read_bw(self):
         self.check_bw(self.doc("read_bw"), "read_bw", [65536], 400)

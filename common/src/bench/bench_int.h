@@ -55,6 +55,7 @@ struct bench_conn {
 	uint64_t remote_addr;
 	uint32_t remote_rkey;
 	uint32_t outstanding; /* send work requests not yet completed */
+	uint32_t unsignalled; /* posted since the last signalled one */
 	uint64_t posted, completed, received;
 	uint8_t seq;	/* write_lat: the last sequence byte seen */
 	bool peer_done; /* bidir: the server's load is over */
@@ -71,7 +72,7 @@ struct bench_run {
 	uint32_t nconns;
 	uint32_t rx_depth;
 	bool is_server;		 /* its own reads (bidir) land in VERIFY, not in what it offers */
-	struct ibv_send_wr *wrs; /* cq_mod work requests, reused by every chunk */
+	struct ibv_send_wr *wrs; /* tx_depth work requests, reused by every post */
 	struct ibv_sge *sges;
 	rk_bench_progress_fn progress;
 	void *progress_ctx;

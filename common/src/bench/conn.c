@@ -150,8 +150,8 @@ int bench_run_setup(struct bench_run *run, struct ibv_context *verbs)
 		rk_log(RK_LOG_ERR, "bench: ibv_create_cq of %d entries: %s", cqe, strerror(errno));
 		return -errno;
 	}
-	run->wrs = calloc(p->cq_mod, sizeof(*run->wrs));
-	run->sges = calloc(p->cq_mod, sizeof(*run->sges));
+	run->wrs = calloc(p->tx_depth, sizeof(*run->wrs));
+	run->sges = calloc(p->tx_depth, sizeof(*run->sges));
 	return run->wrs && run->sges ? 0 : -ENOMEM;
 }
 

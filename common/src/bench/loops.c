@@ -95,9 +95,10 @@ static enum ibv_wr_opcode opcode_of(enum rk_bench_test test)
 	}
 }
 
-/* Post count work requests as one list, the last one signalled for all of them. */
+/* Post count work requests as one list; every cq_mod-th of the connection is signalled, for
+ * all since the previous one, and with last the final one of the list too. */
 static int post_chunk(struct bench_run *run, struct bench_conn *conn, int local_region,
-		      uint32_t count)
+		      uint32_t count, bool last)
 {
 	const struct rk_bench_params *p = &run->params;
 	enum ibv_wr_opcode opcode = opcode_of(p->test);
@@ -108,20 +109,24 @@ static int post_chunk(struct bench_run *run, struct bench_conn *conn, int local_
 	int err;
 
 	for (uint32_t i = 0; i < count; i++) {
+		bool signalled = ++conn->unsignalled == p->cq_mod || (last && i + 1 == count);
+
 		run->sges[i] = (struct ibv_sge){
 		    .addr = (uintptr_t)bench_region(run, conn, local_region),
 		    .length = p->size,
 		    .lkey = conn->mr->lkey,
 		};
 		run->wrs[i] = (struct ibv_send_wr){
-		    .wr_id = (index << 32) | count,
+		    .wr_id = (index << 32) | conn->unsignalled,
 		    .next = i + 1 < count ? &run->wrs[i + 1] : NULL,
 		    .sg_list = &run->sges[i],
 		    .num_sge = 1,
 		    .opcode = opcode,
-		    .send_flags = flags | (i + 1 == count ? IBV_SEND_SIGNALED : 0),
+		    .send_flags = flags | (signalled ? IBV_SEND_SIGNALED : 0),
 		    .wr.rdma = {.remote_addr = conn->remote_addr, .rkey = conn->remote_rkey},
 		};
+		if (signalled)
+			conn->unsignalled = 0;
 	}
 	err = ibv_post_send(conn->id->qp, run->wrs, &bad);
 	if (err) {
@@ -140,27 +145,26 @@ static int local_region_of(const struct bench_run *run)
 	return run->is_server ? REGION_VERIFY : REGION_DEST;
 }
 
-/* Fill every connection's send queue as far as the TX depth allows. */
+/* Keep every connection's send queue full up to the TX depth; once stopped, one more signalled
+ * request retires the unsignalled ones still in flight. */
 static int post_more(struct bench_run *run, uint32_t iters, bool stop)
 {
 	const struct rk_bench_params *p = &run->params;
+	int err = 0;
 
-	for (uint32_t c = 0; c < run->nconns && !stop; c++) {
+	for (uint32_t c = 0; c < run->nconns && !err; c++) {
 		struct bench_conn *conn = &run->conns[c];
+		uint32_t room = p->tx_depth - conn->outstanding;
+		uint64_t left = iters ? iters - conn->posted : room;
+		uint32_t count = left < room ? (uint32_t)left : room;
 
-		for (;;) {
-			uint64_t left = iters ? iters - conn->posted : p->cq_mod;
-			uint32_t chunk = left < p->cq_mod ? (uint32_t)left : p->cq_mod;
-			int err;
-
-			if (chunk == 0 || conn->outstanding + chunk > p->tx_depth)
-				break;
-			err = post_chunk(run, conn, local_region_of(run), chunk);
-			if (err)
-				return err;
-		}
+		if (stop && conn->unsignalled > 0 && room > 0)
+			err = post_chunk(run, conn, local_region_of(run), 1, true);
+		else if (!stop && count > 0)
+			err = post_chunk(run, conn, local_region_of(run), count,
+					 iters && conn->posted + count == iters);
 	}
-	return 0;
+	return err;
 }
 
 static bool all_done(const struct bench_run *run, uint32_t iters, bool stop)
@@ -168,7 +172,8 @@ static bool all_done(const struct bench_run *run, uint32_t iters, bool stop)
 	for (uint32_t c = 0; c < run->nconns; c++) {
 		const struct bench_conn *conn = &run->conns[c];
 
-		if (conn->outstanding > 0 || (!stop && (iters == 0 || conn->posted < iters)))
+		if (conn->outstanding > 0 || conn->unsignalled > 0 ||
+		    (!stop && (iters == 0 || conn->posted < iters)))
 			return false;
 	}
 	return true;
@@ -196,7 +201,7 @@ int bench_bw_loop(struct bench_run *run, uint32_t iters, double duration, bool t
 	int err = 0;
 
 	for (uint32_t c = 0; c < run->nconns; c++)
-		run->conns[c].posted = run->conns[c].completed = 0;
+		run->conns[c].posted = run->conns[c].completed = run->conns[c].unsignalled = 0;
 	for (unsigned round = 1; !err && !all_done(run, iters, stop); round++) {
 		err = post_more(run, iters, stop);
 		if (!err)
@@ -283,7 +288,7 @@ static int ping(struct bench_run *run, struct bench_conn *conn, uint64_t i, uint
 	if (run->params.test == RK_BENCH_WRITE_LAT)
 		bench_region(run, conn, REGION_SOURCE)[run->params.size - 1] = sequence_of(i);
 	start = rk_bench_ticks();
-	err = post_chunk(run, conn, local_region_of(run), 1);
+	err = post_chunk(run, conn, local_region_of(run), 1, true);
 	if (!err && run->params.test == RK_BENCH_SEND_LAT)
 		err = wait_received(run, conn, i + 1);
 	else if (!err && run->params.test == RK_BENCH_WRITE_LAT)
@@ -351,7 +356,7 @@ static int answer(struct bench_run *run, struct bench_conn *conn)
 {
 	int err = make_room(run, conn);
 
-	return err ? err : post_chunk(run, conn, REGION_DEST, 1);
+	return err ? err : post_chunk(run, conn, REGION_DEST, 1, true);
 }
 
 static int serve_write_lat(struct bench_run *run, struct bench_conn *conn)
