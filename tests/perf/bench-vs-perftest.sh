@@ -20,11 +20,12 @@ port=$((20000 + $$ % 10000))
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 
-# Each measurement prints one line: TOOL TEST VALUE (Gb/s or microseconds).
-rk_bw="$rk bench client $addr --port $port --test write_bw --size 65536 --iters $bw_iters --json 2>/dev/null | python3 -c 'import json,sys; print(\"rdmakit bw\", json.load(sys.stdin)[\"results\"][0][\"bandwidth_gbps\"])'"
-rk_lat="$rk bench client $addr --port $port --test send_lat --size 2 --iters $lat_iters --json 2>/dev/null | python3 -c 'import json,sys; print(\"rdmakit lat\", json.load(sys.stdin)[\"results\"][0][\"latency_us\"][\"p50\"])'"
+# Each measurement prints one line: TOOL TEST VALUE (Gb/s or microseconds). Output goes to a
+# file first and is read after the run: a reader started in a pipe would take CPU from it.
+rk_bw="$rk bench client $addr --port $port --test write_bw --size 65536 --iters $bw_iters --json >/tmp/rk.json 2>/dev/null && python3 -c 'import json,sys; print(\"rdmakit bw\", json.load(open(\"/tmp/rk.json\"))[\"results\"][0][\"bandwidth_gbps\"])'"
+rk_lat="$rk bench client $addr --port $port --test send_lat --size 2 --iters $lat_iters --json >/tmp/rk.json 2>/dev/null && python3 -c 'import json,sys; print(\"rdmakit lat\", json.load(open(\"/tmp/rk.json\"))[\"results\"][0][\"latency_us\"][\"p50\"])'"
 pt() { # tool args port: a perftest server in the background, its client, the result row
-	echo "$1 $2 -p $3 >/dev/null 2>&1 & for i in \$(seq 100); do ss -ltn | grep -q ':$3 ' && break; sleep 0.1; done; $1 $2 -p $3 $addr | awk '\$1 == \"$4\" && \$2 == \"$5\" { print \"perftest $6\", \$$7 }'"
+	echo "$1 $2 -p $3 >/dev/null 2>&1 & for i in \$(seq 100); do ss -ltn | grep -q ':$3 ' && break; sleep 0.1; done; $1 $2 -p $3 $addr >/tmp/pt.txt && awk '\$1 == \"$4\" && \$2 == \"$5\" { print \"perftest $6\", \$$7 }' /tmp/pt.txt"
 }
 
 set -- "$rk bench server --bind $addr --port $port >/tmp/srv.log 2>&1 & for i in \$(seq 100); do grep -q listening /tmp/srv.log && break; sleep 0.1; done"
