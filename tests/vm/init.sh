@@ -27,6 +27,8 @@ mount -t devtmpfs dev /host/dev
 mount -t tmpfs tmp /host/tmp
 mount -t tmpfs run /host/run
 mount -t tmpfs shm /host/dev/shm 2>/dev/null
+mkdir -p /host/dev/pts && mount -t devpts -o ptmxmode=0666 devpts /host/dev/pts
+ln -sf pts/ptmx /host/dev/ptmx 2>/dev/null
 
 ip link set lo up
 ip addr add 10.0.2.15/24 dev eth0

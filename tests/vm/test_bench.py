@@ -44,7 +44,8 @@ COMMANDS = [
     ("sweep_plot", CLIENT + " --test write_bw --sizes 2-1024 --iters 200 --plot /tmp/bw.svg "
      "> /tmp/sweep.txt 2>&1; rc=$?; cat /tmp/sweep.txt; grep -c '<svg' /tmp/bw.svg; "
      "grep -c 'link rate after encoding' /tmp/bw.svg; exit $rc"),
-    ("progress_tty", CLIENT + " --test send_lat --duration 1.5 2>&1 >/dev/null"),
+    ("progress_tty", "script -qec %s /dev/null" % vmlib.quote(
+        CLIENT + " --test send_lat --duration 1.5 >/dev/null")),
     ("progress_pipe", CLIENT + " --test send_lat --duration 1.5 2>/tmp/e >/dev/null; cat /tmp/e"),
     ("text", CLIENT + " --test write_lat --iters 200"),
     ("wrong_test", CLIENT + " --test write_bandwidth"),
