@@ -69,9 +69,6 @@ const struct rk_verbs_port *rk_verbs_find_port(const struct rk_verbs_device *dev
 /** "IB", "RoCE v1" or "RoCE v2". */
 const char *rk_gid_type_name(enum rk_gid_type type);
 
-/** Parse "IB", "RoCEv1"/"RoCE v1"/"v1", "RoCEv2"/"RoCE v2"/"v2" (any case); -EINVAL otherwise. */
-int rk_parse_gid_type(const char *text, enum rk_gid_type *type);
-
 /** The GID a connection on this port should use: type wanted (or best: v2, then v1, then IB),
  * IPv4-mapped first; -1 when there is none. */
 int rk_verbs_pick_gid(const struct rk_verbs_port *port, bool any_type, enum rk_gid_type wanted);

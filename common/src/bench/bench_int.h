@@ -40,7 +40,7 @@ struct wire_reply {
 	uint32_t magic;
 	uint8_t status, pad[3];
 	uint64_t addr;
-	uint32_t rkey, max_size;
+	uint32_t rkey;
 } __attribute__((packed));
 
 /* Regions of a connection's buffer, each params.size bytes. */
@@ -88,7 +88,7 @@ int wire_decode_request(const void *data, size_t len, struct rk_bench_params *pa
 			uint32_t *rkey);
 
 /** Encode a reply (conn NULL when refusing). */
-void wire_encode_reply(enum wire_status status, const struct bench_conn *conn, uint32_t max_size,
+void wire_encode_reply(enum wire_status status, const struct bench_conn *conn,
 		       struct wire_reply *reply);
 
 /** Decode a reply; -EINVAL when it is not one of ours. */

@@ -65,7 +65,7 @@ int wire_decode_request(const void *data, size_t len, struct rk_bench_params *p,
 	return bench_check_params(p);
 }
 
-void wire_encode_reply(enum wire_status status, const struct bench_conn *conn, uint32_t max_size,
+void wire_encode_reply(enum wire_status status, const struct bench_conn *conn,
 		       struct wire_reply *reply)
 {
 	memset(reply, 0, sizeof(*reply));
@@ -75,7 +75,6 @@ void wire_encode_reply(enum wire_status status, const struct bench_conn *conn, u
 		reply->addr = htobe64(conn->local_addr);
 		reply->rkey = htonl(conn->mr->rkey);
 	}
-	reply->max_size = htonl(max_size);
 }
 
 int wire_decode_reply(const void *data, size_t len, struct wire_reply *reply)
@@ -87,7 +86,6 @@ int wire_decode_reply(const void *data, size_t len, struct wire_reply *reply)
 		return -EINVAL;
 	reply->addr = be64toh(reply->addr);
 	reply->rkey = ntohl(reply->rkey);
-	reply->max_size = ntohl(reply->max_size);
 	return 0;
 }
 

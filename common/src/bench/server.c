@@ -55,7 +55,7 @@ static void reject(struct rdma_cm_id *id, enum wire_status status)
 {
 	struct wire_reply reply;
 
-	wire_encode_reply(status, NULL, 0, &reply);
+	wire_encode_reply(status, NULL, &reply);
 	rdma_reject(id, &reply, sizeof(reply));
 }
 
@@ -118,7 +118,7 @@ static int accept_conn(struct server *s, struct rdma_cm_id *id, uint8_t index, u
 				   bench_server_seed(run->params.size));
 	conn->remote_addr = addr;
 	conn->remote_rkey = rkey;
-	wire_encode_reply(WIRE_OK, conn, 0, &reply);
+	wire_encode_reply(WIRE_OK, conn, &reply);
 	bench_conn_param(run, &param);
 	param.private_data = &reply;
 	param.private_data_len = sizeof(reply);

@@ -19,7 +19,6 @@
 enum { REGION_SOURCE, REGION_TARGET, REGION_READ, REGION_RECV, REGIONS };
 
 struct probe {
-	const struct rk_probe_options *options;
 	struct rk_probe_result *result;
 	struct rk_verbs_device dev;
 	const struct rk_verbs_port *port;
@@ -421,7 +420,7 @@ static void init_result(const struct rk_probe_options *options, struct rk_probe_
 
 int rk_probe_run(const struct rk_probe_options *options, struct rk_probe_result *result)
 {
-	struct probe p = {.options = options, .result = result};
+	struct probe p = {.result = result};
 	double start = rk_monotonic_seconds();
 	int err;
 

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 /* Per-lane rates: signalling and data after line encoding (8b/10b to QDR, 64b/66b after). */
 static const struct {
@@ -92,21 +91,6 @@ const char *rk_gid_type_name(enum rk_gid_type type)
 		return "RoCE v2";
 	}
 	return "?";
-}
-
-int rk_parse_gid_type(const char *text, enum rk_gid_type *type)
-{
-	if (strcasecmp(text, "IB") == 0)
-		*type = RK_GID_IB;
-	else if (strcasecmp(text, "RoCEv1") == 0 || strcasecmp(text, "RoCE v1") == 0 ||
-		 strcasecmp(text, "v1") == 0)
-		*type = RK_GID_ROCE_V1;
-	else if (strcasecmp(text, "RoCEv2") == 0 || strcasecmp(text, "RoCE v2") == 0 ||
-		 strcasecmp(text, "v2") == 0)
-		*type = RK_GID_ROCE_V2;
-	else
-		return -EINVAL;
-	return 0;
 }
 
 void rk_format_gid(const uint8_t raw[16], char *buf, size_t size)
