@@ -99,6 +99,11 @@ int cmd_sweep(int argc, char **argv);
 
 /** rdmakit tune: audit, plan, apply, rollback, history, verify. */
 int cmd_tune(int argc, char **argv);
+/** rdmakit probe: a loopback RC probe that moves data through one port. */
+int cmd_probe(int argc, char **argv);
+
+/** rdmakit bench: bandwidth and latency over rdma_cm, server and client. */
+int cmd_bench(int argc, char **argv);
 
 /** rdmakit fabric: nodes and links of the fabric, degraded links flagged. */
 int cmd_fabric(int argc, char **argv);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "cli.h"
+#include "doctor_probe.h"
 #include "json_out.h"
 #include "text_out.h"
 
@@ -14,6 +15,7 @@ static const char doctor_usage[] =
     "Usage: rdmakit doctor [--interval S] [--expect-rate GBPS] [--sysfs-root DIR] [--json]\n"
     "                      [--tune]\n"
     "                      [--fabric [-C CA] [-P PORT] [--node-name-map FILE] [--timeout MS]]\n"
+    "                      [--probe]\n"
     "\n"
     "Checks this host's RDMA devices and prints findings, most severe first, each\n"
     "with what to do: ports not ACTIVE (no SM, no cable, disabled), ACTIVE ports\n"
@@ -24,11 +26,14 @@ static const char doctor_usage[] =
     "With --fabric, also the InfiniBand fabric seen from this node: degraded links,\n"
     "ports gone down, the subnet managers (no master, no standby, a hung master)\n"
     "and every port's error counters (rising, saturated, not answering).\n"
+    "With --probe, also a loopback RDMA write, read and send on every ACTIVE port\n"
+    "(rdmakit probe): PROBE_PASSED, or PROBE_FAILED with the step and what to check.\n"
     "\n"
     "  --interval S        take a second sample after S seconds (default 0: one sample)\n"
     "  --fabric            add the fabric and SM findings (MADs from this node)\n"
     "  --tune              add rdmakit tune audit's findings (no profile) about /, or\n"
     "                      the tree above --sysfs-root when that ends in /sys\n"
+    "  --probe             add the loopback probe's result on every ACTIVE port\n"
     "  --expect-rate GBPS  flag ACTIVE ports below this rate (e.g. 200)\n"
     "  --sysfs-root DIR    read DIR instead of /sys\n"
     "  --json              {\"findings\": [{severity, code, subject, message, "
@@ -36,7 +41,7 @@ static const char doctor_usage[] =
     "\n"
     "Exit status: 0 nothing above ok, 1 warnings, 2 critical, 3 could not check.\n";
 
-enum { OPT_DOCTOR_TUNE = 600 };
+enum { OPT_DOCTOR_TUNE = OPT_REDISCOVER + 100, OPT_DOCTOR_PROBE };
 
 static const struct option doctor_options[] = {
     {"interval", required_argument, NULL, OPT_INTERVAL},
@@ -46,6 +51,7 @@ static const struct option doctor_options[] = {
     {"help", no_argument, NULL, OPT_HELP},
     {"fabric", no_argument, NULL, OPT_FABRIC},
     {"tune", no_argument, NULL, OPT_DOCTOR_TUNE},
+    {"probe", no_argument, NULL, OPT_DOCTOR_PROBE},
     CLI_MAD_LONG_OPTIONS,
     {NULL, 0, NULL, 0},
 };
@@ -53,7 +59,7 @@ static const struct option doctor_options[] = {
 struct doctor_args {
 	struct cli_common common;
 	struct cli_mad mad;
-	bool fabric, tune;
+	bool fabric, tune, probe;
 	struct rk_health_options health;
 	double interval;
 };
@@ -82,6 +88,8 @@ static int parse_doctor_args(int argc, char **argv, struct doctor_args *args)
 			args->fabric = true;
 		} else if (opt == OPT_DOCTOR_TUNE) {
 			args->tune = true;
+		} else if (opt == OPT_DOCTOR_PROBE) {
+			args->probe = true;
 		} else if ((handled = cli_mad_option(&args->mad, opt, optarg)) != 0) {
 			if (handled < 0)
 				return EXIT_TROUBLE;
@@ -190,6 +198,8 @@ static int check_all(const struct doctor_args *args, const struct doctor_view *v
 		err = rk_health_check_sweep(m->fabric, &m->sweep, findings);
 	if (!err && args->tune)
 		err = check_tune(&args->common, findings);
+	if (!err && args->probe)
+		err = doctor_add_probe_findings(view->host, findings);
 	return err;
 }
 

@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "json_out.h"
 #include "text_out.h"
+#include "verbs_out.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -10,7 +11,8 @@ static const char status_usage[] =
     "Usage: rdmakit status [--sysfs-root DIR] [--json] [DEVICE[:PORT]]\n"
     "\n"
     "Every RDMA device and port of this host, as ibstat shows them, with the PCI\n"
-    "function behind each device (address, NUMA node, PCIe link, SR-IOV VFs).\n"
+    "function behind each device (address, NUMA node, PCIe link, SR-IOV VFs); on the\n"
+    "live host (no --sysfs-root), each port's MTUs, GID table and P_Keys from verbs.\n"
     "\n"
     "  --sysfs-root DIR  read DIR instead of /sys (e.g. a fixture tree)\n"
     "  --json            one JSON object: {\"devices\": [...]}, counters included\n"
@@ -22,6 +24,25 @@ static const struct option status_options[] = {
     {"help", no_argument, NULL, OPT_HELP},
     {NULL, 0, NULL, 0},
 };
+
+/* Verbs adds MTUs and GID tables on the live host (not on a --sysfs-root tree). */
+static void print_status_json(const struct rk_host *host, const struct port_filter *filter,
+			      const struct cli_common *common)
+{
+	json_object *doc = json_status(host, filter);
+
+	if (!common->sysfs_root)
+		json_status_add_verbs(doc, filter);
+	json_print(doc, true);
+}
+
+static void print_status_text(const struct rk_host *host, const struct port_filter *filter,
+			      const struct cli_common *common)
+{
+	text_status(stdout, host, filter);
+	if (!common->sysfs_root)
+		text_status_verbs(stdout, host, filter);
+}
 
 int cmd_status(int argc, char **argv)
 {
@@ -50,9 +71,9 @@ int cmd_status(int argc, char **argv)
 		return EXIT_TROUBLE;
 	}
 	if (common.json)
-		json_print(json_status(host, &filter), true);
+		print_status_json(host, &filter, &common);
 	else
-		text_status(stdout, host, &filter);
+		print_status_text(host, &filter, &common);
 	rk_host_close(host);
 	return 0;
 }

@@ -20,6 +20,8 @@ static const struct command commands[] = {
     {"sm", cmd_sm, "subnet managers: master, standbys, activity"},
     {"sweep", cmd_sweep, "counters of every port of the fabric, many MADs in flight"},
     {"tune", cmd_tune, "audit host and OpenSM settings; apply a profile, roll it back"},
+    {"probe", cmd_probe, "loopback RDMA write, read and send on one port; pass or fail"},
+    {"bench", cmd_bench, "bandwidth and latency between two hosts over rdma_cm"},
 };
 
 static void print_usage(FILE *out)

@@ -12,6 +12,8 @@ packages="
   collectd-core collectd-dev collectd-utils libyajl2
   clang libclang-rt-14-dev
   scdoc debhelper fakeroot lintian rpm rpmlint
+  qemu-system-x86 busybox-static ibverbs-providers ibverbs-utils rdmacm-utils perftest
+  gnuplot-nox cpio
 "
 
 missing=""
@@ -21,8 +23,15 @@ for pkg in $packages; do
 	fi
 done
 
+# The VM tests' kernel (tests/vm): Debian's own image, unpacked into the build folder.
+fetch_vm_kernel() {
+	top=$(cd "$(dirname "$0")/.." && pwd)
+	"$top/tests/vm/fetch-kernel.sh" "${BUILD_DIR:-$top/build}/vm" >/dev/null
+}
+
 if [ -z "$missing" ]; then
 	echo "install-deps: all packages present"
+	fetch_vm_kernel
 	exit 0
 fi
 
@@ -35,3 +44,4 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
 # shellcheck disable=SC2086 # the list is meant to split into words
 apt-get install -y -q --no-install-recommends $missing
+fetch_vm_kernel

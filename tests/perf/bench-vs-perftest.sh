@@ -1,0 +1,70 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
+# rdmakit bench against perftest in one boot of the test VM (tests/vm/run.sh), run
+# alternately, PAIRS times each (default 5):
+#   write BW at 64 KiB: rdmakit's median Gb/s over ib_write_bw's (target >= 0.95);
+#   send latency at 2 bytes: rdmakit's median p50 over ib_send_lat's median t_typical
+#   (perftest's "typical" is its median; target <= 1.05).
+# Under TCG (no KVM) the absolute figures mean nothing; only the ratios do.
+# Usage: bench-vs-perftest.sh [BUILD_DIR]. Environment: PAIRS, BW_ITERS, LAT_ITERS.
+# Exit status: 0 both targets met, 1 a target missed, 2 the VM run failed.
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+build=$(cd "${1:-$top/build}" && pwd)
+rk=$build/cli/rdmakit
+pairs=${PAIRS:-5}
+bw_iters=${BW_ITERS:-2000}
+lat_iters=${LAT_ITERS:-10000}
+addr=10.0.2.15
+port=$((20000 + $$ % 10000))
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+
+# Each measurement prints one line: TOOL TEST VALUE (Gb/s or microseconds). Output goes to a
+# file first and is read after the run: a reader started in a pipe would take CPU from it.
+rk_bw="$rk bench client $addr --port $port --test write_bw --size 65536 --iters $bw_iters --json >/tmp/rk.json 2>/dev/null && python3 -c 'import json,sys; print(\"rdmakit bw\", json.load(open(\"/tmp/rk.json\"))[\"results\"][0][\"bandwidth_gbps\"])'"
+rk_lat="$rk bench client $addr --port $port --test send_lat --size 2 --iters $lat_iters --json >/tmp/rk.json 2>/dev/null && python3 -c 'import json,sys; print(\"rdmakit lat\", json.load(open(\"/tmp/rk.json\"))[\"results\"][0][\"latency_us\"][\"p50\"])'"
+pt() { # tool args port: a perftest server in the background, its client, the result row
+	echo "$1 $2 -p $3 >/dev/null 2>&1 & for i in \$(seq 100); do ss -ltn | grep -q ':$3 ' && break; sleep 0.1; done; $1 $2 -p $3 $addr >/tmp/pt.txt && awk '\$1 == \"$4\" && \$2 == \"$5\" { print \"perftest $6\", \$$7 }' /tmp/pt.txt"
+}
+
+set -- "$rk bench server --bind $addr --port $port >/tmp/srv.log 2>&1 & for i in \$(seq 100); do grep -q listening /tmp/srv.log && break; sleep 0.1; done"
+i=0
+while [ $i -lt "$pairs" ]; do
+	i=$((i + 1))
+	set -- "$@" "$rk_bw" "$(pt ib_write_bw "-s 65536 -n $bw_iters --report_gbits" $((port + 2 * i)) 65536 "$bw_iters" bw 4)"
+	set -- "$@" "$rk_lat" "$(pt ib_send_lat "-s 2 -n $lat_iters" $((port + 2 * i + 1)) 2 "$lat_iters" lat 5)"
+done
+if ! BUILD_DIR=$build "$top/tests/vm/run.sh" "$@" >"$out" 2>&1; then
+	cat "$out"
+	echo "bench-vs-perftest: the VM run failed" >&2
+	exit 2
+fi
+
+python3 - "$out" "$pairs" <<'PY'
+import statistics, sys
+values = {}
+for line in open(sys.argv[1]):
+    parts = line.split()
+    if len(parts) == 3 and parts[0] in ("rdmakit", "perftest") and parts[1] in ("bw", "lat"):
+        values.setdefault((parts[0], parts[1]), []).append(float(parts[2]))
+pairs = int(sys.argv[2])
+for key in [("rdmakit", "bw"), ("perftest", "bw"), ("rdmakit", "lat"), ("perftest", "lat")]:
+    if len(values.get(key, [])) != pairs:
+        sys.exit("bench-vs-perftest: expected %d %s %s figures, got %s" % (pairs, key[0], key[1], values.get(key)))
+med = {k: statistics.median(v) for k, v in values.items()}
+bw_ratio = med["rdmakit", "bw"] / med["perftest", "bw"]
+lat_ratio = med["rdmakit", "lat"] / med["perftest", "lat"]
+print("Under TCG (qemu without KVM) the absolute figures mean nothing; only the ratios do.")
+print("write BW, 64 KiB, Gb/s (each pair):")
+for a, b in zip(values["rdmakit", "bw"], values["perftest", "bw"]):
+    print("  rdmakit %8.4f   ib_write_bw %8.4f   ratio %.3f" % (a, b, a / b))
+print("  median: rdmakit %.4f, ib_write_bw %.4f: ratio %.3f (target >= 0.95)" % (med["rdmakit", "bw"], med["perftest", "bw"], bw_ratio))
+print("send latency, 2 bytes, us (rdmakit p50, ib_send_lat t_typical):")
+for a, b in zip(values["rdmakit", "lat"], values["perftest", "lat"]):
+    print("  rdmakit %8.3f   ib_send_lat %8.3f   ratio %.3f" % (a, b, a / b))
+print("  median: rdmakit %.3f, ib_send_lat %.3f: ratio %.3f (target <= 1.05)" % (med["rdmakit", "lat"], med["perftest", "lat"], lat_ratio))
+ok = bw_ratio >= 0.95 and lat_ratio <= 1.05
+print("targets %s" % ("met" if ok else "MISSED"))
+sys.exit(0 if ok else 1)
+PY
