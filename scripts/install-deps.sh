@@ -10,6 +10,7 @@ packages="
   libibverbs-dev librdmacm-dev libibumad-dev libibmad-dev libibnetdisc-dev
   ibsim-utils opensm infiniband-diags
   collectd-core collectd-dev collectd-utils libyajl2
+  snmpd snmp libsnmp-dev smitools snmptrapd
 "
 
 missing=""
