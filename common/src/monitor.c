@@ -96,12 +96,9 @@ int rk_monitor_sweep(struct rk_monitor *monitor, rk_sweep_progress_fn progress, 
 /* An SM that answered last time and no longer does may have stopped (its port drops IsSM). */
 static bool an_sm_stopped(const struct rk_sm_status *before, const struct rk_sm_status *now)
 {
-	for (size_t i = 0; i < now->count; i++) {
-		const struct rk_sm *old = rk_sm_find(before, now->sms[i].lid);
-
-		if (now->sms[i].status != 0 && old && old->status == 0)
+	for (size_t i = 0; i < now->count; i++)
+		if (rk_sm_answer_change(before, &now->sms[i]) == RK_SM_STOPPED_ANSWERING)
 			return true;
-	}
 	return false;
 }
 

@@ -146,3 +146,39 @@ void rk_sm_status_free(struct rk_sm_status *status)
 	free(status->sms);
 	memset(status, 0, sizeof(*status));
 }
+
+enum rk_sm_answer_change rk_sm_answer_change(const struct rk_sm_status *before,
+					     const struct rk_sm *sm)
+{
+	const struct rk_sm *old = rk_sm_find(before, sm->lid);
+
+	if (!old)
+		return sm->status ? RK_SM_NEW_AND_SILENT : RK_SM_ANSWERS_AS_BEFORE;
+	if (sm->status && !old->status)
+		return RK_SM_STOPPED_ANSWERING;
+	if (!sm->status && old->status)
+		return RK_SM_ANSWERS_AGAIN;
+	return RK_SM_ANSWERS_AS_BEFORE;
+}
+
+void rk_sm_describe(const struct rk_sm *sm, char *buf, size_t size)
+{
+	char guid[24];
+
+	rk_format_guid(sm->guid, guid, sizeof(guid));
+	snprintf(buf, size, "%s (LID %u, GUID %s, priority %d)", sm->name[0] ? sm->name : "unnamed",
+		 sm->lid, guid, sm->priority);
+}
+
+int rk_sm_status_copy(const struct rk_sm_status *status, struct rk_sm_status *copy)
+{
+	*copy = *status;
+	copy->sms = malloc((status->count ? status->count : 1) * sizeof(*copy->sms));
+	if (!copy->sms) {
+		memset(copy, 0, sizeof(*copy));
+		return -ENOMEM;
+	}
+	if (status->count)
+		memcpy(copy->sms, status->sms, status->count * sizeof(*copy->sms));
+	return 0;
+}

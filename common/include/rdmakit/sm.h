@@ -45,6 +45,24 @@ const struct rk_sm *rk_sm_master(const struct rk_sm_status *status);
 /** The SM at lid in status, or NULL. */
 const struct rk_sm *rk_sm_find(const struct rk_sm_status *status, uint16_t lid);
 
+/* How an SM's answer compares with the status before. */
+enum rk_sm_answer_change {
+	RK_SM_ANSWERS_AS_BEFORE,
+	RK_SM_STOPPED_ANSWERING, /* answered before, not now */
+	RK_SM_ANSWERS_AGAIN,	 /* did not answer before, does now */
+	RK_SM_NEW_AND_SILENT,	 /* not in before, and does not answer */
+};
+
+/** How sm's answer changed since before (the SM is found there by LID). */
+enum rk_sm_answer_change rk_sm_answer_change(const struct rk_sm_status *before,
+					     const struct rk_sm *sm);
+
+/** "name (LID l, GUID g, priority p)" for log lines and events. */
+void rk_sm_describe(const struct rk_sm *sm, char *buf, size_t size);
+
+/** A deep copy of status into copy (free it with rk_sm_status_free); -ENOMEM. */
+int rk_sm_status_copy(const struct rk_sm_status *status, struct rk_sm_status *copy);
+
 /** Free what rk_sm_query filled in. */
 void rk_sm_status_free(struct rk_sm_status *status);
 

@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* Host events: devices that vanish and return, port states, counter states, rising errors. */
+#include "events_internal.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What a host event is about: the subject's names. */
+struct about {
+	const char *device;
+	unsigned port; /* 0 for the device's own counters */
+	const char *subject;
+};
+
+static struct rk_event *host_event(struct rk_event_list *events, enum rk_event_kind kind,
+				   enum rk_severity severity, const struct about *about)
+{
+	struct rk_event *event = event_append(events, kind, RK_DOMAIN_HOST, severity);
+
+	if (!event)
+		return NULL;
+	snprintf(event->device, sizeof(event->device), "%s", about->device);
+	snprintf(event->subject, sizeof(event->subject), "%s", about->subject);
+	event->port = about->port;
+	return event;
+}
+
+/* The counter of that source and name in tracks (looked for at hint first), added when new. */
+static struct counter_track *counter_track_of(struct counter_tracks *tracks, size_t hint, bool hw,
+					      const char *name)
+{
+	struct counter_track *track;
+
+	if (hint < tracks->count && tracks->items[hint].hw == hw &&
+	    strcmp(tracks->items[hint].name, name) == 0)
+		return &tracks->items[hint];
+	for (size_t i = 0; i < tracks->count; i++)
+		if (tracks->items[i].hw == hw && strcmp(tracks->items[i].name, name) == 0)
+			return &tracks->items[i];
+	if (tracks->count == tracks->capacity) {
+		size_t grown = tracks->capacity ? tracks->capacity * 2 : 32;
+		struct counter_track *bigger = realloc(tracks->items, grown * sizeof(*bigger));
+
+		if (!bigger)
+			return NULL;
+		tracks->items = bigger;
+		tracks->capacity = grown;
+	}
+	track = &tracks->items[tracks->count++];
+	memset(track, 0, sizeof(*track));
+	snprintf(track->name, sizeof(track->name), "%s", name);
+	track->hw = hw;
+	track->state = RK_VALUE_OK;
+	return track;
+}
+
+static struct rk_event *counter_event(struct rk_event_list *events, enum rk_event_kind kind,
+				      enum rk_severity severity, const struct about *about,
+				      const struct rk_counter *counter)
+{
+	struct rk_event *event = host_event(events, kind, severity, about);
+
+	if (!event)
+		return NULL;
+	snprintf(event->counter, sizeof(event->counter), "%s", counter->name);
+	event->unit = counter->metric->unit;
+	event->now.known = true;
+	event->now.number = (int64_t)counter->raw;
+	return event;
+}
+
+/* The counter's state differs from the one last seen. */
+static int state_event(struct rk_event_list *events, const struct about *about,
+		       const struct rk_counter *counter)
+{
+	const char *name = counter->name, *subject = about->subject;
+	struct rk_event *event;
+
+	if (counter->state == RK_VALUE_UNAVAILABLE) {
+		event = counter_event(events, RK_EVENT_COUNTER_UNAVAILABLE, RK_SEVERITY_OK, about,
+				      counter);
+		if (event) {
+			event->now.known = false;
+			event_message(event, "%s: %s is unavailable (no PMA, or not a number)",
+				      subject, name);
+		}
+	} else if (counter->state == RK_VALUE_OK) {
+		event = counter_event(events, RK_EVENT_COUNTER_COUNTS_AGAIN, RK_SEVERITY_OK, about,
+				      counter);
+		if (event)
+			event_message(event, "%s: %s counts again (%" PRIu64 ")", subject, name,
+				      counter->raw);
+	} else {
+		event = counter_event(events, RK_EVENT_COUNTER_SATURATED, RK_SEVERITY_WARNING,
+				      about, counter);
+		if (event)
+			event_message(event,
+				      "%s: %s is stuck at %" PRIu64 ", its register's maximum",
+				      subject, name, counter->raw);
+	}
+	return event ? 0 : -ENOMEM;
+}
+
+/* An error counter that starts or stops rising between the last two samples. */
+static int rising_event(struct rk_event_list *events, const struct about *about,
+			const struct rk_counter *counter)
+{
+	bool rising = counter->delta > 0;
+	struct rk_event *event =
+	    counter_event(events, rising ? RK_EVENT_ERRORS_RISING : RK_EVENT_ERRORS_STOPPED,
+			  rising ? RK_SEVERITY_WARNING : RK_SEVERITY_OK, about, counter);
+
+	if (!event)
+		return -ENOMEM;
+	event->now.number = (int64_t)counter->value;
+	event->now.detail = (int64_t)counter->delta;
+	if (rising)
+		event_message(event, "%s: %s is rising: +%" PRIu64 " to %" PRIu64 " %s",
+			      about->subject, counter->name, counter->delta, counter->value,
+			      counter->metric->unit);
+	else
+		event_message(event, "%s: %s stopped rising at %" PRIu64 " %s", about->subject,
+			      counter->name, counter->value, counter->metric->unit);
+	return 0;
+}
+
+static int track_counter(struct counter_track *track, const struct rk_counter *counter,
+			 const struct about *about, struct rk_event_list *events)
+{
+	int err = 0;
+
+	if (counter->state != track->state)
+		err = state_event(events, about, counter);
+	if (err)
+		return err;
+	track->state = (uint8_t)counter->state;
+	if (!counter->metric->is_error || !counter->has_delta ||
+	    (counter->delta > 0) == track->rising)
+		return 0;
+	err = rising_event(events, about, counter);
+	if (!err)
+		track->rising = counter->delta > 0;
+	return err;
+}
+
+/* Follow every counter of set; base: where the set's first counter was added to tracks. */
+static int track_set(struct counter_tracks *tracks, size_t base, const struct rk_counter_set *set,
+		     bool hw, const struct about *about, struct rk_event_list *events)
+{
+	for (size_t i = 0; i < set->count; i++) {
+		struct counter_track *track =
+		    counter_track_of(tracks, base + i, hw, set->items[i].name);
+		int err = track ? track_counter(track, &set->items[i], about, events) : -ENOMEM;
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static void state_text(const struct rk_port *port, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s/%s", port->state < 0 ? "unknown" : port->state_name,
+		 port->phys_state < 0 ? "unknown" : port->phys_state_name);
+}
+
+static enum rk_severity state_severity(int state)
+{
+	if (state == RK_PORT_ACTIVE)
+		return RK_SEVERITY_OK;
+	return state == RK_PORT_DOWN || state < 0 ? RK_SEVERITY_CRITICAL : RK_SEVERITY_WARNING;
+}
+
+static int port_state_event(struct port_track *track, const struct rk_port *port,
+			    const struct about *about, struct rk_event_list *events)
+{
+	struct rk_event *event =
+	    host_event(events, RK_EVENT_PORT_STATE, state_severity(port->state), about);
+
+	if (!event)
+		return -ENOMEM;
+	event->old =
+	    (struct rk_event_value){.known = true, .number = track->state, .detail = track->phys};
+	snprintf(event->old.text, sizeof(event->old.text), "%s", track->text);
+	event->now = (struct rk_event_value){
+	    .known = true, .number = port->state, .detail = port->phys_state};
+	state_text(port, event->now.text, sizeof(event->now.text));
+	event_message(event, "%s: port is %s, was %s", about->subject, event->now.text,
+		      event->old.text);
+	return 0;
+}
+
+static int track_port_state(struct port_track *track, const struct rk_port *port,
+			    const struct about *about, struct rk_event_list *events)
+{
+	int err = 0;
+
+	if (track->seen && (track->state != port->state || track->phys != port->phys_state))
+		err = port_state_event(track, port, about, events);
+	if (err)
+		return err;
+	track->seen = true;
+	track->state = port->state;
+	track->phys = port->phys_state;
+	state_text(port, track->text, sizeof(track->text));
+	return 0;
+}
+
+static struct port_track *port_track_of(struct device_track *dev, unsigned num)
+{
+	struct port_track *grown;
+
+	for (size_t i = 0; i < dev->nports; i++)
+		if (dev->ports[i].num == num)
+			return &dev->ports[i];
+	grown = realloc(dev->ports, (dev->nports + 1) * sizeof(*grown));
+	if (!grown)
+		return NULL;
+	dev->ports = grown;
+	memset(&grown[dev->nports], 0, sizeof(*grown));
+	grown[dev->nports].num = num;
+	return &grown[dev->nports++];
+}
+
+static int track_port(struct device_track *dev_track, const struct rk_device *dev,
+		      const struct rk_port *port, struct rk_event_list *events)
+{
+	struct port_track *track = port_track_of(dev_track, port->num);
+	char subject[96];
+	struct about about = {dev->name, port->num, subject};
+	int err;
+
+	if (!track)
+		return -ENOMEM;
+	snprintf(subject, sizeof(subject), "%s:%u", dev->name, port->num);
+	err = track_port_state(track, port, &about, events);
+	if (!err)
+		err = track_set(&track->counters, 0, &port->counters, false, &about, events);
+	if (!err)
+		err = track_set(&track->counters, port->counters.count, &port->hw_counters, true,
+				&about, events);
+	return err;
+}
+
+static struct device_track *device_track_of(struct rk_event_tracker *tracker, const char *name,
+					    bool *is_new)
+{
+	struct device_track *grown;
+
+	*is_new = false;
+	for (size_t i = 0; i < tracker->ndevices; i++)
+		if (strcmp(tracker->devices[i].name, name) == 0)
+			return &tracker->devices[i];
+	grown = realloc(tracker->devices, (tracker->ndevices + 1) * sizeof(*grown));
+	if (!grown)
+		return NULL;
+	tracker->devices = grown;
+	memset(&grown[tracker->ndevices], 0, sizeof(*grown));
+	snprintf(grown[tracker->ndevices].name, sizeof(grown->name), "%s", name);
+	*is_new = true;
+	return &grown[tracker->ndevices++];
+}
+
+/* An event when the device vanished or came back since the last call. */
+static int track_presence(struct device_track *track, const struct rk_device *dev, bool is_new,
+			  struct rk_event_list *events)
+{
+	const struct about about = {dev->name, 0, dev->name};
+	struct rk_event *event;
+
+	if (is_new || dev->vanished == track->vanished) {
+		track->vanished = dev->vanished;
+		return 0;
+	}
+	event = host_event(events, dev->vanished ? RK_EVENT_DEVICE_VANISHED : RK_EVENT_DEVICE_BACK,
+			   dev->vanished ? RK_SEVERITY_CRITICAL : RK_SEVERITY_OK, &about);
+	if (!event)
+		return -ENOMEM;
+	event_message(event, dev->vanished ? "%s vanished" : "%s is back", dev->name);
+	track->vanished = dev->vanished;
+	return 0;
+}
+
+static int track_device(struct rk_event_tracker *tracker, const struct rk_device *dev,
+			struct rk_event_list *events)
+{
+	bool is_new;
+	struct device_track *track = device_track_of(tracker, dev->name, &is_new);
+	const struct about about = {dev->name, 0, dev->name};
+	int err;
+
+	if (!track)
+		return -ENOMEM;
+	err = track_presence(track, dev, is_new, events);
+	if (err || dev->vanished)
+		return err;
+	for (unsigned p = 0; p < dev->nports && !err; p++)
+		err = track_port(track, dev, &dev->ports[p], events);
+	if (!err)
+		err = track_set(&track->hw, 0, &dev->hw_counters, true, &about, events);
+	return err;
+}
+
+int events_track_host(struct rk_event_tracker *tracker, const struct rk_host *host,
+		      struct rk_event_list *events)
+{
+	int err = 0;
+
+	for (size_t d = 0; d < host->ndevices && !err; d++)
+		err = track_device(tracker, &host->devices[d], events);
+	return err;
+}
+
+void events_free_host(struct rk_event_tracker *tracker)
+{
+	for (size_t d = 0; d < tracker->ndevices; d++) {
+		struct device_track *dev = &tracker->devices[d];
+
+		for (size_t p = 0; p < dev->nports; p++)
+			free(dev->ports[p].counters.items);
+		free(dev->ports);
+		free(dev->hw.items);
+	}
+	free(tracker->devices);
+	tracker->devices = NULL;
+	tracker->ndevices = 0;
+}
