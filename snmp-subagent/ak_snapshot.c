@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+#include "ak_snapshot.h"
+
+#include "ak_oid.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ak_snapshot *ak_snapshot_new(void)
+{
+	struct ak_snapshot *snapshot = calloc(1, sizeof(*snapshot));
+
+	if (!snapshot)
+		return NULL;
+	for (int id = 0; id < AK_T_COUNT; id++)
+		snapshot->tables[id].ncolumns = ak_table_def((enum ak_table_id)id)->ncolumns;
+	return snapshot;
+}
+
+static void free_row(const struct ak_table *table, struct ak_row *row)
+{
+	for (unsigned c = 0; c < table->ncolumns; c++)
+		if (row->cells[c].type == AK_CELL_OCTETS)
+			free(row->cells[c].bytes);
+	free(row->cells);
+}
+
+void ak_snapshot_free(struct ak_snapshot *snapshot)
+{
+	if (!snapshot)
+		return;
+	for (int id = 0; id < AK_T_COUNT; id++) {
+		struct ak_table *table = &snapshot->tables[id];
+
+		for (size_t r = 0; r < table->nrows; r++)
+			free_row(table, &table->rows[r]);
+		free(table->rows);
+	}
+	free(snapshot);
+}
+
+int ak_oid_compare(const uint32_t *a, size_t alen, const uint32_t *b, size_t blen)
+{
+	size_t n = alen < blen ? alen : blen;
+
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return a[i] < b[i] ? -1 : 1;
+	return alen == blen ? 0 : (alen < blen ? -1 : 1);
+}
+
+static int compare_rows(const void *x, const void *y)
+{
+	const struct ak_row *a = x, *b = y;
+
+	return ak_oid_compare(a->index, a->index_len, b->index, b->index_len);
+}
+
+int ak_snapshot_seal(struct ak_snapshot *snapshot)
+{
+	for (int id = 0; id < AK_T_COUNT; id++) {
+		struct ak_table *table = &snapshot->tables[id];
+
+		qsort(table->rows, table->nrows, sizeof(*table->rows), compare_rows);
+		for (size_t r = 1; r < table->nrows; r++)
+			if (compare_rows(&table->rows[r - 1], &table->rows[r]) == 0)
+				return -EEXIST;
+	}
+	return 0;
+}
+
+struct ak_row *ak_table_add_row(struct ak_table *table, const uint32_t *index, size_t len)
+{
+	struct ak_row *row;
+
+	if (len > AK_INDEX_MAX)
+		return NULL;
+	if (table->nrows == table->capacity) {
+		size_t capacity = table->capacity ? table->capacity * 2 : 16;
+		struct ak_row *rows = realloc(table->rows, capacity * sizeof(*rows));
+
+		if (!rows)
+			return NULL;
+		table->rows = rows;
+		table->capacity = capacity;
+	}
+	row = &table->rows[table->nrows];
+	memset(row, 0, sizeof(*row));
+	row->cells = calloc(table->ncolumns, sizeof(*row->cells));
+	if (!row->cells)
+		return NULL;
+	memcpy(row->index, index, len * sizeof(*index));
+	row->index_len = len;
+	table->nrows++;
+	return row;
+}
+
+void ak_row_set_number(struct ak_row *row, unsigned column, enum ak_cell_type type, uint64_t value)
+{
+	row->cells[column - 1].type = type;
+	row->cells[column - 1].u = value;
+}
+
+int ak_row_set_octets(struct ak_row *row, unsigned column, const void *bytes, size_t len)
+{
+	struct ak_cell *cell = &row->cells[column - 1];
+
+	cell->bytes = malloc(len ? len : 1);
+	if (!cell->bytes)
+		return -ENOMEM;
+	memcpy(cell->bytes, bytes, len);
+	cell->len = len;
+	cell->type = AK_CELL_OCTETS;
+	return 0;
+}
+
+int ak_row_set_string(struct ak_row *row, unsigned column, const char *text)
+{
+	return ak_row_set_octets(row, column, text, strlen(text));
+}
+
+const struct ak_row *ak_table_find(const struct ak_table *table, const uint32_t *index, size_t len)
+{
+	size_t lo = 0, hi = table->nrows;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct ak_row *row = &table->rows[mid];
+		int order = ak_oid_compare(row->index, row->index_len, index, len);
+
+		if (order == 0)
+			return row;
+		if (order < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+size_t ak_table_after(const struct ak_table *table, const uint32_t *index, size_t len)
+{
+	size_t lo = 0, hi = table->nrows;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct ak_row *row = &table->rows[mid];
+
+		if (ak_oid_compare(row->index, row->index_len, index, len) <= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}

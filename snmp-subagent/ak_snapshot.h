@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* An immutable snapshot of everything the subagent serves: tables of typed cells in OID order. */
+#ifndef AK_SNAPSHOT_H
+#define AK_SNAPSHOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum ak_cell_type {
+	AK_CELL_NONE, /* no instance */
+	AK_CELL_INTEGER,
+	AK_CELL_UNSIGNED, /* Unsigned32 / Gauge32 */
+	AK_CELL_COUNTER32,
+	AK_CELL_COUNTER64,
+	AK_CELL_TIMETICKS,
+	AK_CELL_OCTETS,
+	AK_CELL_AGE, /* Unsigned32: seconds since the snapshot was taken, computed when asked */
+};
+
+struct ak_cell {
+	enum ak_cell_type type;
+	size_t len; /* octets */
+	union {
+		int64_t i;
+		uint64_t u;
+		unsigned char *bytes;
+	};
+};
+
+#define AK_INDEX_MAX 16
+
+struct ak_row {
+	uint32_t index[AK_INDEX_MAX];
+	size_t index_len;
+	struct ak_cell *cells; /* cells[c - 1] is column c */
+};
+
+struct ak_table {
+	unsigned ncolumns;
+	struct ak_row *rows; /* sorted by index once ak_snapshot_seal ran */
+	size_t nrows, capacity;
+};
+
+enum ak_table_id {
+	AK_T_AGENT, /* scalars: one row with index .0 */
+	AK_T_DEVICE,
+	AK_T_PORT,
+	AK_T_PORT_COUNTER,
+	AK_T_DRIVER_COUNTER,
+	AK_T_FINDING,
+	AK_T_COUNT,
+};
+
+struct ak_snapshot {
+	struct ak_table tables[AK_T_COUNT];
+	double taken_at; /* monotonic seconds */
+};
+
+/** An empty snapshot whose tables have the MIB's column counts; NULL when out of memory. */
+struct ak_snapshot *ak_snapshot_new(void);
+
+/** Free a snapshot and everything in it. */
+void ak_snapshot_free(struct ak_snapshot *snapshot);
+
+/** Sort every table's rows by index; -EEXIST when two rows share an index. */
+int ak_snapshot_seal(struct ak_snapshot *snapshot);
+
+/** Append a row with this index to a table; NULL when out of memory. */
+struct ak_row *ak_table_add_row(struct ak_table *table, const uint32_t *index, size_t len);
+
+/** Set a numeric cell of a row (column counted from 1). */
+void ak_row_set_number(struct ak_row *row, unsigned column, enum ak_cell_type type, uint64_t value);
+
+/** Set an OCTET STRING cell to a copy of len bytes; -ENOMEM. */
+int ak_row_set_octets(struct ak_row *row, unsigned column, const void *bytes, size_t len);
+
+/** Set an OCTET STRING cell to a copy of a C string; -ENOMEM. */
+int ak_row_set_string(struct ak_row *row, unsigned column, const char *text);
+
+/** The row with exactly this index, or NULL. */
+const struct ak_row *ak_table_find(const struct ak_table *table, const uint32_t *index, size_t len);
+
+/** The first row whose index comes after the given one in OID order (0: the first row);
+ * returns its position, or table->nrows when there is none. */
+size_t ak_table_after(const struct ak_table *table, const uint32_t *index, size_t len);
+
+/** Compare two OIDs in SNMP order: <0, 0, >0. */
+int ak_oid_compare(const uint32_t *a, size_t alen, const uint32_t *b, size_t blen);
+
+#endif
