@@ -86,6 +86,18 @@ static const char *setting_of(int option)
 	}
 }
 
+/* How the user spelled an option that takes a setting. */
+static const char *option_name(int option)
+{
+	static char shown[32];
+
+	snprintf(shown, sizeof(shown), "-%c", option);
+	for (const struct option *o = long_options; o->name; o++)
+		if (o->val == option)
+			snprintf(shown, sizeof(shown), "--%s", o->name);
+	return shown;
+}
+
 /* First pass: -c, -f, -L, --help, --version and unknown options. 0, or an exit status + 1. */
 static int scan_options(struct ak_args *args)
 {
@@ -140,7 +152,7 @@ static int apply_options(const struct ak_args *args, struct ak_config *config)
 		const char *key = setting_of(option);
 
 		if (key && ak_config_set(config, key, optarg, why, sizeof(why)) != 0) {
-			fprintf(stderr, APP_NAME ": option %s: %s\n", args->argv[optind - 1], why);
+			fprintf(stderr, APP_NAME ": option %s: %s\n", option_name(option), why);
 			return -EINVAL;
 		}
 	}
