@@ -4,11 +4,16 @@
 #include "cd_submit.h"
 
 /* Names that do not fit are counted as "and N more". */
-static void note_add(struct cd_note *note, const char *name)
+static void note_add(struct cd_note *note, const char *subject, const char *name)
 {
-	size_t room = sizeof(note->names) - note->len;
-	int len = snprintf(note->names + note->len, room, "%s%s", note->len ? ", " : "", name);
+	size_t room;
+	int len;
 
+	if (note->count && strcmp(note->subject, subject) != 0)
+		cd_events_flush_note(note);
+	snprintf(note->subject, sizeof(note->subject), "%s", subject);
+	room = sizeof(note->names) - note->len;
+	len = snprintf(note->names + note->len, room, "%s%s", note->len ? ", " : "", name);
 	note->count++;
 	if (len > 0 && (size_t)len < room)
 		note->len += (size_t)len;
@@ -17,7 +22,7 @@ static void note_add(struct cd_note *note, const char *name)
 	note->names[note->len] = '\0';
 }
 
-void cd_events_flush_note(const char *subject, struct cd_note *note)
+void cd_events_flush_note(struct cd_note *note)
 {
 	char more[32] = "";
 
@@ -26,97 +31,70 @@ void cd_events_flush_note(const char *subject, struct cd_note *note)
 	if (note->more)
 		snprintf(more, sizeof(more), " and %u more", note->more);
 	cd_log(LOG_INFO, "%s: %u counter%s unavailable (no PMA, or not a number), not sent: %s%s",
-	       subject, note->count, note->count > 1 ? "s" : "", note->names, more);
+	       note->subject, note->count, note->count > 1 ? "s" : "", note->names, more);
 	*note = (struct cd_note){0};
 }
 
-void cd_events_counter(bool notify, const char *subject, const char *instance, struct cd_item *item,
-		       unsigned k, struct cd_note *unavailable)
+static void notify_counter(int severity, const char *instance, const struct cd_item *item,
+			   const char *message)
 {
-	const struct rk_counter *counter = item->counter[k];
+	cd_notify(severity, instance, item->type, item->type_instance, "%s", message);
+}
 
-	item->reported[k] = (uint8_t)counter->state;
-	if (counter->state == RK_VALUE_UNAVAILABLE) {
-		note_add(unavailable, counter->name);
-		return;
+void cd_events_counter(bool notify, const char *instance, const struct cd_item *item,
+		       const struct rk_event *event, struct cd_note *unavailable)
+{
+	char saturated[384];
+
+	switch (event->kind) {
+	case RK_EVENT_COUNTER_UNAVAILABLE:
+		note_add(unavailable, event->subject, event->counter);
+		break;
+	case RK_EVENT_COUNTER_COUNTS_AGAIN:
+		cd_log(LOG_INFO, "%s, sent again", event->message);
+		break;
+	case RK_EVENT_COUNTER_SATURATED:
+		cd_log(LOG_WARNING, "%s: not sent until the counter is cleared", event->message);
+		snprintf(saturated, sizeof(saturated),
+			 "%s: %s is saturated at %" PRId64 " and no longer counts", event->subject,
+			 event->counter, event->now.number);
+		if (notify)
+			notify_counter(NOTIF_WARNING, instance, item, saturated);
+		break;
+	case RK_EVENT_ERRORS_RISING:
+	case RK_EVENT_ERRORS_STOPPED:
+		if (notify)
+			notify_counter(event->kind == RK_EVENT_ERRORS_RISING ? NOTIF_WARNING
+									     : NOTIF_OKAY,
+				       instance, item, event->message);
+		break;
+	default:
+		break;
 	}
-	if (counter->state == RK_VALUE_OK) {
-		cd_log(LOG_INFO, "%s: %s counts again (%" PRIu64 "), sent again", subject,
-		       counter->name, counter->raw);
-		return;
-	}
-	cd_log(LOG_WARNING,
-	       "%s: %s is stuck at %" PRIu64 ", its register's maximum: not sent until the "
-	       "counter is cleared",
-	       subject, counter->name, counter->raw);
+}
+
+static const int notif_severities[] = {
+    [RK_SEVERITY_OK] = NOTIF_OKAY,
+    [RK_SEVERITY_WARNING] = NOTIF_WARNING,
+    [RK_SEVERITY_CRITICAL] = NOTIF_FAILURE,
+};
+
+void cd_events_port(bool notify, const struct cd_port_plan *plan, const struct rk_event *event)
+{
+	cd_log(LOG_INFO, "%s", event->message);
 	if (notify)
-		cd_notify(NOTIF_WARNING, instance, item->type, item->type_instance,
-			  "%s: %s is saturated at %" PRIu64 " and no longer counts", subject,
-			  counter->name, counter->raw);
+		cd_notify(notif_severities[event->severity], plan->instance, "gauge", "state", "%s",
+			  event->message);
 }
 
-void cd_events_rising(const char *subject, const char *instance, struct cd_item *item, unsigned k)
-{
-	const struct rk_counter *counter = item->counter[k];
-	bool rising = counter->delta > 0;
-
-	if (rising == item->rising[k])
-		return;
-	item->rising[k] = rising;
-	if (rising)
-		cd_notify(NOTIF_WARNING, instance, item->type, item->type_instance,
-			  "%s: %s is rising: +%" PRIu64 " to %" PRIu64 " %s", subject,
-			  counter->name, counter->delta, counter->value, counter->metric->unit);
-	else
-		cd_notify(NOTIF_OKAY, instance, item->type, item->type_instance,
-			  "%s: %s stopped rising at %" PRIu64 " %s", subject, counter->name,
-			  counter->value, counter->metric->unit);
-}
-
-static int state_severity(int state)
-{
-	if (state == RK_PORT_ACTIVE)
-		return NOTIF_OKAY;
-	return state == RK_PORT_DOWN || state < 0 ? NOTIF_FAILURE : NOTIF_WARNING;
-}
-
-static void remember_port(struct cd_port_plan *plan, const struct rk_port *port)
-{
-	plan->seen = true;
-	plan->last_state = port->state;
-	plan->last_phys = port->phys_state;
-	snprintf(plan->last_state_name, sizeof(plan->last_state_name), "%s",
-		 port->state < 0 ? "unknown" : port->state_name);
-	snprintf(plan->last_phys_name, sizeof(plan->last_phys_name), "%s",
-		 port->phys_state < 0 ? "unknown" : port->phys_state_name);
-}
-
-void cd_events_port(bool notify, struct cd_port_plan *plan, const struct rk_port *port)
-{
-	char was_state[sizeof(plan->last_state_name)], was_phys[sizeof(plan->last_phys_name)];
-	bool first = !plan->seen;
-
-	memcpy(was_state, plan->last_state_name, sizeof(was_state));
-	memcpy(was_phys, plan->last_phys_name, sizeof(was_phys));
-	remember_port(plan, port);
-	if (first)
-		return;
-	cd_log(LOG_INFO, "%s: port is %s/%s, was %s/%s", plan->name, plan->last_state_name,
-	       plan->last_phys_name, was_state, was_phys);
-	if (notify)
-		cd_notify(state_severity(port->state), plan->instance, "gauge", "state",
-			  "%s: port is %s/%s, was %s/%s", plan->name, plan->last_state_name,
-			  plan->last_phys_name, was_state, was_phys);
-}
-
-void cd_events_device(bool notify, const char *device, bool vanished)
+void cd_events_device(bool notify, const struct rk_event *event)
 {
 	if (!notify)
 		return;
-	if (vanished)
-		cd_notify(NOTIF_FAILURE, device, "", "",
-			  "%s vanished: its values are not sent until it is back", device);
+	if (event->kind == RK_EVENT_DEVICE_VANISHED)
+		cd_notify(NOTIF_FAILURE, event->device, "", "",
+			  "%s vanished: its values are not sent until it is back", event->device);
 	else
-		cd_notify(NOTIF_OKAY, device, "", "", "%s is back: its values are sent again",
-			  device);
+		cd_notify(NOTIF_OKAY, event->device, "", "",
+			  "%s is back: its values are sent again", event->device);
 }

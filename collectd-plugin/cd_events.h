@@ -1,34 +1,34 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
-/* What the host mode reports once per event: log lines and, with Notifications, notifications. */
+/* The core's host events as collectd log lines and, with Notifications, notifications. */
 #ifndef RDMAKIT_CD_EVENTS_H
 #define RDMAKIT_CD_EVENTS_H
 
 #include "cd_plan.h"
 
+#include "rdmakit/events.h"
+
 #include <stdbool.h>
 
-/* Counters of one port that became unavailable at this read, logged as one line. */
+/* Counters of one subject that became unavailable at this read, logged as one line. */
 struct cd_note {
+	char subject[224]; /* as the events name it */
 	char names[384];
 	size_t len;
 	unsigned count; /* counters in the note */
 	unsigned more;	/* of them, those whose names did not fit */
 };
 
-/** A counter's state differs from the one last reported: log it (and notify a saturation). */
-void cd_events_counter(bool notify, const char *subject, const char *instance, struct cd_item *item,
-		       unsigned k, struct cd_note *unavailable);
-
-/** An error counter with a delta: notify when it starts rising and when it stops. */
-void cd_events_rising(const char *subject, const char *instance, struct cd_item *item, unsigned k);
+/** A counter event about one of the item's counters, sent as plugin instance instance. */
+void cd_events_counter(bool notify, const char *instance, const struct cd_item *item,
+		       const struct rk_event *event, struct cd_note *unavailable);
 
 /** Log the counters gathered in note as unavailable, if any, and empty it. */
-void cd_events_flush_note(const char *subject, struct cd_note *note);
+void cd_events_flush_note(struct cd_note *note);
 
-/** Log (and notify) a port whose state or physical state changed; remember the new ones. */
-void cd_events_port(bool notify, struct cd_port_plan *plan, const struct rk_port *port);
+/** A port whose state or physical state changed: log it (and notify). */
+void cd_events_port(bool notify, const struct cd_port_plan *plan, const struct rk_event *event);
 
 /** Notify that a device vanished or came back (the core logs both). */
-void cd_events_device(bool notify, const char *device, bool vanished);
+void cd_events_device(bool notify, const struct rk_event *event);
 
 #endif

@@ -6,23 +6,13 @@
 #include "cd_names.h"
 #include "cd_submit.h"
 
-/* What was sent of one swept port (same order as the monitor's sweep ports). */
-struct cd_swept {
-	uint64_t node_guid;
-	uint8_t port;
-	uint32_t live; /* bit c: counter c has counted, so it is sent (CD_SEND_NONZERO) */
-};
-
 struct cd_fabric {
 	struct cd_mon *mon;
 	struct cd_fabric_item items[RK_SWEEP_COUNTERS];
 	size_t nitems;
-	cd_node_name *names; /* per node of the current topology */
-	struct cd_swept *swept;
-	size_t nswept;
-	unsigned discoveries; /* the monitor's count when names and swept were built */
+	cd_node_name *names;  /* per node of the current topology */
+	unsigned discoveries; /* the monitor's count when names were built */
 	struct cd_retry retry;
-	struct cd_seen seen;
 };
 
 int cd_fabric_start(struct cd_mon *mon, struct cd_fabric **out)
@@ -33,7 +23,6 @@ int cd_fabric_start(struct cd_mon *mon, struct cd_fabric **out)
 		return -ENOMEM;
 	f->mon = mon;
 	f->nitems = cd_fabric_items(f->items);
-	f->seen.plugin = CD_FABRIC_PLUGIN;
 	*out = f;
 	return 0;
 }
@@ -43,38 +32,7 @@ void cd_fabric_stop(struct cd_fabric *f)
 	if (!f)
 		return;
 	free(f->names);
-	free(f->swept);
-	cd_seen_free(&f->seen);
 	free(f);
-}
-
-static int compare_swept(uint64_t guid_a, uint8_t port_a, uint64_t guid_b, uint8_t port_b)
-{
-	if (guid_a != guid_b)
-		return guid_a < guid_b ? -1 : 1;
-	return (int)port_a - (int)port_b;
-}
-
-/* A new port list after a discovery; ports known before keep their live counters (both lists
- * are sorted by node GUID and port). */
-static struct cd_swept *carry_swept(const struct cd_swept *old, size_t nold,
-				    const struct rk_sweep *sweep)
-{
-	struct cd_swept *swept = calloc(sweep->count ? sweep->count : 1, sizeof(*swept));
-	size_t j = 0;
-
-	for (size_t i = 0; swept && i < sweep->count; i++) {
-		const struct rk_sweep_port *p = &sweep->ports[i];
-
-		while (j < nold &&
-		       compare_swept(old[j].node_guid, old[j].port, p->node_guid, p->port) < 0)
-			j++;
-		swept[i] = (struct cd_swept){p->node_guid, p->port, 0};
-		if (j < nold &&
-		    compare_swept(old[j].node_guid, old[j].port, p->node_guid, p->port) == 0)
-			swept[i].live = old[j].live;
-	}
-	return swept;
 }
 
 static void log_discovery(const struct rk_fabric *fabric, const struct rk_sweep *sweep)
@@ -90,22 +48,18 @@ static void log_discovery(const struct rk_fabric *fabric, const struct rk_sweep 
 	       sweep->count);
 }
 
-/* After a (re)discovery: name the nodes and follow the new port list. */
+/* After a (re)discovery: name the nodes. */
 static int follow_topology(struct cd_fabric *f)
 {
 	const struct rk_monitor *m = &f->mon->monitor;
 	cd_node_name *names;
-	struct cd_swept *swept;
 	size_t lost;
 
 	if (f->discoveries == m->discoveries)
 		return 0;
 	names = calloc(m->fabric->nnodes ? m->fabric->nnodes : 1, sizeof(*names));
-	swept = names ? carry_swept(f->swept, f->nswept, &m->sweep) : NULL;
-	if (!swept) {
-		free(names);
+	if (!names)
 		return -ENOMEM;
-	}
 	lost = cd_node_names(m->fabric, f->mon->names, names);
 	if (lost)
 		cd_log(LOG_WARNING,
@@ -113,10 +67,7 @@ static int follow_topology(struct cd_fabric *f)
 		       "values use their GUIDs",
 		       lost);
 	free(f->names);
-	free(f->swept);
 	f->names = names;
-	f->swept = swept;
-	f->nswept = m->sweep.count;
 	f->discoveries = m->discoveries;
 	log_discovery(m->fabric, &m->sweep);
 	return 0;
@@ -128,9 +79,10 @@ static void port_instance(const struct cd_fabric *f, int node, int port, char *b
 	snprintf(buf, size, "%s-%d", f->names[node], port);
 }
 
-static void finding_instance(const struct rk_finding *finding, char *buf, size_t size, void *ctx)
+/* The plugin instance of a finding's node and port ("" for the whole fabric). */
+static void finding_instance(const struct cd_fabric *f, const struct rk_finding *finding, char *buf,
+			     size_t size)
 {
-	const struct cd_fabric *f = ctx;
 	int node = finding->node_guid
 		       ? rk_fabric_find_node(f->mon->monitor.fabric, finding->node_guid)
 		       : -1;
@@ -153,16 +105,8 @@ static derive_t value_of(const struct rk_sweep_port *p, int c)
 	return (derive_t)(p->raw[c] * rk_catalog_pma(&count)[c].scale);
 }
 
-/* A counter seen non-zero for the first time is sent from then on. */
-static bool goes_live(const struct rk_sweep_port *p, struct cd_swept *swept, int c)
-{
-	if (p->raw[c] == 0 || p->state[c] == RK_VALUE_UNAVAILABLE)
-		return false;
-	swept->live |= UINT32_C(1) << c;
-	return true;
-}
-
-static bool wanted(const struct cd_fabric *f, const struct rk_sweep_port *p, struct cd_swept *swept,
+/* Error counters are sent from the first sweep that sees them count. */
+static bool wanted(const struct cd_fabric *f, const struct rk_sweep_port *p,
 		   const struct cd_fabric_item *item)
 {
 	switch (item->rule) {
@@ -171,8 +115,7 @@ static bool wanted(const struct cd_fabric *f, const struct rk_sweep_port *p, str
 	case CD_SEND_PACKETS:
 		return f->mon->config->fabric.packets;
 	default:
-		return (swept->live >> item->counter[0] & 1) ||
-		       goes_live(p, swept, item->counter[0]);
+		return p->counted >> item->counter[0] & 1;
 	}
 }
 
@@ -190,7 +133,7 @@ static void send_port(struct cd_fabric *f, size_t i, cdtime_t now)
 		const struct cd_fabric_item *item = &f->items[k];
 		size_t n = item->counter[1] < 0 ? 1 : 2;
 
-		if (!wanted(f, p, &f->swept[i], item) || !usable(p, item))
+		if (!wanted(f, p, item) || !usable(p, item))
 			continue;
 		for (size_t d = 0; d < n; d++)
 			batch.values[d].derive = value_of(p, item->counter[d]);
@@ -212,10 +155,20 @@ static void send_facts(const struct rk_monitor *m, double seconds, cdtime_t now)
 	}
 }
 
-static void report_findings(struct cd_fabric *f)
+static void report_event(const struct rk_event *event, void *ctx)
+{
+	const struct cd_fabric *f = ctx;
+	char instance[DATA_MAX_NAME_LEN];
+
+	finding_instance(f, &event->finding, instance, sizeof(instance));
+	cd_findings_report(CD_FABRIC_PLUGIN, instance, event, f->mon->config->notifications);
+}
+
+static void report_events(struct cd_fabric *f)
 {
 	const struct rk_monitor *m = &f->mon->monitor;
 	struct rk_findings findings = {0};
+	struct rk_event_views views = {.fabric_findings = &findings};
 	int err = rk_health_check_fabric(m->prev_fabric, m->fabric, &findings);
 
 	if (!err)
@@ -223,8 +176,7 @@ static void report_findings(struct cd_fabric *f)
 	if (err)
 		cd_log(LOG_ERR, "out of memory: fabric findings not reported");
 	else
-		cd_findings_report(&f->seen, &findings, f->mon->config->notifications,
-				   finding_instance, f);
+		cd_mon_events(f->mon, &views, report_event, f);
 	rk_findings_free(&findings);
 }
 
@@ -248,10 +200,10 @@ int cd_fabric_read(struct cd_fabric *f)
 
 	pthread_mutex_lock(&f->mon->lock);
 	if (!cd_retry_skip(&f->retry) && sweep(f, &seconds) == 0) {
-		for (size_t i = 0; i < f->nswept; i++)
+		for (size_t i = 0; i < f->mon->monitor.sweep.count; i++)
 			send_port(f, i, now);
 		send_facts(&f->mon->monitor, seconds, now);
-		report_findings(f);
+		report_events(f);
 	}
 	pthread_mutex_unlock(&f->mon->lock);
 	return 0;

@@ -1,36 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
-/* Fabric and SM findings reported once per event: when they appear and when they clear. */
+/* Fabric and SM findings as collectd reports them: when they appear and when they clear. */
 #ifndef RDMAKIT_CD_FINDINGS_H
 #define RDMAKIT_CD_FINDINGS_H
 
-#include "rdmakit/health.h"
+#include "rdmakit/events.h"
 
 #include <stdbool.h>
-#include <stddef.h>
 
-/* One finding of the last interval: what identifies it, and where it was reported. */
-struct cd_seen_item {
-	char code[32];
-	char subject[224];
-	char instance[128]; /* the plugin instance of its notifications */
-	enum rk_severity severity;
-};
-
-/* The findings of the last interval, sorted by code and subject. */
-struct cd_seen {
-	const char *plugin; /* "rdma_fabric" or "rdma_sm" */
-	struct cd_seen_item *items;
-	size_t count;
-};
-
-/* Writes the plugin instance a finding is about ("" for the whole fabric). */
-typedef void (*cd_instance_fn)(const struct rk_finding *finding, char *buf, size_t size, void *ctx);
-
-/** Log each finding not seen last time (and notify it), and each one that cleared. */
-void cd_findings_report(struct cd_seen *seen, const struct rk_findings *now, bool notify,
-			cd_instance_fn instance, void *ctx);
-
-/** Forget every finding. */
-void cd_seen_free(struct cd_seen *seen);
+/** Log a raised or cleared finding (an event with is_finding) and, with notify, notify it as
+ * plugin and plugin instance; ok-level findings are only logged. */
+void cd_findings_report(const char *plugin, const char *instance, const struct rk_event *event,
+			bool notify);
 
 #endif

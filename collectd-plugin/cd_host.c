@@ -17,6 +17,8 @@ struct cd_host {
 	struct cd_dev_plan *devs; /* one per host device, same index */
 	size_t ndevs;
 	double last_rescan; /* monotonic seconds */
+	struct rk_event_tracker *tracker;
+	struct rk_event_list events; /* of the last read */
 };
 
 static bool matches_a_port(const struct rk_host *host, const struct cd_port_pattern *pattern)
@@ -78,7 +80,9 @@ int cd_host_start(const struct cd_config *config, struct cd_host **out)
 		return -ENOMEM;
 	h->config = config;
 	h->last_rescan = rk_monotonic_seconds();
-	err = rk_host_open(config->sysfs_root, &h->host);
+	err = rk_event_tracker_new(&h->tracker);
+	if (!err)
+		err = rk_host_open(config->sysfs_root, &h->host);
 	if (!err)
 		err = add_new_devices(h, false);
 	if (err) {
@@ -100,26 +104,10 @@ void cd_host_stop(struct cd_host *h)
 	for (size_t i = 0; i < h->ndevs; i++)
 		cd_plan_free(&h->devs[i]);
 	free(h->devs);
+	rk_event_tracker_free(h->tracker);
+	rk_event_list_free(&h->events);
 	rk_host_close(h->host);
 	free(h);
-}
-
-/* Follow a device that vanished (its counters are closed) or came back (new counters). */
-static void sync_device(struct cd_host *h, size_t i)
-{
-	struct rk_device *dev = &h->host->devices[i];
-	struct cd_dev_plan *plan = &h->devs[i];
-
-	if (dev->vanished && !plan->vanished) {
-		cd_plan_free(plan);
-		plan->vanished = true;
-		cd_events_device(h->config->notifications, dev->name, true);
-	} else if (!dev->vanished && plan->vanished) {
-		if (cd_plan_build(h->config, dev, plan) == 0)
-			cd_events_device(h->config->notifications, dev->name, false);
-		else
-			cd_log(LOG_ERR, "%s: out of memory: not sent", dev->name);
-	}
 }
 
 static void maybe_rescan(struct cd_host *h)
@@ -151,33 +139,20 @@ static void send_gauges(struct cd_batch *batch, const struct rk_port *port)
 	}
 }
 
-/* Report what changed about the item's counters; true when every one can be sent. */
-static bool check_item(const struct cd_config *config, const char *subject, const char *instance,
-		       struct cd_item *item, struct cd_note *note)
+static bool usable(const struct cd_item *item)
 {
-	bool usable = true;
-
-	for (unsigned k = 0; k < item->n; k++) {
-		const struct rk_counter *counter = item->counter[k];
-
-		if (counter->state != item->reported[k])
-			cd_events_counter(config->notifications, subject, instance, item, k, note);
-		if (config->notifications && counter->metric->is_error && counter->has_delta)
-			cd_events_rising(subject, instance, item, k);
-		usable = usable && counter->state == RK_VALUE_OK;
-	}
-	return usable;
+	for (unsigned k = 0; k < item->n; k++)
+		if (item->counter[k]->state != RK_VALUE_OK)
+			return false;
+	return true;
 }
 
-static void send_items(const struct cd_config *config, struct cd_batch *batch, const char *subject,
-		       struct cd_items *items)
+static void send_items(struct cd_batch *batch, struct cd_items *items)
 {
-	struct cd_note note = {0};
-
 	for (size_t i = 0; i < items->count; i++) {
 		struct cd_item *item = &items->items[i];
 
-		if (!check_item(config, subject, batch->vl.plugin_instance, item, &note))
+		if (!usable(item))
 			continue;
 		for (unsigned k = 0; k < item->n; k++) {
 			if (item->gauge)
@@ -187,33 +162,103 @@ static void send_items(const struct cd_config *config, struct cd_batch *batch, c
 		}
 		cd_batch_submit(batch, item->type, item->type_instance, item->n);
 	}
-	cd_events_flush_note(subject, &note);
 }
 
-static void send_port(const struct cd_config *config, struct cd_port_plan *plan,
-		      const struct rk_port *port, cdtime_t now)
+static void send_device(const struct rk_device *dev, struct cd_dev_plan *plan, cdtime_t now)
 {
 	struct cd_batch batch;
 
-	if (!plan->seen || port->state != plan->last_state || port->phys_state != plan->last_phys)
-		cd_events_port(config->notifications, plan, port);
-	cd_batch_begin(&batch, plan->instance, now);
-	send_gauges(&batch, port);
-	send_items(config, &batch, plan->name, &plan->items);
-}
-
-static void send_device(const struct cd_config *config, const struct rk_device *dev,
-			struct cd_dev_plan *plan, cdtime_t now)
-{
-	struct cd_batch batch;
-
-	for (unsigned i = 0; i < plan->nports; i++)
-		if (plan->ports[i].selected)
-			send_port(config, &plan->ports[i], &dev->ports[i], now);
+	for (unsigned i = 0; i < plan->nports; i++) {
+		if (!plan->ports[i].selected)
+			continue;
+		cd_batch_begin(&batch, plan->ports[i].instance, now);
+		send_gauges(&batch, &dev->ports[i]);
+		send_items(&batch, &plan->ports[i].items);
+	}
 	if (plan->hw.count == 0)
 		return;
 	cd_batch_begin(&batch, dev->name, now);
-	send_items(config, &batch, dev->name, &plan->hw);
+	send_items(&batch, &plan->hw);
+}
+
+/* A device the core saw vanish or come back: its plan follows (it points into its counters). */
+static void follow_device(struct cd_host *h, size_t i, const struct rk_event *event)
+{
+	struct rk_device *dev = &h->host->devices[i];
+	struct cd_dev_plan *plan = &h->devs[i];
+
+	if (event->kind == RK_EVENT_DEVICE_VANISHED) {
+		cd_plan_free(plan);
+		plan->vanished = true;
+	} else if (cd_plan_build(h->config, dev, plan) != 0) {
+		cd_log(LOG_ERR, "%s: out of memory: not sent", dev->name);
+		return;
+	}
+	cd_events_device(h->config->notifications, event);
+}
+
+static int port_index(const struct rk_device *dev, unsigned num)
+{
+	for (unsigned p = 0; p < dev->nports; p++)
+		if (dev->ports[p].num == num)
+			return (int)p;
+	return -1;
+}
+
+/* A port or counter event of a device whose plan is built, if the plan sends what it is about. */
+static void report_on_plan(struct cd_host *h, size_t i, const struct rk_event *event,
+			   struct cd_note *note)
+{
+	const struct rk_device *dev = &h->host->devices[i];
+	const struct cd_dev_plan *plan = &h->devs[i];
+	int p = event->on_port ? port_index(dev, event->port) : -1;
+	const struct rk_counter_set *set = &dev->hw_counters;
+	const struct cd_items *items = &plan->hw;
+	const char *instance = dev->name;
+	const struct cd_item *item;
+
+	if (event->on_port && (p < 0 || (unsigned)p >= plan->nports || !plan->ports[p].selected))
+		return;
+	if (event->kind == RK_EVENT_PORT_STATE) {
+		cd_events_port(h->config->notifications, &plan->ports[p], event);
+		return;
+	}
+	if (event->on_port) {
+		set = event->source == RK_SRC_HW_COUNTERS ? &dev->ports[p].hw_counters
+							  : &dev->ports[p].counters;
+		items = &plan->ports[p].items;
+		instance = plan->ports[p].instance;
+	}
+	item = cd_plan_item_of(items, rk_counter_set_find(set, event->counter));
+	if (item)
+		cd_events_counter(h->config->notifications, instance, item, event, note);
+}
+
+static void report_event(struct cd_host *h, const struct rk_event *event, struct cd_note *note)
+{
+	const struct rk_device *dev = rk_host_find_device(h->host, event->device);
+	size_t i = dev ? (size_t)(dev - h->host->devices) : h->ndevs;
+
+	if (i >= h->ndevs)
+		return;
+	if (event->kind == RK_EVENT_DEVICE_VANISHED || event->kind == RK_EVENT_DEVICE_BACK)
+		follow_device(h, i, event);
+	else if (h->devs[i].built)
+		report_on_plan(h, i, event, note);
+}
+
+/* What changed since the last read, as the core's tracker sees it. */
+static void report_events(struct cd_host *h)
+{
+	struct rk_event_views views = {.host = h->host};
+	struct cd_note note = {0};
+
+	rk_event_list_clear(&h->events);
+	if (rk_events_track(h->tracker, &views, &h->events) != 0)
+		cd_log(LOG_ERR, "out of memory: host events not reported");
+	for (size_t e = 0; e < h->events.count; e++)
+		report_event(h, &h->events.items[e], &note);
+	cd_events_flush_note(&note);
 }
 
 int cd_host_read(struct cd_host *h)
@@ -222,10 +267,9 @@ int cd_host_read(struct cd_host *h)
 
 	maybe_rescan(h);
 	rk_host_refresh(h->host);
-	for (size_t i = 0; i < h->ndevs; i++) {
-		sync_device(h, i);
-		if (h->devs[i].built)
-			send_device(h->config, &h->host->devices[i], &h->devs[i], now);
-	}
+	report_events(h);
+	for (size_t i = 0; i < h->ndevs; i++)
+		if (h->devs[i].built && !h->host->devices[i].vanished)
+			send_device(&h->host->devices[i], &h->devs[i], now);
 	return 0;
 }

@@ -27,11 +27,14 @@ int cd_mon_start(const struct cd_config *config, struct cd_mon **out)
 			return err;
 		}
 	}
-	err = pthread_mutex_init(&mon->lock, NULL);
+	err = rk_event_tracker_new(&mon->tracker);
+	if (!err)
+		err = -pthread_mutex_init(&mon->lock, NULL);
 	if (err) {
+		rk_event_tracker_free(mon->tracker);
 		rk_name_map_free(mon->names);
 		free(mon);
-		return -err;
+		return err;
 	}
 	mon->config = config;
 	monitor_options(&config->fabric, mon->names, &options);
@@ -65,10 +68,22 @@ void cd_retry_outcome(struct cd_retry *retry, int err, const char *what)
 	retry->skip = retry->wait;
 }
 
+void cd_mon_events(struct cd_mon *mon, const struct rk_event_views *views,
+		   void (*report)(const struct rk_event *event, void *ctx), void *ctx)
+{
+	rk_event_list_clear(&mon->events);
+	if (rk_events_track(mon->tracker, views, &mon->events) != 0)
+		cd_log(LOG_ERR, "out of memory: fabric and SM events not reported");
+	for (size_t i = 0; i < mon->events.count; i++)
+		report(&mon->events.items[i], ctx);
+}
+
 void cd_mon_stop(struct cd_mon *mon)
 {
 	if (!mon)
 		return;
+	rk_event_tracker_free(mon->tracker);
+	rk_event_list_free(&mon->events);
 	rk_monitor_close(&mon->monitor);
 	rk_name_map_free(mon->names);
 	pthread_mutex_destroy(&mon->lock);

@@ -5,6 +5,7 @@
 
 #include "cd_config.h"
 
+#include "rdmakit/events.h"
 #include "rdmakit/monitor.h"
 
 #include <pthread.h>
@@ -17,6 +18,8 @@ struct cd_mon {
 	struct rk_monitor monitor;
 	struct rk_name_map *names; /* NodeNameMap, or NULL */
 	const struct cd_config *config;
+	struct rk_event_tracker *tracker; /* what changed in the fabric and SM views */
+	struct rk_event_list events;	  /* of the last read */
 };
 
 /** Load the NodeNameMap and set the monitor up (nothing is sent yet); config must outlive it. */
@@ -34,6 +37,10 @@ bool cd_retry_skip(struct cd_retry *retry);
 
 /** Back off after a failure (logged when it starts, not at every try); log the recovery. */
 void cd_retry_outcome(struct cd_retry *retry, int err, const char *what);
+
+/** Track views (the lock held) and hand each event of the read to report. */
+void cd_mon_events(struct cd_mon *mon, const struct rk_event_views *views,
+		   void (*report)(const struct rk_event *event, void *ctx), void *ctx);
 
 /** Close the MAD port and free the topology, the samples and the name map. */
 void cd_mon_stop(struct cd_mon *mon);

@@ -111,6 +111,16 @@ int cd_plan_build(const struct cd_config *config, struct rk_device *dev, struct 
 	return err;
 }
 
+const struct cd_item *cd_plan_item_of(const struct cd_items *items,
+				      const struct rk_counter *counter)
+{
+	for (size_t i = 0; i < items->count; i++)
+		for (unsigned k = 0; k < items->items[i].n; k++)
+			if (items->items[i].counter[k] == counter)
+				return &items->items[i];
+	return NULL;
+}
+
 void cd_plan_free(struct cd_dev_plan *plan)
 {
 	for (unsigned i = 0; i < plan->nports; i++)

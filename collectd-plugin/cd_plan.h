@@ -15,10 +15,8 @@ struct cd_item {
 	const char *type;	   /* a type of types.db */
 	const char *type_instance; /* "" or the counter's name */
 	const struct rk_counter *counter[2];
-	uint8_t n;	     /* counters used: 1, or 2 for a pair */
-	bool gauge;	     /* dispatch as gauge_t, else derive_t */
-	uint8_t reported[2]; /* enum rk_value_state last logged for each counter */
-	bool rising[2];	     /* an error counter was rising at the last read */
+	uint8_t n;  /* counters used: 1, or 2 for a pair */
+	bool gauge; /* dispatch as gauge_t, else derive_t */
 };
 
 /* The items of one plugin instance. */
@@ -27,15 +25,12 @@ struct cd_items {
 	size_t count;
 };
 
-/* One port: its names and what was last seen of it. */
+/* One port: its names and what is sent of it. */
 struct cd_port_plan {
 	bool selected;	   /* Port / IgnoreSelected let it through */
 	char instance[80]; /* plugin instance "mlx5_0-1" */
 	char name[80];	   /* "mlx5_0:1", as in the configuration and log lines */
 	struct cd_items items;
-	bool seen; /* last_* hold the previous read's states */
-	int last_state, last_phys;
-	char last_state_name[24], last_phys_name[32];
 };
 
 /* One device: its ports' plans and its device-level driver counters. */
@@ -49,6 +44,10 @@ struct cd_dev_plan {
 
 /** Plan a device: selected ports, their counters, the configured driver counters. */
 int cd_plan_build(const struct cd_config *config, struct rk_device *dev, struct cd_dev_plan *plan);
+
+/** The item that sends counter, or NULL when it is not sent. */
+const struct cd_item *cd_plan_item_of(const struct cd_items *items,
+				      const struct rk_counter *counter);
 
 /** Free a device's plans (before the core closes its counters). */
 void cd_plan_free(struct cd_dev_plan *plan);

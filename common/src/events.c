@@ -2,6 +2,8 @@
 /* The event tracker: findings raised and cleared, and the calls into each domain. */
 #include "events_internal.h"
 
+#include "rdmakit/array.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -68,17 +70,12 @@ void rk_event_tracker_free(struct rk_event_tracker *tracker)
 struct rk_event *event_append(struct rk_event_list *events, enum rk_event_kind kind,
 			      enum rk_event_domain domain, enum rk_severity severity)
 {
-	struct rk_event *event;
+	struct rk_event *items, *event;
 
-	if (events->count == events->capacity) {
-		size_t grown = events->capacity ? events->capacity * 2 : 16;
-		struct rk_event *bigger = realloc(events->items, grown * sizeof(*bigger));
-
-		if (!bigger)
-			return NULL;
-		events->items = bigger;
-		events->capacity = grown;
-	}
+	items = rk_array_room(events->items, &events->capacity, events->count, sizeof(*items), 16);
+	if (!items)
+		return NULL;
+	events->items = items;
 	event = &events->items[events->count++];
 	memset(event, 0, sizeof(*event));
 	event->kind = kind;
@@ -151,6 +148,7 @@ static int finding_event(struct rk_event_list *events, enum rk_event_domain doma
 	if (!event)
 		return -ENOMEM;
 	event->is_finding = true;
+	event->cleared = !raised;
 	event->finding = *finding;
 	snprintf(event->subject, sizeof(event->subject), "%s", finding->subject);
 	event->node_guid = finding->node_guid;

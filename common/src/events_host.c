@@ -2,6 +2,8 @@
 /* Host events: devices that vanish and return, port states, counter states, rising errors. */
 #include "events_internal.h"
 
+#include "rdmakit/array.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -11,8 +13,10 @@
 /* What a host event is about: the subject's names. */
 struct about {
 	const char *device;
-	unsigned port; /* 0 for the device's own counters */
+	bool on_port; /* else the device's own counters or presence */
+	unsigned port;
 	const char *subject;
+	enum rk_source source; /* of the counters being followed */
 };
 
 static struct rk_event *host_event(struct rk_event_list *events, enum rk_event_kind kind,
@@ -23,35 +27,45 @@ static struct rk_event *host_event(struct rk_event_list *events, enum rk_event_k
 	if (!event)
 		return NULL;
 	snprintf(event->device, sizeof(event->device), "%s", about->device);
-	snprintf(event->subject, sizeof(event->subject), "%s", about->subject);
+	if (about->on_port)
+		snprintf(event->subject, sizeof(event->subject), "%s:%u", about->device,
+			 about->port);
+	else
+		snprintf(event->subject, sizeof(event->subject), "%s", about->device);
+	event->on_port = about->on_port;
 	event->port = about->port;
 	return event;
 }
 
-/* The counter of that source and name in tracks (looked for at hint first), added when new. */
-static struct counter_track *counter_track_of(struct counter_tracks *tracks, size_t hint, bool hw,
-					      const char *name)
+/* A bounded copy without printf's cost (a first read names hundreds of counters). */
+static void copy_name(char *buf, size_t size, const char *name)
 {
-	struct counter_track *track;
+	size_t len = strnlen(name, size - 1);
+
+	memcpy(buf, name, len);
+	buf[len] = '\0';
+}
+
+/* The counter of that source and name in tracks (looked for at hint first), added when new;
+ * fresh: the set is followed for the first time, so every name is new. */
+static struct counter_track *counter_track_of(struct counter_tracks *tracks, size_t hint, bool hw,
+					      const char *name, bool fresh)
+{
+	struct counter_track *items, *track;
 
 	if (hint < tracks->count && tracks->items[hint].hw == hw &&
 	    strcmp(tracks->items[hint].name, name) == 0)
 		return &tracks->items[hint];
-	for (size_t i = 0; i < tracks->count; i++)
+	for (size_t i = 0; !fresh && i < tracks->count; i++)
 		if (tracks->items[i].hw == hw && strcmp(tracks->items[i].name, name) == 0)
 			return &tracks->items[i];
-	if (tracks->count == tracks->capacity) {
-		size_t grown = tracks->capacity ? tracks->capacity * 2 : 32;
-		struct counter_track *bigger = realloc(tracks->items, grown * sizeof(*bigger));
-
-		if (!bigger)
-			return NULL;
-		tracks->items = bigger;
-		tracks->capacity = grown;
-	}
+	items = rk_array_room(tracks->items, &tracks->capacity, tracks->count, sizeof(*items), 32);
+	if (!items)
+		return NULL;
+	tracks->items = items;
 	track = &tracks->items[tracks->count++];
 	memset(track, 0, sizeof(*track));
-	snprintf(track->name, sizeof(track->name), "%s", name);
+	copy_name(track->name, sizeof(track->name), name);
 	track->hw = hw;
 	track->state = RK_VALUE_OK;
 	return track;
@@ -66,6 +80,7 @@ static struct rk_event *counter_event(struct rk_event_list *events, enum rk_even
 	if (!event)
 		return NULL;
 	snprintf(event->counter, sizeof(event->counter), "%s", counter->name);
+	event->source = about->source;
 	event->unit = counter->metric->unit;
 	event->now.known = true;
 	event->now.number = (int64_t)counter->raw;
@@ -76,7 +91,7 @@ static struct rk_event *counter_event(struct rk_event_list *events, enum rk_even
 static int state_event(struct rk_event_list *events, const struct about *about,
 		       const struct rk_counter *counter)
 {
-	const char *name = counter->name, *subject = about->subject;
+	const char *name = counter->name;
 	struct rk_event *event;
 
 	if (counter->state == RK_VALUE_UNAVAILABLE) {
@@ -85,21 +100,21 @@ static int state_event(struct rk_event_list *events, const struct about *about,
 		if (event) {
 			event->now.known = false;
 			event_message(event, "%s: %s is unavailable (no PMA, or not a number)",
-				      subject, name);
+				      event->subject, name);
 		}
 	} else if (counter->state == RK_VALUE_OK) {
 		event = counter_event(events, RK_EVENT_COUNTER_COUNTS_AGAIN, RK_SEVERITY_OK, about,
 				      counter);
 		if (event)
-			event_message(event, "%s: %s counts again (%" PRIu64 ")", subject, name,
-				      counter->raw);
+			event_message(event, "%s: %s counts again (%" PRIu64 ")", event->subject,
+				      name, counter->raw);
 	} else {
 		event = counter_event(events, RK_EVENT_COUNTER_SATURATED, RK_SEVERITY_WARNING,
 				      about, counter);
 		if (event)
 			event_message(event,
 				      "%s: %s is stuck at %" PRIu64 ", its register's maximum",
-				      subject, name, counter->raw);
+				      event->subject, name, counter->raw);
 	}
 	return event ? 0 : -ENOMEM;
 }
@@ -119,10 +134,10 @@ static int rising_event(struct rk_event_list *events, const struct about *about,
 	event->now.detail = (int64_t)counter->delta;
 	if (rising)
 		event_message(event, "%s: %s is rising: +%" PRIu64 " to %" PRIu64 " %s",
-			      about->subject, counter->name, counter->delta, counter->value,
+			      event->subject, counter->name, counter->delta, counter->value,
 			      counter->metric->unit);
 	else
-		event_message(event, "%s: %s stopped rising at %" PRIu64 " %s", about->subject,
+		event_message(event, "%s: %s stopped rising at %" PRIu64 " %s", event->subject,
 			      counter->name, counter->value, counter->metric->unit);
 	return 0;
 }
@@ -150,10 +165,14 @@ static int track_counter(struct counter_track *track, const struct rk_counter *c
 static int track_set(struct counter_tracks *tracks, size_t base, const struct rk_counter_set *set,
 		     bool hw, const struct about *about, struct rk_event_list *events)
 {
+	struct about of_set = *about;
+	bool fresh = tracks->count == base; /* the entries there are the sets' before this one */
+
+	of_set.source = hw ? RK_SRC_HW_COUNTERS : RK_SRC_PORT_COUNTERS;
 	for (size_t i = 0; i < set->count; i++) {
 		struct counter_track *track =
-		    counter_track_of(tracks, base + i, hw, set->items[i].name);
-		int err = track ? track_counter(track, &set->items[i], about, events) : -ENOMEM;
+		    counter_track_of(tracks, base + i, hw, set->items[i].name, fresh);
+		int err = track ? track_counter(track, &set->items[i], &of_set, events) : -ENOMEM;
 
 		if (err)
 			return err;
@@ -188,7 +207,7 @@ static int port_state_event(struct port_track *track, const struct rk_port *port
 	event->now = (struct rk_event_value){
 	    .known = true, .number = port->state, .detail = port->phys_state};
 	state_text(port, event->now.text, sizeof(event->now.text));
-	event_message(event, "%s: port is %s, was %s", about->subject, event->now.text,
+	event_message(event, "%s: port is %s, was %s", event->subject, event->now.text,
 		      event->old.text);
 	return 0;
 }
@@ -196,9 +215,12 @@ static int port_state_event(struct port_track *track, const struct rk_port *port
 static int track_port_state(struct port_track *track, const struct rk_port *port,
 			    const struct about *about, struct rk_event_list *events)
 {
+	bool changed = track->state != port->state || track->phys != port->phys_state;
 	int err = 0;
 
-	if (track->seen && (track->state != port->state || track->phys != port->phys_state))
+	if (track->seen && !changed)
+		return 0;
+	if (track->seen)
 		err = port_state_event(track, port, about, events);
 	if (err)
 		return err;
@@ -229,13 +251,11 @@ static int track_port(struct device_track *dev_track, const struct rk_device *de
 		      const struct rk_port *port, struct rk_event_list *events)
 {
 	struct port_track *track = port_track_of(dev_track, port->num);
-	char subject[96];
-	struct about about = {dev->name, port->num, subject};
+	const struct about about = {.device = dev->name, .on_port = true, .port = port->num};
 	int err;
 
 	if (!track)
 		return -ENOMEM;
-	snprintf(subject, sizeof(subject), "%s:%u", dev->name, port->num);
 	err = track_port_state(track, port, &about, events);
 	if (!err)
 		err = track_set(&track->counters, 0, &port->counters, false, &about, events);
@@ -264,14 +284,14 @@ static struct device_track *device_track_of(struct rk_event_tracker *tracker, co
 	return &grown[tracker->ndevices++];
 }
 
-/* An event when the device vanished or came back since the last call. */
+/* An event when the device vanished (also before the first call) or came back since the last. */
 static int track_presence(struct device_track *track, const struct rk_device *dev, bool is_new,
 			  struct rk_event_list *events)
 {
-	const struct about about = {dev->name, 0, dev->name};
+	const struct about about = {.device = dev->name};
 	struct rk_event *event;
 
-	if (is_new || dev->vanished == track->vanished) {
+	if (is_new ? !dev->vanished : dev->vanished == track->vanished) {
 		track->vanished = dev->vanished;
 		return 0;
 	}
@@ -289,7 +309,7 @@ static int track_device(struct rk_event_tracker *tracker, const struct rk_device
 {
 	bool is_new;
 	struct device_track *track = device_track_of(tracker, dev->name, &is_new);
-	const struct about about = {dev->name, 0, dev->name};
+	const struct about about = {.device = dev->name};
 	int err;
 
 	if (!track)

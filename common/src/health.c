@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "rdmakit/health.h"
 
+#include "rdmakit/array.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,18 +12,14 @@
 int rk_findings_add(struct rk_findings *findings, enum rk_severity severity, const char *code,
 		    const char *subject, const char *remedy, const char *fmt, ...)
 {
-	struct rk_finding *finding;
+	struct rk_finding *items, *finding;
 	va_list args;
 
-	if (findings->count == findings->capacity) {
-		size_t grown = findings->capacity ? findings->capacity * 2 : 16;
-		struct rk_finding *bigger = realloc(findings->items, grown * sizeof(*bigger));
-
-		if (!bigger)
-			return -ENOMEM;
-		findings->items = bigger;
-		findings->capacity = grown;
-	}
+	items = rk_array_room(findings->items, &findings->capacity, findings->count, sizeof(*items),
+			      16);
+	if (!items)
+		return -ENOMEM;
+	findings->items = items;
 	finding = &findings->items[findings->count++];
 	finding->severity = severity;
 	snprintf(finding->code, sizeof(finding->code), "%s", code);

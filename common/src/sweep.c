@@ -290,6 +290,8 @@ static void finish_port(struct sweep_run *run, size_t i)
 		bool available = m->pma_field || (p->extended && m->pma_ext_field);
 
 		p->state[c] = available ? rk_counter_classify(m, p->raw[c]) : RK_VALUE_UNAVAILABLE;
+		if (available && p->raw[c])
+			p->counted |= UINT32_C(1) << c;
 	}
 	p->has_delta = had;
 	p->sampled = true;

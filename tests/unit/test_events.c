@@ -104,6 +104,7 @@ static void flapping_port_gives_one_event_per_change(void **unused)
 	assert_int_equal(e->kind, RK_EVENT_PORT_STATE);
 	assert_int_equal(e->severity, RK_SEVERITY_CRITICAL);
 	assert_string_equal(e->device, "mlx5_0");
+	assert_true(e->on_port);
 	assert_int_equal(e->port, 1);
 	assert_int_equal(e->old.number, RK_PORT_ACTIVE);
 	assert_int_equal(e->old.detail, RK_PHYS_LINK_UP);
@@ -254,6 +255,7 @@ static void device_vanishes_and_comes_back_with_its_history(void **unused)
 	assert_int_equal(b.events.items[0].kind, RK_EVENT_DEVICE_VANISHED);
 	assert_int_equal(b.events.items[0].severity, RK_SEVERITY_CRITICAL);
 	assert_string_equal(b.events.items[0].subject, "mlx5_0");
+	assert_false(b.events.items[0].on_port);
 	assert_int_equal(read_host(&b), 0); /* still gone: once */
 	write_file(b.root, "mlx5_0.aside/ports/1/state", "1: DOWN");
 	write_file(b.root, "mlx5_0.aside/ports/1/counters/symbol_error", "8");
@@ -267,6 +269,20 @@ static void device_vanishes_and_comes_back_with_its_history(void **unused)
 	/* the counter was rising before: no second "rising" (a new sample has no delta yet) */
 	assert_int_equal(count_kind(&b.events, RK_EVENT_ERRORS_RISING), 0);
 	assert_int_equal(b.events.count, 2);
+	bench_close(&b);
+}
+
+static void device_gone_before_the_first_read_is_reported(void **unused)
+{
+	struct bench b;
+
+	(void)unused;
+	bench_open(&b, "ib-hdr");
+	assert_int_equal(move_path(b.root, "class/infiniband/mlx5_1", "mlx5_1.aside"), 0);
+	assert_int_equal(read_host(&b), 1);
+	assert_int_equal(b.events.items[0].kind, RK_EVENT_DEVICE_VANISHED);
+	assert_string_equal(b.events.items[0].device, "mlx5_1");
+	assert_int_equal(read_host(&b), 0);
 	bench_close(&b);
 }
 
@@ -303,6 +319,7 @@ static void finding_raised_cleared_and_raised_again(void **unused)
 	e = &b.events.items[0];
 	assert_int_equal(e->kind, RK_EVENT_FINDING_RAISED);
 	assert_true(e->is_finding);
+	assert_false(e->cleared);
 	assert_string_equal(e->finding.code, "ERRORS_RISING");
 	assert_int_equal(e->node_guid, 0x1234);
 	assert_int_equal(e->port, 3);
@@ -314,6 +331,7 @@ static void finding_raised_cleared_and_raised_again(void **unused)
 	assert_int_equal(track_fabric(&b, &f), 1);
 	e = &b.events.items[0];
 	assert_int_equal(e->kind, RK_EVENT_FINDING_CLEARED);
+	assert_true(e->cleared);
 	assert_int_equal(e->severity, RK_SEVERITY_OK);
 	assert_int_equal(e->finding.severity, RK_SEVERITY_CRITICAL); /* as it was raised */
 	assert_string_equal(e->message, "SM lid 1: SM_HUNG cleared");
@@ -563,6 +581,7 @@ int main(void)
 	    cmocka_unit_test(rising_errors_start_and_stop_once),
 	    cmocka_unit_test(data_counters_never_count_as_rising_errors),
 	    cmocka_unit_test(device_vanishes_and_comes_back_with_its_history),
+	    cmocka_unit_test(device_gone_before_the_first_read_is_reported),
 	    cmocka_unit_test(finding_raised_cleared_and_raised_again),
 	    cmocka_unit_test(same_code_other_subject_is_another_finding),
 	    cmocka_unit_test(fabric_findings_with_kinds_of_their_own),

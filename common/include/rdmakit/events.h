@@ -59,12 +59,15 @@ struct rk_event {
 	enum rk_severity severity; /* a cleared finding: RK_SEVERITY_OK */
 	char subject[224];	   /* "mlx5_0:1", "mlx5_0", a finding's subject, "subnet" */
 	char device[64];	   /* host events: the device, else "" */
-	unsigned port;		   /* host events: the port number, 0 for a device */
+	bool on_port;		   /* host events: about a port (else the device itself) */
+	unsigned port;		   /* ... its number (a switch's is 0) */
 	uint64_t node_guid;	   /* fabric events: the node (a link's first end), else 0 */
 	char counter[64];	   /* counter events: the counter's file name */
+	enum rk_source source;	   /* counter events: counters/ or hw_counters/ */
 	const char *unit;	   /* counter events: the catalog's unit, else "" */
 	struct rk_event_value old, now;
 	bool is_finding;	   /* raised or cleared finding: finding holds it */
+	bool cleared;		   /* ... and it cleared (else it was raised) */
 	struct rk_finding finding; /* cleared: the finding as it was last raised */
 	char message[384];	   /* one line for people */
 };

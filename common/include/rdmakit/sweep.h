@@ -23,6 +23,7 @@ struct rk_sweep_port {
 	bool extended; /* data counters came from PortCountersExtended (64-bit) */
 	bool sampled;  /* raw[] holds a sample */
 	bool has_delta;
+	uint32_t counted; /* bit c: counter c has read non-zero (kept over rediscoveries) */
 	uint64_t raw[RK_SWEEP_COUNTERS];  /* this sample, as the PMA gives it */
 	uint64_t prev[RK_SWEEP_COUNTERS]; /* the sample before */
 	uint8_t state[RK_SWEEP_COUNTERS]; /* enum rk_value_state of raw[] */

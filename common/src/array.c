@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+#include "rdmakit/array.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+void *rk_array_room(void *items, size_t *capacity, size_t count, size_t size, size_t first)
+{
+	size_t grown;
+	void *bigger;
+
+	if (count < *capacity)
+		return items;
+	grown = *capacity ? *capacity * 2 : first;
+	if (grown <= count || grown > SIZE_MAX / size)
+		return NULL;
+	bigger = realloc(items, grown * size);
+	if (bigger)
+		*capacity = grown;
+	return bigger;
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* Unit tests of the growing array helper. */
+#include "rdmakit/array.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+static void grows_by_doubling_and_keeps_contents(void **unused)
+{
+	int *items = NULL;
+	size_t capacity = 0;
+
+	(void)unused;
+	for (size_t count = 0; count < 100; count++) {
+		int *room = rk_array_room(items, &capacity, count, sizeof(*items), 4);
+
+		assert_non_null(room);
+		items = room;
+		items[count] = (int)count;
+		assert_true(capacity > count);
+	}
+	assert_int_equal(capacity, 128); /* 4, 8, ..., 128 */
+	for (int i = 0; i < 100; i++)
+		assert_int_equal(items[i], i);
+	assert_ptr_equal(rk_array_room(items, &capacity, 100, sizeof(*items), 4), items);
+	free(items);
+}
+
+static void refuses_sizes_that_overflow(void **unused)
+{
+	size_t capacity = SIZE_MAX / 16 + 1;
+	char byte;
+
+	(void)unused;
+	assert_null(rk_array_room(&byte, &capacity, capacity, 16, 4));
+	assert_int_equal(capacity, SIZE_MAX / 16 + 1); /* unchanged */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(grows_by_doubling_and_keeps_contents),
+	    cmocka_unit_test(refuses_sizes_that_overflow),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
