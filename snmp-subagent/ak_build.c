@@ -297,7 +297,13 @@ static int add_agent(struct ak_snapshot *snap, const struct ak_refresh_stats *st
 			  stats->duration_ms);
 	ak_row_set_number(row, AK_AGENT_SNAPSHOT_AGE, AK_CELL_AGE, 0);
 	ak_row_set_number(row, AK_AGENT_REFRESH_ERRORS, AK_CELL_COUNTER32, stats->errors);
-	ak_row_set_number(row, AK_AGENT_FABRIC_SWEPT_AT, AK_CELL_UNSIGNED, 0);
+	ak_row_set_number(row, AK_AGENT_FABRIC_SWEPT_AT, AK_CELL_UNSIGNED, stats->fabric_swept_at);
+	if (stats->fabric) {
+		ak_row_set_number(row, AK_AGENT_FABRIC_SWEEP_DURATION, AK_CELL_UNSIGNED,
+				  stats->fabric_duration_ms);
+		ak_row_set_number(row, AK_AGENT_FABRIC_SWEEP_ERRORS, AK_CELL_COUNTER32,
+				  stats->fabric_errors);
+	}
 	ak_row_set_number(row, AK_AGENT_ACTIVE_FINDINGS, AK_CELL_UNSIGNED, nfindings);
 	return ak_row_set_string(row, AK_AGENT_VERSION, RDMAKIT_VERSION);
 }
@@ -319,8 +325,6 @@ int ak_build_host(struct ak_build_state *state, const struct rk_host *host,
 					      findings);
 	if (!err)
 		err = ak_build_findings(state, findings, snap);
-	if (!err)
-		err = ak_snapshot_seal(snap);
 	if (err) {
 		ak_snapshot_free(snap);
 		return err;

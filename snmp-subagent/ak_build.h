@@ -40,9 +40,11 @@ struct ak_refresh_stats {
 	uint32_t refreshed_at; /* Unix time */
 	uint32_t duration_ms;
 	uint32_t errors; /* failed refreshes so far */
+	bool fabric;	 /* fabric or SM mode is on */
+	uint32_t fabric_swept_at, fabric_duration_ms, fabric_errors;
 };
 
-/** A snapshot of the host, its findings and the refresh stats; -ENOMEM. */
+/** A snapshot of the host, its findings and the refresh stats, not sealed yet; -ENOMEM. */
 int ak_build_host(struct ak_build_state *state, const struct rk_host *host,
 		  const struct rk_findings *findings, const struct ak_refresh_stats *stats,
 		  struct ak_snapshot **out);

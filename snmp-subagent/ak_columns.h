@@ -82,4 +82,60 @@ enum {
 	AK_FINDING_COLUMNS = AK_FINDING_RAISED_AT,
 };
 
+/* rdmakitSmMaster scalars */
+enum {
+	AK_SM_MASTER_LID = 1,
+	AK_SM_MASTER_GUID,
+	AK_SM_MASTER_PRIORITY,
+	AK_SM_MASTER_STATE,
+	AK_SM_MASTER_ACTIVITY,
+	AK_SM_MASTER_COLUMNS = AK_SM_MASTER_ACTIVITY,
+};
+
+/* rdmakitSmEntry */
+enum {
+	AK_SM_LID = 2,
+	AK_SM_PRIORITY,
+	AK_SM_STATE,
+	AK_SM_ACTIVITY,
+	AK_SM_NAME,
+	AK_SM_ANSWERS,
+	AK_SM_COLUMNS = AK_SM_ANSWERS,
+};
+
+/* rdmakitFabricNodeEntry */
+enum {
+	AK_FN_TYPE = 2,
+	AK_FN_DESCRIPTION,
+	AK_FN_NAME,
+	AK_FN_LID,
+	AK_FN_PORTS,
+	AK_FN_COLUMNS = AK_FN_PORTS,
+};
+
+/* rdmakitFabricPortEntry */
+enum {
+	AK_FP_STATE = 2,
+	AK_FP_PHYS_STATE,
+	AK_FP_WIDTH,
+	AK_FP_SPEED,
+	AK_FP_PEER_GUID,
+	AK_FP_PEER_PORT,
+	AK_FP_DEGRADED,
+	AK_FP_DEGRADED_REASON,
+	AK_FP_COLUMNS = AK_FP_DEGRADED_REASON,
+};
+
+/* rdmakitFabricCounterEntry: the counter columns of rdmakitPortCounterEntry, then these. */
+enum {
+	AK_FC_SATURATED = AK_PC_SATURATED,
+	AK_FC_UNAVAILABLE = AK_PC_UNAVAILABLE,
+};
+
+/* TruthValue */
+enum {
+	AK_TRUE = 1,
+	AK_FALSE = 2,
+};
+
 #endif

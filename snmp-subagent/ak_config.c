@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "ak_config.h"
 
+#include "rdmakit/host.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -15,6 +17,8 @@ void ak_config_defaults(struct ak_config *config)
 	memset(config, 0, sizeof(*config));
 	config->sysfs_root = strdup("/sys");
 	config->refresh = AK_DEFAULT_REFRESH;
+	config->fabric_interval = AK_DEFAULT_FABRIC_INTERVAL;
+	config->rediscover = AK_DEFAULT_REDISCOVER;
 }
 
 void ak_config_free(struct ak_config *config)
@@ -23,6 +27,8 @@ void ak_config_free(struct ak_config *config)
 	free(config->sysfs_root);
 	free(config->pidfile);
 	free(config->user);
+	free(config->ca);
+	free(config->node_name_map);
 	memset(config, 0, sizeof(*config));
 }
 
@@ -60,6 +66,70 @@ static int set_number(double *field, const char *value, double min, double max, 
 	return 0;
 }
 
+static int set_bool(bool *field, const char *value, char *why, size_t why_size)
+{
+	if (strcmp(value, "yes") == 0 || strcmp(value, "true") == 0) {
+		*field = true;
+		return 0;
+	}
+	if (strcmp(value, "no") == 0 || strcmp(value, "false") == 0) {
+		*field = false;
+		return 0;
+	}
+	snprintf(why, why_size, "\"%s\" is not yes or no", value);
+	return -EINVAL;
+}
+
+static int set_whole(unsigned *field, const char *value, double min, double max, char *why,
+		     size_t why_size)
+{
+	double number;
+	int err = set_number(&number, value, min, max, true, why, why_size);
+
+	if (!err)
+		*field = (unsigned)number;
+	return err;
+}
+
+static int set_ca_port(int *field, const char *value, char *why, size_t why_size)
+{
+	unsigned port;
+
+	if (rk_parse_port_number(value, &port) != 0 || port == 0) {
+		snprintf(why, why_size, "\"%s\" is not a port number from 1 to %d", value,
+			 RK_PORT_NUM_MAX);
+		return -EINVAL;
+	}
+	*field = (int)port;
+	return 0;
+}
+
+/* The fabric and SM settings, as the CLI and the collectd plugin take them. */
+static int set_fabric_setting(struct ak_config *config, const char *key, const char *value,
+			      char *why, size_t why_size)
+{
+	if (strcmp(key, "fabric") == 0)
+		return set_bool(&config->fabric, value, why, why_size);
+	if (strcmp(key, "sm") == 0)
+		return set_bool(&config->sm, value, why, why_size);
+	if (strcmp(key, "ca") == 0)
+		return set_text(&config->ca, value, why, why_size);
+	if (strcmp(key, "ca-port") == 0)
+		return set_ca_port(&config->ca_port, value, why, why_size);
+	if (strcmp(key, "node-name-map") == 0)
+		return set_text(&config->node_name_map, value, why, why_size);
+	if (strcmp(key, "window") == 0)
+		return set_whole(&config->window, value, 1, 4096, why, why_size);
+	if (strcmp(key, "timeout") == 0)
+		return set_whole(&config->timeout_ms, value, 1, 60000, why, why_size);
+	if (strcmp(key, "fabric-interval") == 0)
+		return set_number(&config->fabric_interval, value, 1, 86400, false, why, why_size);
+	if (strcmp(key, "rediscover") == 0)
+		return set_number(&config->rediscover, value, 0, 86400, false, why, why_size);
+	snprintf(why, why_size, "unknown setting \"%s\"", key);
+	return -EINVAL;
+}
+
 int ak_config_set(struct ak_config *config, const char *key, const char *value, char *why,
 		  size_t why_size)
 {
@@ -75,8 +145,7 @@ int ak_config_set(struct ak_config *config, const char *key, const char *value, 
 		return set_number(&config->refresh, value, 0.1, 3600, false, why, why_size);
 	if (strcmp(key, "expect-rate") == 0)
 		return set_number(&config->expect_rate_gbps, value, 0, 10000, false, why, why_size);
-	snprintf(why, why_size, "unknown setting \"%s\"", key);
-	return -EINVAL;
+	return set_fabric_setting(config, key, value, why, why_size);
 }
 
 /* Split "key value # comment" in place; *key is "" for a blank or comment line. */

@@ -6,8 +6,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#define AK_DEFAULT_CONFIG  "/etc/rdmakit/agentx.conf"
-#define AK_DEFAULT_REFRESH 10.0
+#define AK_DEFAULT_CONFIG	   "/etc/rdmakit/agentx.conf"
+#define AK_DEFAULT_REFRESH	   10.0
+#define AK_DEFAULT_FABRIC_INTERVAL 30.0
+#define AK_DEFAULT_REDISCOVER	   300.0
 
 struct ak_config {
 	char *agentx_socket; /* NULL: net-snmp's default */
@@ -15,6 +17,12 @@ struct ak_config {
 	char *pidfile, *user;
 	double refresh;		 /* seconds between host refreshes */
 	double expect_rate_gbps; /* health option; 0 = none */
+	bool fabric, sm;	 /* fabric and SM modes (a management node) */
+	char *ca, *node_name_map;
+	int ca_port;		     /* 0: libibumad's default */
+	unsigned window, timeout_ms; /* 0: the core's defaults */
+	double fabric_interval;	     /* seconds between fabric sweeps and SM queries */
+	double rediscover;	     /* seconds before the topology is rediscovered */
 };
 
 /** The defaults (host only, /sys, refresh every 10 s). */

@@ -28,6 +28,7 @@ struct ak_trap {
 	uint32_t finding_index; /* findings: the row in rdmakitFindingTable */
 	uint32_t device_index;	/* port states: the row in rdmakitDeviceTable */
 	unsigned char node_guid[8];
+	bool cleared; /* a finding cleared (rdmakitFindingCleared), else raised */
 };
 
 struct ak_mailbox {

@@ -10,6 +10,11 @@ static const struct ak_table_def defs[] = {
     {AK_T_PORT_COUNTER, "rdmakitPortCounterEntry", {1, 2, 3, 1}, 4, 1, AK_PC_COLUMNS},
     {AK_T_DRIVER_COUNTER, "rdmakitDriverCounterEntry", {1, 2, 4, 1}, 4, 3, AK_DC_COLUMNS},
     {AK_T_FINDING, "rdmakitFindingEntry", {1, 3, 1, 1}, 4, 2, AK_FINDING_COLUMNS},
+    {AK_T_SM_MASTER, "rdmakitSmMaster", {1, 4, 1}, 3, 1, AK_SM_MASTER_COLUMNS},
+    {AK_T_SM, "rdmakitSmEntry", {1, 4, 2, 1}, 4, 2, AK_SM_COLUMNS},
+    {AK_T_FABRIC_NODE, "rdmakitFabricNodeEntry", {1, 5, 1, 1}, 4, 2, AK_FN_COLUMNS},
+    {AK_T_FABRIC_PORT, "rdmakitFabricPortEntry", {1, 5, 2, 1}, 4, 2, AK_FP_COLUMNS},
+    {AK_T_FABRIC_COUNTER, "rdmakitFabricCounterEntry", {1, 5, 3, 1}, 4, 1, AK_PC_COLUMNS},
 };
 
 const struct ak_table_def *ak_table_defs(size_t *count)

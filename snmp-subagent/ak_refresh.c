@@ -12,8 +12,16 @@
 /* The events that become traps (rdmakitNotifications). */
 static bool is_trap(const struct rk_event *event)
 {
-	return event->kind == RK_EVENT_FINDING_RAISED || event->kind == RK_EVENT_FINDING_CLEARED ||
-	       event->kind == RK_EVENT_PORT_STATE;
+	return event->is_finding || event->kind == RK_EVENT_PORT_STATE ||
+	       event->kind == RK_EVENT_SM_MASTER_CHANGED;
+}
+
+/* A finding cleared, under whichever kind the core reports it. */
+static bool clears_finding(const struct rk_event *event)
+{
+	return event->kind == RK_EVENT_FINDING_CLEARED ||
+	       event->kind == RK_EVENT_FABRIC_PORT_ANSWERS ||
+	       event->kind == RK_EVENT_LINK_RECOVERED;
 }
 
 static uint32_t finding_index(const struct ak_build_state *build, const struct rk_finding *finding)
@@ -25,11 +33,21 @@ static uint32_t finding_index(const struct ak_build_state *build, const struct r
 	return 0;
 }
 
-/* The events since the last read; the first read only primes the tracker. */
-static void track_events(struct ak_refresher *refresher, const struct rk_findings *findings)
+/* The events since the last read; the first read only primes the tracker. Fabric and SM
+ * views are given only when they were read again. */
+static void track_events(struct ak_refresher *refresher, const struct rk_findings *findings,
+			 bool fabric_polled)
 {
+	const struct ak_fabric_watch *fabric = refresher->fabric;
 	struct rk_event_views views = {.host = refresher->host, .host_findings = findings};
 	int err;
+
+	if (fabric_polled && fabric->ports)
+		views.fabric_findings = &fabric->fabric_findings;
+	if (fabric_polled && fabric->sm) {
+		views.sm = &fabric->monitor.sm;
+		views.sm_findings = &fabric->sm_findings;
+	}
 
 	rk_event_list_clear(&refresher->events);
 	err = rk_events_track(refresher->tracker, &views, &refresher->events);
@@ -50,6 +68,7 @@ static bool trap_of(const struct ak_refresher *refresher, const struct rk_event 
 		return false;
 	memset(trap, 0, sizeof(*trap));
 	trap->event = *event;
+	trap->cleared = clears_finding(event);
 	if (event->is_finding)
 		trap->finding_index = finding_index(&refresher->build, &event->finding);
 	for (size_t d = 0; d < refresher->host->ndevices; d++)
@@ -69,8 +88,7 @@ static void post_traps(struct ak_refresher *refresher, bool cleared)
 	for (size_t i = 0; i < refresher->events.count; i++) {
 		const struct rk_event *event = &refresher->events.items[i];
 
-		if ((event->kind == RK_EVENT_FINDING_CLEARED) == cleared &&
-		    trap_of(refresher, event, &trap))
+		if (clears_finding(event) == cleared && trap_of(refresher, event, &trap))
 			ak_mailbox_post_trap(refresher->box, &trap);
 	}
 }
@@ -90,13 +108,55 @@ static int read_host(struct ak_refresher *refresher, const struct rk_health_opti
 	return err;
 }
 
+/* Every finding now active: the host's, the fabric's and the SMs'. */
+static int all_findings(const struct rk_findings *host, const struct ak_fabric_watch *fabric,
+			struct rk_findings *out)
+{
+	const struct rk_findings *parts[] = {host, &fabric->fabric_findings, &fabric->sm_findings};
+	int err = 0;
+
+	for (size_t p = 0; p < 3 && !err; p++)
+		for (size_t i = 0; i < parts[p]->count && !err; i++) {
+			const struct rk_finding *f = &parts[p]->items[i];
+
+			err = rk_findings_add(out, f->severity, f->code, f->subject, f->remedy,
+					      "%s", f->message);
+			if (!err)
+				rk_findings_locate(out, f->node_guid, f->port);
+		}
+	rk_findings_sort(out);
+	return err;
+}
+
+static int build(struct ak_refresher *refresher, const struct rk_findings *findings,
+		 const struct ak_refresh_stats *stats, struct ak_snapshot **out)
+{
+	struct rk_findings all = {0};
+	int err = all_findings(findings, refresher->fabric, &all);
+
+	if (!err)
+		err = ak_build_host(&refresher->build, refresher->host, &all, stats, out);
+	if (!err)
+		err = ak_build_fabric(refresher->fabric, *out);
+	if (!err && ak_snapshot_seal(*out) > 0)
+		rk_log(RK_LOG_WARNING,
+		       "rows with the same index (a GUID seen twice?) were dropped");
+	if (err && *out) {
+		ak_snapshot_free(*out);
+		*out = NULL;
+	}
+	rk_findings_free(&all);
+	return err;
+}
+
 static void refresh_once(struct ak_refresher *refresher)
 {
 	struct rk_health_options health;
 	struct rk_findings findings = {0};
-	struct ak_refresh_stats stats;
-	struct ak_snapshot *snapshot;
+	struct ak_refresh_stats stats = {0};
+	struct ak_snapshot *snapshot = NULL;
 	double started = rk_monotonic_seconds();
+	bool polled;
 	int err;
 
 	pthread_mutex_lock(&refresher->lock);
@@ -104,12 +164,17 @@ static void refresh_once(struct ak_refresher *refresher)
 	pthread_mutex_unlock(&refresher->lock);
 	if (read_host(refresher, &health, &findings) != 0)
 		refresher->errors++;
-	track_events(refresher, &findings);
-	post_traps(refresher, true);
 	stats.refreshed_at = (uint32_t)time(NULL);
 	stats.duration_ms = (uint32_t)lround((rk_monotonic_seconds() - started) * 1000);
 	stats.errors = refresher->errors;
-	err = ak_build_host(&refresher->build, refresher->host, &findings, &stats, &snapshot);
+	polled = ak_fabric_poll(refresher->fabric);
+	stats.fabric = refresher->fabric->ports || refresher->fabric->sm;
+	stats.fabric_swept_at = refresher->fabric->swept_at;
+	stats.fabric_duration_ms = refresher->fabric->duration_ms;
+	stats.fabric_errors = refresher->fabric->errors;
+	track_events(refresher, &findings, polled);
+	post_traps(refresher, true);
+	err = build(refresher, &findings, &stats, &snapshot);
 	if (err)
 		rk_log(RK_LOG_ERR, "building a snapshot failed: %s", strerror(-err));
 	else
@@ -165,14 +230,16 @@ static int init_sync(struct ak_refresher *refresher)
 	return -err;
 }
 
-int ak_refresher_start(struct ak_refresher *refresher, struct ak_mailbox *box, struct rk_host *host,
-		       double interval, const struct rk_health_options *health)
+int ak_refresher_init(struct ak_refresher *refresher, struct ak_mailbox *box, struct rk_host *host,
+		      struct ak_fabric_watch *fabric, double interval,
+		      const struct rk_health_options *health)
 {
 	int err;
 
 	memset(refresher, 0, sizeof(*refresher));
 	refresher->box = box;
 	refresher->host = host;
+	refresher->fabric = fabric;
 	refresher->interval = interval;
 	refresher->health = *health;
 	refresher->build.started_at = rk_monotonic_seconds();
@@ -185,11 +252,15 @@ int ak_refresher_start(struct ak_refresher *refresher, struct ak_mailbox *box, s
 		return err;
 	}
 	refresh_once(refresher);
-	err = pthread_create(&refresher->thread, NULL, run, refresher);
-	if (err) {
-		ak_refresher_stop(refresher);
+	return 0;
+}
+
+int ak_refresher_start(struct ak_refresher *refresher)
+{
+	int err = pthread_create(&refresher->thread, NULL, run, refresher);
+
+	if (err)
 		return -err;
-	}
 	refresher->running = true;
 	return 0;
 }

@@ -5,6 +5,7 @@
 #define AK_REFRESH_H
 
 #include "ak_build.h"
+#include "ak_fabric.h"
 #include "ak_mailbox.h"
 
 #include "rdmakit/events.h"
@@ -17,6 +18,7 @@
 struct ak_refresher {
 	struct ak_mailbox *box;
 	struct rk_host *host;
+	struct ak_fabric_watch *fabric; /* fabric and SM mode, or nothing to watch */
 	struct ak_build_state build;
 	struct rk_event_tracker *tracker;
 	struct rk_event_list events;
@@ -31,9 +33,14 @@ struct ak_refresher {
 	struct rk_health_options health;
 };
 
-/** Refresh once now (so the first request has data), then start the thread; -errno. */
-int ak_refresher_start(struct ak_refresher *refresher, struct ak_mailbox *box, struct rk_host *host,
-		       double interval, const struct rk_health_options *health);
+/** Set up and refresh once now, with the privileges needed to open sysfs and the umad port,
+ * so the first request has data; -errno. */
+int ak_refresher_init(struct ak_refresher *refresher, struct ak_mailbox *box, struct rk_host *host,
+		      struct ak_fabric_watch *fabric, double interval,
+		      const struct rk_health_options *health);
+
+/** Start refreshing every interval in a thread of its own; -errno. */
+int ak_refresher_start(struct ak_refresher *refresher);
 
 /** Change the interval and health options (SIGHUP); the next refresh uses them. */
 void ak_refresher_update(struct ak_refresher *refresher, double interval,

@@ -59,15 +59,24 @@ static int compare_rows(const void *x, const void *y)
 
 int ak_snapshot_seal(struct ak_snapshot *snapshot)
 {
+	size_t dropped = 0;
+
 	for (int id = 0; id < AK_T_COUNT; id++) {
 		struct ak_table *table = &snapshot->tables[id];
 
+		size_t kept = table->nrows ? 1 : 0;
+
 		qsort(table->rows, table->nrows, sizeof(*table->rows), compare_rows);
-		for (size_t r = 1; r < table->nrows; r++)
-			if (compare_rows(&table->rows[r - 1], &table->rows[r]) == 0)
-				return -EEXIST;
+		for (size_t r = 1; r < table->nrows; r++) {
+			if (compare_rows(&table->rows[kept - 1], &table->rows[r]) == 0)
+				free_row(table, &table->rows[r]);
+			else
+				table->rows[kept++] = table->rows[r];
+		}
+		dropped += table->nrows - kept;
+		table->nrows = kept;
 	}
-	return 0;
+	return (int)dropped;
 }
 
 struct ak_row *ak_table_add_row(struct ak_table *table, const uint32_t *index, size_t len)

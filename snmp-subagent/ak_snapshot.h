@@ -48,6 +48,11 @@ enum ak_table_id {
 	AK_T_PORT_COUNTER,
 	AK_T_DRIVER_COUNTER,
 	AK_T_FINDING,
+	AK_T_SM_MASTER, /* scalars */
+	AK_T_SM,
+	AK_T_FABRIC_NODE,
+	AK_T_FABRIC_PORT,
+	AK_T_FABRIC_COUNTER,
 	AK_T_COUNT,
 };
 
@@ -62,7 +67,8 @@ struct ak_snapshot *ak_snapshot_new(void);
 /** Free a snapshot and everything in it. */
 void ak_snapshot_free(struct ak_snapshot *snapshot);
 
-/** Sort every table's rows by index; -EEXIST when two rows share an index. */
+/** Sort every table's rows by index, dropping all but the first of rows that share one;
+ * returns how many were dropped. */
 int ak_snapshot_seal(struct ak_snapshot *snapshot);
 
 /** Append a row with this index to a table; NULL when out of memory. */

@@ -73,8 +73,10 @@ static void add_finding(netsnmp_variable_list **vars, const struct ak_trap *trap
 }
 
 /* rdmakitNotifyObjects ::= { rdmakitNotifications 100 } */
-#define AK_NOTIFY_OLD_PORT_STATE 1
-#define AK_NOTIFY_OLD_PHYS_STATE 2
+#define AK_NOTIFY_OLD_PORT_STATE  1
+#define AK_NOTIFY_OLD_PHYS_STATE  2
+#define AK_NOTIFY_OLD_MASTER_LID  3
+#define AK_NOTIFY_OLD_MASTER_GUID 4
 
 static void add_port_state(netsnmp_variable_list **vars, const struct ak_trap *trap)
 {
@@ -99,14 +101,54 @@ static void add_port_state(netsnmp_variable_list **vars, const struct ak_trap *t
 		    (long)trap->event.old.detail);
 }
 
+static void add_guid(netsnmp_variable_list **vars, struct ak_name name, uint64_t guid)
+{
+	unsigned char octets[8];
+
+	for (int i = 0; i < 8; i++)
+		octets[i] = (unsigned char)(guid >> (56 - 8 * i));
+	snmp_varlist_add_variable(vars, name.subids, name.len, ASN_OCTET_STR, octets, 8);
+}
+
+static void add_unsigned(netsnmp_variable_list **vars, struct ak_name name, uint64_t value)
+{
+	u_long number = (u_long)value;
+
+	snmp_varlist_add_variable(vars, name.subids, name.len, ASN_UNSIGNED, &number,
+				  sizeof(number));
+}
+
+/* rdmakitSmMasterChange: the new master (rdmakitSmMaster scalars) and the old one. */
+static void add_master_change(netsnmp_variable_list **vars, const struct ak_trap *trap)
+{
+	const struct ak_table_def *master = ak_table_def(AK_T_SM_MASTER);
+	static const uint32_t notify[] = {0, 100};
+	static const uint32_t zero = 0;
+	const struct rk_event_value *now = &trap->event.now, *old = &trap->event.old;
+
+	add_trap_oid(vars, AK_TRAP_SM_MASTER_CHANGE);
+	add_unsigned(vars, name_of(master->arcs, master->narcs, AK_SM_MASTER_LID, &zero, 1),
+		     (uint64_t)now->number);
+	add_guid(vars, name_of(master->arcs, master->narcs, AK_SM_MASTER_GUID, &zero, 1),
+		 now->guid);
+	add_unsigned(vars, name_of(master->arcs, master->narcs, AK_SM_MASTER_PRIORITY, &zero, 1),
+		     (uint64_t)now->detail);
+	add_unsigned(vars, name_of(notify, 2, AK_NOTIFY_OLD_MASTER_LID, &zero, 1),
+		     old->known ? (uint64_t)old->number : 0);
+	add_guid(vars, name_of(notify, 2, AK_NOTIFY_OLD_MASTER_GUID, &zero, 1),
+		 old->known ? old->guid : 0);
+}
+
 void ak_trap_send(const struct ak_trap *trap)
 {
 	netsnmp_variable_list *vars = NULL;
 
 	if (trap->event.kind == RK_EVENT_PORT_STATE)
 		add_port_state(&vars, trap);
+	else if (trap->event.kind == RK_EVENT_SM_MASTER_CHANGED)
+		add_master_change(&vars, trap);
 	else
-		add_finding(&vars, trap, trap->event.kind == RK_EVENT_FINDING_RAISED);
+		add_finding(&vars, trap, !trap->cleared);
 	send_v2trap(vars);
 	snmp_free_varbind(vars);
 }

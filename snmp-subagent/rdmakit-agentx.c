@@ -39,11 +39,20 @@ struct ak_args {
 };
 
 static const struct option long_options[] = {
-    {"sysfs-root", required_argument, NULL, 'S'},  {"refresh", required_argument, NULL, 'R'},
-    {"expect-rate", required_argument, NULL, 'E'}, {"help", no_argument, NULL, 'h'},
-    {"version", no_argument, NULL, 'V'},	   {NULL, 0, NULL, 0},
+    {"sysfs-root", required_argument, NULL, 'S'},
+    {"refresh", required_argument, NULL, 'R'},
+    {"expect-rate", required_argument, NULL, 'E'},
+    {"fabric", no_argument, NULL, 'F'},
+    {"sm", no_argument, NULL, 'M'},
+    {"node-name-map", required_argument, NULL, 'N'},
+    {"window", required_argument, NULL, 'W'},
+    {"timeout", required_argument, NULL, 'T'},
+    {"fabric-interval", required_argument, NULL, 'I'},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
+    {NULL, 0, NULL, 0},
 };
-static const char short_options[] = "fx:c:L:p:u:hV";
+static const char short_options[] = "fx:c:L:p:u:C:P:hV";
 
 static void usage(FILE *out)
 {
@@ -81,6 +90,22 @@ static const char *setting_of(int option)
 		return "refresh";
 	case 'E':
 		return "expect-rate";
+	case 'F':
+		return "fabric";
+	case 'M':
+		return "sm";
+	case 'C':
+		return "ca";
+	case 'P':
+		return "ca-port";
+	case 'N':
+		return "node-name-map";
+	case 'W':
+		return "window";
+	case 'T':
+		return "timeout";
+	case 'I':
+		return "fabric-interval";
 	default:
 		return NULL;
 	}
@@ -150,8 +175,9 @@ static int apply_options(const struct ak_args *args, struct ak_config *config)
 	while ((option = getopt_long(args->argc, args->argv, short_options, long_options, NULL)) !=
 	       -1) {
 		const char *key = setting_of(option);
+		const char *value = option == 'F' || option == 'M' ? "yes" : optarg;
 
-		if (key && ak_config_set(config, key, optarg, why, sizeof(why)) != 0) {
+		if (key && ak_config_set(config, key, value, why, sizeof(why)) != 0) {
 			fprintf(stderr, APP_NAME ": option %s: %s\n", option_name(option), why);
 			return -EINVAL;
 		}
@@ -281,38 +307,54 @@ static int become_daemon(const struct ak_args *args, const struct ak_config *con
 	return 0;
 }
 
-static int serve(const struct ak_args *args, struct ak_config *config, struct rk_host *host)
+static void serve_requests(const struct ak_args *args, struct ak_config *config,
+			   struct ak_refresher *refresher)
 {
-	struct rk_health_options health = {.expect_rate_gbps = config->expect_rate_gbps};
-	struct ak_refresher refresher;
-	int err = start_agentx(config);
-
-	if (err)
-		return err;
-	err = ak_refresher_start(&refresher, &mailbox, host, config->refresh, &health);
-	if (err) {
-		snmp_log(LOG_ERR, "starting the refresh thread failed: %s\n", strerror(-err));
-		snmp_shutdown(APP_NAME);
-		return err;
-	}
 	ak_agent_drain(&mailbox);
 	snmp_log(LOG_INFO, APP_NAME " " RDMAKIT_VERSION " serving %s\n", config->sysfs_root);
 	while (!stop_requested) {
 		agent_check_and_process(1);
 		if (reload_requested) {
 			reload_requested = 0;
-			reload(args, config, &refresher);
+			reload(args, config, refresher);
 		}
+	}
+}
+
+/* The first read runs with the privileges that open sysfs and the umad port; then the process
+ * becomes a daemon, drops them, connects to snmpd and refreshes in the background. */
+static int serve(const struct ak_args *args, struct ak_config *config, struct rk_host *host,
+		 struct ak_fabric_watch *fabric)
+{
+	struct rk_health_options health = {.expect_rate_gbps = config->expect_rate_gbps};
+	struct ak_refresher refresher;
+	int err = ak_refresher_init(&refresher, &mailbox, host, fabric, config->refresh, &health);
+
+	if (err) {
+		snmp_log(LOG_ERR, "starting the refresh failed: %s\n", strerror(-err));
+		return err;
+	}
+	err = become_daemon(args, config);
+	if (!err)
+		err = start_agentx(config);
+	if (!err) {
+		err = ak_refresher_start(&refresher);
+		if (err)
+			snmp_log(LOG_ERR, "starting the refresh thread failed: %s\n",
+				 strerror(-err));
+		else
+			serve_requests(args, config, &refresher);
+		snmp_shutdown(APP_NAME);
 	}
 	ak_refresher_stop(&refresher);
 	ak_agent_drain(&mailbox);
-	snmp_shutdown(APP_NAME);
 	ak_agent_release();
-	return 0;
+	return err;
 }
 
 static int run(const struct ak_args *args, struct ak_config *config)
 {
+	struct ak_fabric_watch fabric;
 	struct rk_host *host;
 	int err = rk_host_open(config->sysfs_root, &host);
 
@@ -320,9 +362,14 @@ static int run(const struct ak_args *args, struct ak_config *config)
 		snmp_log(LOG_ERR, "cannot read %s: %s\n", config->sysfs_root, strerror(-err));
 		return err;
 	}
-	err = become_daemon(args, config);
-	if (!err)
-		err = serve(args, config, host);
+	err = ak_fabric_open(&fabric, config);
+	if (err) {
+		snmp_log(LOG_ERR, "fabric mode: %s\n", strerror(-err));
+		rk_host_close(host);
+		return err;
+	}
+	err = serve(args, config, host, &fabric);
+	ak_fabric_close(&fabric);
 	rk_host_close(host);
 	if (config->pidfile && !err)
 		unlink(config->pidfile);

@@ -60,10 +60,12 @@ class Snmpd:
 class Agent:
     """rdmakit-agentx in the foreground, logging to workdir/agentx.log."""
 
-    def __init__(self, workdir, socket, root, config="", extra=()):
+    def __init__(self, workdir, socket, root, config="", extra=(), env_extra=None):
         self.workdir = workdir
+        self.env_extra = env_extra or {}
         self.log_path = os.path.join(workdir, "agentx.log")
-        self.config = os.path.join(workdir, "agentx.conf")
+        # Not agentx.conf: net-snmp reads that name in SNMPCONFPATH for its own settings.
+        self.config = os.path.join(workdir, "subagent.conf")
         with open(self.config, "w") as f:
             f.write(config)
         self.args = [AGENTX, "-f", "-Lf", self.log_path, "-x", socket, "-c", self.config,
@@ -71,8 +73,10 @@ class Agent:
         self.proc = None
 
     def start(self):
+        # The working directory is writable: under ibsim, the umad shim writes ./sys-<pid>/.
         self.proc = subprocess.Popen(self.args, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.PIPE, env=env(self.workdir))
+                                     stderr=subprocess.PIPE, cwd=self.workdir,
+                                     env=dict(env(self.workdir), **self.env_extra))
         return self
 
     def log(self):
@@ -108,11 +112,11 @@ def env(workdir):
 class Setup:
     """snmpd + rdmakit-agentx on one fixture tree, in a temporary directory."""
 
-    def __init__(self, root, config="", extra=(), offset=0):
+    def __init__(self, root, config="", extra=(), offset=0, env_extra=None):
         self.workdir = tempfile.mkdtemp(prefix="rdmakit-snmp-")
         os.makedirs(os.path.join(self.workdir, "persist"))
         self.snmpd = Snmpd(self.workdir, free_port(offset))
-        self.agent = Agent(self.workdir, self.snmpd.socket, root, config, extra)
+        self.agent = Agent(self.workdir, self.snmpd.socket, root, config, extra, env_extra)
 
     def __enter__(self):
         self.snmpd.start()
@@ -120,7 +124,7 @@ class Setup:
         self.wait_ready()
         return self
 
-    def wait_ready(self, timeout=10):
+    def wait_ready(self, timeout=20):
         wait_for(lambda: self.get_raw("RDMAKIT-MIB::rdmakitAgentVersion.0").startswith("0"),
                  timeout, "rdmakit-agentx registered")
 
