@@ -38,8 +38,8 @@ class Snmpd:
         self.conf = os.path.join(workdir, "snmpd.conf")
         with open(self.conf, "w") as f:
             f.write(f"agentaddress udp:127.0.0.1:{port}\nmaster agentx\n"
-                    f"agentXSocket {self.socket}\nagentXPerms 0660 0770\n"
-                    f"rocommunity public 127.0.0.1\n{extra}")
+                    f"agentXSocket {self.socket}\n"
+                    f"{extra or 'agentXPerms 0660 0770'}\nrocommunity public 127.0.0.1\n")
         self.proc = None
 
     def start(self):
@@ -74,9 +74,10 @@ class Agent:
 
     def start(self):
         # The working directory is writable: under ibsim, the umad shim writes ./sys-<pid>/.
-        self.proc = subprocess.Popen(self.args, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.PIPE, cwd=self.workdir,
-                                     env=dict(env(self.workdir), **self.env_extra))
+        with open(os.path.join(self.workdir, "agentx.stderr"), "a") as err:
+            self.proc = subprocess.Popen(self.args, stdout=subprocess.DEVNULL, stderr=err,
+                                         cwd=self.workdir,
+                                         env=dict(env(self.workdir), **self.env_extra))
         return self
 
     def log(self):
@@ -94,8 +95,6 @@ class Agent:
         if self.proc and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
             self.proc.wait(10)
-        if self.proc:
-            self.proc.stderr.close()
         self.proc = None
 
 
@@ -112,10 +111,10 @@ def env(workdir):
 class Setup:
     """snmpd + rdmakit-agentx on one fixture tree, in a temporary directory."""
 
-    def __init__(self, root, config="", extra=(), offset=0, env_extra=None):
+    def __init__(self, root, config="", extra=(), offset=0, env_extra=None, snmpd_extra=""):
         self.workdir = tempfile.mkdtemp(prefix="rdmakit-snmp-")
         os.makedirs(os.path.join(self.workdir, "persist"))
-        self.snmpd = Snmpd(self.workdir, free_port(offset))
+        self.snmpd = Snmpd(self.workdir, free_port(offset), snmpd_extra)
         self.agent = Agent(self.workdir, self.snmpd.socket, root, config, extra, env_extra)
 
     def __enter__(self):

@@ -4,6 +4,8 @@
 the core's events through a real snmptrapd (also while snmpd is away), and concurrent
 GETBULK walks while the host refreshes."""
 import os
+import pwd
+import signal
 import shutil
 import subprocess
 import tempfile
@@ -61,12 +63,16 @@ class BadInput(unittest.TestCase):
     def test_bad_config_line(self):
         conf = os.path.join(self.dir, "bad.conf")
         with open(conf, "w") as f:
-            f.write("# comment\nrefresh 5\nrefresh soon\nfrobnicate 1\n")
+            f.write("# comment\nrefresh 5\nrefresh soon\nfrobnicate 1\nfabric maybe\n"
+                    "window 5000\n")
         out = run_agent("-c", conf, "--sysfs-root", fixture("ib-hdr"), workdir=self.dir)
         self.assertEqual(out.returncode, 2)
         self.assertIn(f"{conf}:3: refresh: \"soon\" is not a number from 0.1 to 3600",
                       out.stderr)
         self.assertIn(f"{conf}:4: frobnicate: unknown setting \"frobnicate\"", out.stderr)
+        self.assertIn(f"{conf}:5: fabric: \"maybe\" is not yes or no", out.stderr)
+        self.assertIn(f"{conf}:6: window: \"5000\" is not a whole number from 1 to 4096",
+                      out.stderr)
 
     def test_config_is_a_fifo(self):
         fifo = os.path.join(self.dir, "fifo")
@@ -135,6 +141,30 @@ class Lifecycle(unittest.TestCase):
             s.wait_ready(timeout=5)
         finally:
             s.__exit__(None, None, None)
+
+    def test_sighup_rereads_the_config(self):
+        with Setup(fixture("ib-hdr"), config="refresh 5\n", offset=7) as s:
+            with open(s.agent.config, "w") as f:
+                f.write("refresh 0.5\n")
+            s.agent.proc.send_signal(signal.SIGHUP)
+            wait_for(lambda: "reloaded (refresh 0.5 s)" in s.agent.log(), 10, "reloaded")
+            with open(s.agent.config, "w") as f:
+                f.write("refresh never\n")
+            s.agent.proc.send_signal(signal.SIGHUP)
+            wait_for(lambda: "not reloaded: the config has errors" in s.agent.log(), 10,
+                     "a bad config refused")
+            self.assertIsNone(s.agent.proc.poll(), "still running on the old settings")
+            s.wait_ready()
+
+    def test_runs_as_an_unprivileged_user(self):
+        perms = "agentXPerms 0666 0777"  # the socket must let the user in (README)
+        s = Setup(fixture("ib-hdr"), extra=("-u", "nobody"), offset=8, snmpd_extra=perms)
+        os.chmod(s.workdir, 0o755)  # ... and so must the directories above it
+        with s:
+            with open(f"/proc/{s.agent.proc.pid}/status") as f:
+                uids = next(line for line in f if line.startswith("Uid:")).split()[1:]
+            self.assertEqual(set(uids), {str(pwd.getpwnam("nobody").pw_uid)})
+            self.assertEqual(s.get_raw("RDMAKIT-MIB::rdmakitDeviceName.1"), "mlx5_0")
 
     def test_concurrent_bulkwalks(self):
         tree = tempfile.mkdtemp(prefix="rdmakit-tree-")
