@@ -104,6 +104,13 @@ class FabricMode(unittest.TestCase):
         wait_for(lambda: column(self.setup.walk(snmptest.ROOT_OID + COUNTER), COUNTER, 1)
                  .get(key, "").split(" ")[0] == "5", 15, "SymbolErrorCounter 5 served")
 
+    def test_snmptable(self):
+        out = self.setup.tool("snmptable", "-Cf", ",", "-CH", "-Ci", "-Ob",
+                              "RDMAKIT-MIB::rdmakitFabricNodeTable")
+        rows = {line.split(",")[0]: line.split(",")[1] for line in out.strip().splitlines()}
+        self.assertEqual(rows, {k: {"1": "ca", "2": "switch"}[v]
+                                for k, v in self.expected_nodes().items()})
+
     def test_master_sm(self):
         values = self.setup.named("RDMAKIT-MIB::rdmakitSm")
         self.assertEqual(values["rdmakitSmMasterLid.0"], str(self.sim.lid("host1 HCA-1")))

@@ -1,0 +1,20 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
+# packaging/systemd/rdmakit-agentx.service passes systemd-analyze verify with no output, its
+# ExecStart pointed at the binary just built (the installed path does not exist here).
+# Usage: systemd.sh SOURCE_DIR AGENTX_BINARY
+set -eu
+src=$1
+agentx=$2
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+sed "s|/usr/sbin/rdmakit-agentx|$agentx|" "$src/packaging/systemd/rdmakit-agentx.service" \
+	>"$dir/rdmakit-agentx.service"
+out=$(systemd-analyze verify "$dir/rdmakit-agentx.service" 2>&1 || echo "exit status $?")
+if [ -n "$out" ]; then
+	printf 'systemd-analyze verify reports:\n%s\n' "$out"
+	exit 1
+fi
+grep -q '^Restart=on-failure$' "$dir/rdmakit-agentx.service"
+grep -q '^Wants=snmpd.service$' "$dir/rdmakit-agentx.service"
+echo "systemd-analyze verify: clean"
