@@ -111,7 +111,9 @@ def env(workdir):
 class Setup:
     """snmpd + rdmakit-agentx on one fixture tree, in a temporary directory."""
 
-    def __init__(self, root, config="", extra=(), offset=0, env_extra=None, snmpd_extra=""):
+    def __init__(self, root, config="", extra=(), offset=0, env_extra=None, snmpd_extra="",
+                 ready_timeout=20):
+        self.ready_timeout = ready_timeout
         self.workdir = tempfile.mkdtemp(prefix="rdmakit-snmp-")
         os.makedirs(os.path.join(self.workdir, "persist"))
         self.snmpd = Snmpd(self.workdir, free_port(offset), snmpd_extra)
@@ -120,7 +122,15 @@ class Setup:
     def __enter__(self):
         self.snmpd.start()
         self.agent.start()
-        self.wait_ready()
+        try:
+            self.wait_ready(self.ready_timeout)
+        except AssertionError:
+            with open(os.path.join(self.workdir, "agentx.stderr")) as f:
+                stderr = f.read()
+            sys.stderr.write(f"rdmakit-agentx's log:\n{self.agent.log()[-3000:]}\n"
+                             f"its stderr:\n{stderr[-3000:]}\n")
+            self.__exit__(None, None, None)
+            raise
         return self
 
     def wait_ready(self, timeout=20):
