@@ -55,7 +55,7 @@ static void set_value(netsnmp_variable_list *vb, const struct ak_cell *cell)
 		snmp_set_var_typed_value(vb, ASN_TIMETICKS, &number, sizeof(number));
 		break;
 	case AK_CELL_OCTETS:
-		snmp_set_var_typed_value(vb, ASN_OCTET_STR, cell->bytes, cell->len);
+		snmp_set_var_typed_value(vb, ASN_OCTET_STR, ak_cell_octets(cell), cell->len);
 		break;
 	case AK_CELL_AGE:
 		number = (u_long)lround(rk_monotonic_seconds() - current->taken_at);
@@ -94,7 +94,7 @@ static int serve_get(const struct ak_table_def *def, netsnmp_variable_list *vb)
 		return SNMP_NOSUCHOBJECT;
 	if (!current || !index_of(vb->name + len + 1, vb->name_length - len - 1, index))
 		return SNMP_NOSUCHINSTANCE;
-	row = ak_table_find(&current->tables[def->id], index, vb->name_length - len - 1);
+	row = ak_table_find(ak_snapshot_table(current, def->id), index, vb->name_length - len - 1);
 	if (!row || row->cells[column - 1].type == AK_CELL_NONE)
 		return SNMP_NOSUCHINSTANCE;
 	set_value(vb, &row->cells[column - 1]);
@@ -105,7 +105,7 @@ static int serve_get(const struct ak_table_def *def, netsnmp_variable_list *vb)
 static bool next_start(const struct ak_table_def *def, const netsnmp_variable_list *vb,
 		       const oid *base, size_t len, oid *column, size_t *pos)
 {
-	const struct ak_table *table = &current->tables[def->id];
+	const struct ak_table *table = ak_snapshot_table(current, def->id);
 	uint32_t index[AK_INDEX_MAX];
 	size_t index_len;
 
@@ -136,7 +136,7 @@ static void serve_next(const struct ak_table_def *def, netsnmp_variable_list *vb
 
 	if (!current || !next_start(def, vb, base, len, &column, &pos))
 		return; /* nothing here: the agent moves on to the next subtree */
-	table = &current->tables[def->id];
+	table = ak_snapshot_table(current, def->id);
 	for (; column <= def->ncolumns; column++, pos = 0)
 		for (size_t r = pos; r < table->nrows; r++) {
 			const struct ak_row *row = &table->rows[r];
@@ -204,7 +204,7 @@ void ak_agent_drain(struct ak_mailbox *box)
 	ak_mailbox_clear_wake(box);
 	snapshot = ak_mailbox_take_snapshot(box);
 	if (snapshot) {
-		ak_snapshot_free(current);
+		ak_mailbox_retire(box, current); /* freed by the refresh thread, not here */
 		current = snapshot;
 	}
 	n = ak_mailbox_take_logs(box, lines, &dropped);
@@ -264,8 +264,8 @@ int ak_agent_register(struct ak_mailbox *box)
 	return register_readfd(box->fd, on_wake, box) == FD_REGISTERED_OK ? 0 : -EBADF;
 }
 
-void ak_agent_release(void)
+void ak_agent_release(struct ak_mailbox *box)
 {
-	ak_snapshot_free(current);
+	ak_mailbox_retire(box, current);
 	current = NULL;
 }

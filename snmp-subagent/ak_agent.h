@@ -13,7 +13,7 @@ int ak_agent_register(struct ak_mailbox *box);
 /** Take what the mailbox holds: the newest snapshot, log lines, and traps to send. */
 void ak_agent_drain(struct ak_mailbox *box);
 
-/** Free the snapshot being served (at exit). */
-void ak_agent_release(void);
+/** Hand the snapshot being served back to the mailbox to be freed (at exit). */
+void ak_agent_release(struct ak_mailbox *box);
 
 #endif

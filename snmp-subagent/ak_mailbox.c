@@ -2,6 +2,7 @@
 #include "ak_mailbox.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,7 @@ int ak_mailbox_init(struct ak_mailbox *box)
 
 void ak_mailbox_destroy(struct ak_mailbox *box)
 {
+	ak_mailbox_free_retired(box);
 	ak_snapshot_free(box->snapshot);
 	free(box->traps);
 	close(box->fd);
@@ -77,6 +79,35 @@ struct ak_snapshot *ak_mailbox_take_snapshot(struct ak_mailbox *box)
 	box->snapshot = NULL;
 	pthread_mutex_unlock(&box->lock);
 	return snapshot;
+}
+
+void ak_mailbox_retire(struct ak_mailbox *box, struct ak_snapshot *snapshot)
+{
+	if (!snapshot)
+		return;
+	pthread_mutex_lock(&box->lock);
+	snapshot->next_retired = box->retired;
+	box->retired = snapshot;
+	pthread_mutex_unlock(&box->lock);
+}
+
+void ak_mailbox_free_retired(struct ak_mailbox *box)
+{
+	struct ak_snapshot *list;
+
+	pthread_mutex_lock(&box->lock);
+	list = box->retired;
+	box->retired = NULL;
+	pthread_mutex_unlock(&box->lock);
+	if (!list)
+		return;
+	while (list) {
+		struct ak_snapshot *next = list->next_retired;
+
+		ak_snapshot_free(list);
+		list = next;
+	}
+	malloc_trim(0); /* a fabric part is megabytes: give them back rather than keep them */
 }
 
 void ak_mailbox_post_log(struct ak_mailbox *box, enum rk_log_level level, const char *text)

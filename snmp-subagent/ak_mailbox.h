@@ -35,6 +35,7 @@ struct ak_mailbox {
 	pthread_mutex_t lock;
 	int fd; /* eventfd: readable when something is waiting */
 	struct ak_snapshot *snapshot;
+	struct ak_snapshot *retired; /* swapped out by the AgentX thread, freed by the refresher */
 	struct ak_log_line logs[AK_LOG_QUEUE];
 	size_t nlogs, logs_dropped;
 	struct ak_trap *traps; /* a ring of AK_TRAP_QUEUE */
@@ -52,6 +53,13 @@ void ak_mailbox_post_snapshot(struct ak_mailbox *box, struct ak_snapshot *snapsh
 
 /** The newest snapshot posted since the last call, or NULL. */
 struct ak_snapshot *ak_mailbox_take_snapshot(struct ak_mailbox *box);
+
+/** Hand back a snapshot no longer served (the AgentX thread: freeing a large one takes time
+ * a request should not wait for). */
+void ak_mailbox_retire(struct ak_mailbox *box, struct ak_snapshot *snapshot);
+
+/** Free the snapshots handed back (the refresh thread, and at exit). */
+void ak_mailbox_free_retired(struct ak_mailbox *box);
 
 /** Queue a log line for the AgentX thread (dropped, and counted, when the queue is full). */
 void ak_mailbox_post_log(struct ak_mailbox *box, enum rk_log_level level, const char *text);

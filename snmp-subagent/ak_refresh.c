@@ -7,7 +7,11 @@
 #include <errno.h>
 #include <math.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
+
+#define AK_REFRESH_NICE 10
 
 /* The events that become traps (rdmakitNotifications). */
 static bool is_trap(const struct rk_event *event)
@@ -128,19 +132,37 @@ static int all_findings(const struct rk_findings *host, const struct ak_fabric_w
 	return err;
 }
 
+/* The SM and fabric tables, built again only after a sweep. */
+static int build_fabric_part(struct ak_refresher *refresher)
+{
+	struct ak_snapshot *part = ak_snapshot_new();
+	int err = part ? ak_build_fabric(refresher->fabric, part) : -ENOMEM;
+
+	if (!err && ak_snapshot_seal(part) > 0)
+		rk_log(RK_LOG_WARNING, "fabric rows with the same GUID and port were dropped");
+	if (err) {
+		ak_snapshot_free(part);
+		return err;
+	}
+	ak_snapshot_free(refresher->fabric_part);
+	refresher->fabric_part = part;
+	return 0;
+}
+
 static int build(struct ak_refresher *refresher, const struct rk_findings *findings,
-		 const struct ak_refresh_stats *stats, struct ak_snapshot **out)
+		 const struct ak_refresh_stats *stats, bool polled, struct ak_snapshot **out)
 {
 	struct rk_findings all = {0};
 	int err = all_findings(findings, refresher->fabric, &all);
 
+	if (!err && polled)
+		err = build_fabric_part(refresher);
 	if (!err)
 		err = ak_build_host(&refresher->build, refresher->host, &all, stats, out);
-	if (!err)
-		err = ak_build_fabric(refresher->fabric, *out);
 	if (!err && ak_snapshot_seal(*out) > 0)
-		rk_log(RK_LOG_WARNING,
-		       "rows with the same index (a GUID seen twice?) were dropped");
+		rk_log(RK_LOG_WARNING, "rows with the same index were dropped");
+	if (!err && refresher->fabric_part)
+		(*out)->fabric = ak_snapshot_hold(refresher->fabric_part);
 	if (err && *out) {
 		ak_snapshot_free(*out);
 		*out = NULL;
@@ -159,6 +181,7 @@ static void refresh_once(struct ak_refresher *refresher)
 	bool polled;
 	int err;
 
+	ak_mailbox_free_retired(refresher->box);
 	pthread_mutex_lock(&refresher->lock);
 	health = refresher->health;
 	pthread_mutex_unlock(&refresher->lock);
@@ -174,7 +197,7 @@ static void refresh_once(struct ak_refresher *refresher)
 	stats.fabric_errors = refresher->fabric->errors;
 	track_events(refresher, &findings, polled);
 	post_traps(refresher, true);
-	err = build(refresher, &findings, &stats, &snapshot);
+	err = build(refresher, &findings, &stats, polled, &snapshot);
 	if (err)
 		rk_log(RK_LOG_ERR, "building a snapshot failed: %s", strerror(-err));
 	else
@@ -205,6 +228,11 @@ static bool wait_interval(struct ak_refresher *refresher)
 static void *run(void *arg)
 {
 	struct ak_refresher *refresher = arg;
+
+	/* Below the AgentX thread: a refresh (and the discovery helper it starts) yields the CPU
+	 * to requests. Linux takes a thread's ID for a per-thread nice value. */
+	if (setpriority(PRIO_PROCESS, (id_t)gettid(), AK_REFRESH_NICE) != 0)
+		rk_log(RK_LOG_INFO, "refresh thread keeps its priority: %s", strerror(errno));
 
 	while (wait_interval(refresher))
 		refresh_once(refresher);
@@ -289,4 +317,6 @@ void ak_refresher_stop(struct ak_refresher *refresher)
 	rk_event_tracker_free(refresher->tracker);
 	rk_event_list_free(&refresher->events);
 	ak_build_state_free(&refresher->build);
+	ak_snapshot_free(refresher->fabric_part);
+	refresher->fabric_part = NULL;
 }

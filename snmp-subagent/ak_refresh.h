@@ -20,6 +20,7 @@ struct ak_refresher {
 	struct rk_host *host;
 	struct ak_fabric_watch *fabric; /* fabric and SM mode, or nothing to watch */
 	struct ak_build_state build;
+	struct ak_snapshot *fabric_part; /* the SM and fabric tables of the last sweep */
 	struct rk_event_tracker *tracker;
 	struct rk_event_list events;
 	bool tracked_once; /* the first read only primes the tracker: no traps for what was */

@@ -4,6 +4,7 @@
 #include "ak_oid.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,21 +16,47 @@ struct ak_snapshot *ak_snapshot_new(void)
 		return NULL;
 	for (int id = 0; id < AK_T_COUNT; id++)
 		snapshot->tables[id].ncolumns = ak_table_def((enum ak_table_id)id)->ncolumns;
+	atomic_init(&snapshot->refs, 1);
 	return snapshot;
 }
 
 static void free_row(const struct ak_table *table, struct ak_row *row)
 {
 	for (unsigned c = 0; c < table->ncolumns; c++)
-		if (row->cells[c].type == AK_CELL_OCTETS)
+		if (row->cells[c].type == AK_CELL_OCTETS && row->cells[c].len > AK_CELL_INLINE)
 			free(row->cells[c].bytes);
 	free(row->cells);
 }
 
+struct ak_snapshot *ak_snapshot_hold(struct ak_snapshot *snapshot)
+{
+	atomic_fetch_add(&snapshot->refs, 1);
+	return snapshot;
+}
+
+static bool is_fabric_table(enum ak_table_id id)
+{
+	return id == AK_T_SM_MASTER || id == AK_T_SM || id == AK_T_FABRIC_NODE ||
+	       id == AK_T_FABRIC_PORT || id == AK_T_FABRIC_COUNTER;
+}
+
+const struct ak_table *ak_snapshot_table(const struct ak_snapshot *snapshot, enum ak_table_id id)
+{
+	if (snapshot->fabric && is_fabric_table(id))
+		return &snapshot->fabric->tables[id];
+	return &snapshot->tables[id];
+}
+
+const unsigned char *ak_cell_octets(const struct ak_cell *cell)
+{
+	return cell->len > AK_CELL_INLINE ? cell->bytes : cell->small;
+}
+
 void ak_snapshot_free(struct ak_snapshot *snapshot)
 {
-	if (!snapshot)
+	if (!snapshot || atomic_fetch_sub(&snapshot->refs, 1) != 1)
 		return;
+	ak_snapshot_free(snapshot->fabric);
 	for (int id = 0; id < AK_T_COUNT; id++) {
 		struct ak_table *table = &snapshot->tables[id];
 
@@ -107,7 +134,7 @@ struct ak_row *ak_table_add_row(struct ak_table *table, const uint32_t *index, s
 
 void ak_row_set_number(struct ak_row *row, unsigned column, enum ak_cell_type type, uint64_t value)
 {
-	row->cells[column - 1].type = type;
+	row->cells[column - 1].type = (uint8_t)type;
 	row->cells[column - 1].u = value;
 }
 
@@ -115,11 +142,15 @@ int ak_row_set_octets(struct ak_row *row, unsigned column, const void *bytes, si
 {
 	struct ak_cell *cell = &row->cells[column - 1];
 
-	cell->bytes = malloc(len ? len : 1);
-	if (!cell->bytes)
-		return -ENOMEM;
-	memcpy(cell->bytes, bytes, len);
-	cell->len = len;
+	if (len > UINT16_MAX)
+		return -EINVAL;
+	if (len > AK_CELL_INLINE) {
+		cell->bytes = malloc(len);
+		if (!cell->bytes)
+			return -ENOMEM;
+	}
+	memcpy(len > AK_CELL_INLINE ? cell->bytes : cell->small, bytes, len);
+	cell->len = (uint16_t)len;
 	cell->type = AK_CELL_OCTETS;
 	return 0;
 }

@@ -3,6 +3,7 @@
 #ifndef AK_SNAPSHOT_H
 #define AK_SNAPSHOT_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,17 +18,20 @@ enum ak_cell_type {
 	AK_CELL_AGE, /* Unsigned32: seconds since the snapshot was taken, computed when asked */
 };
 
+#define AK_CELL_INLINE 8 /* octet strings up to this long (GUIDs, BITS) live in the cell */
+
 struct ak_cell {
-	enum ak_cell_type type;
-	size_t len; /* octets */
+	uint8_t type; /* enum ak_cell_type */
+	uint16_t len; /* octets */
 	union {
 		int64_t i;
 		uint64_t u;
-		unsigned char *bytes;
+		unsigned char *bytes;		     /* len > AK_CELL_INLINE */
+		unsigned char small[AK_CELL_INLINE]; /* len <= AK_CELL_INLINE */
 	};
 };
 
-#define AK_INDEX_MAX 16
+#define AK_INDEX_MAX 10 /* the longest index: a GUID's 8 octets and a port */
 
 struct ak_row {
 	uint32_t index[AK_INDEX_MAX];
@@ -56,16 +60,30 @@ enum ak_table_id {
 	AK_T_COUNT,
 };
 
+/* A snapshot is shared by reference: the fabric tables are built once per fabric sweep and
+ * held by every host snapshot until the next sweep. */
 struct ak_snapshot {
 	struct ak_table tables[AK_T_COUNT];
 	double taken_at; /* monotonic seconds */
+	atomic_int refs;
+	struct ak_snapshot *fabric;	  /* the SM and fabric tables, or NULL */
+	struct ak_snapshot *next_retired; /* in the mailbox's list of snapshots to free */
 };
 
 /** An empty snapshot whose tables have the MIB's column counts; NULL when out of memory. */
 struct ak_snapshot *ak_snapshot_new(void);
 
-/** Free a snapshot and everything in it. */
+/** Drop a reference; the last one frees the snapshot and everything in it (NULL is fine). */
 void ak_snapshot_free(struct ak_snapshot *snapshot);
+
+/** Take another reference to a snapshot; returns it. */
+struct ak_snapshot *ak_snapshot_hold(struct ak_snapshot *snapshot);
+
+/** The table a request reads: the SM and fabric ones from the shared fabric part. */
+const struct ak_table *ak_snapshot_table(const struct ak_snapshot *snapshot, enum ak_table_id id);
+
+/** The octets of an OCTET STRING cell. */
+const unsigned char *ak_cell_octets(const struct ak_cell *cell);
 
 /** Sort every table's rows by index, dropping all but the first of rows that share one;
  * returns how many were dropped. */

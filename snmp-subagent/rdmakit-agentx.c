@@ -348,7 +348,7 @@ static int serve(const struct ak_args *args, struct ak_config *config, struct rk
 	}
 	ak_refresher_stop(&refresher);
 	ak_agent_drain(&mailbox);
-	ak_agent_release();
+	ak_agent_release(&mailbox);
 	return err;
 }
 
