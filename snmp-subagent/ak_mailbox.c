@@ -2,7 +2,6 @@
 #include "ak_mailbox.h"
 
 #include <errno.h>
-#include <malloc.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,15 +98,12 @@ void ak_mailbox_free_retired(struct ak_mailbox *box)
 	list = box->retired;
 	box->retired = NULL;
 	pthread_mutex_unlock(&box->lock);
-	if (!list)
-		return;
 	while (list) {
 		struct ak_snapshot *next = list->next_retired;
 
 		ak_snapshot_free(list);
 		list = next;
 	}
-	malloc_trim(0); /* a fabric part is megabytes: give them back rather than keep them */
 }
 
 void ak_mailbox_post_log(struct ak_mailbox *box, enum rk_log_level level, const char *text)

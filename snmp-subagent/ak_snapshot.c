@@ -25,7 +25,6 @@ static void free_row(const struct ak_table *table, struct ak_row *row)
 	for (unsigned c = 0; c < table->ncolumns; c++)
 		if (row->cells[c].type == AK_CELL_OCTETS && row->cells[c].len > AK_CELL_INLINE)
 			free(row->cells[c].bytes);
-	free(row->cells);
 }
 
 struct ak_snapshot *ak_snapshot_hold(struct ak_snapshot *snapshot)
@@ -63,6 +62,12 @@ void ak_snapshot_free(struct ak_snapshot *snapshot)
 		for (size_t r = 0; r < table->nrows; r++)
 			free_row(table, &table->rows[r]);
 		free(table->rows);
+		while (table->chunks) {
+			struct ak_cell_chunk *next = table->chunks->next;
+
+			free(table->chunks);
+			table->chunks = next;
+		}
 	}
 	free(snapshot);
 }
@@ -106,6 +111,28 @@ int ak_snapshot_seal(struct ak_snapshot *snapshot)
 	return (int)dropped;
 }
 
+/* 256 KiB: above glibc's mmap threshold */
+#define AK_CHUNK_CELLS (256 * 1024 / sizeof(struct ak_cell))
+
+/* ncolumns zeroed cells for a new row. */
+static struct ak_cell *take_cells(struct ak_table *table)
+{
+	struct ak_cell_chunk *chunk = table->chunks;
+
+	if (!chunk || chunk->size - chunk->used < table->ncolumns) {
+		size_t size = AK_CHUNK_CELLS > table->ncolumns ? AK_CHUNK_CELLS : table->ncolumns;
+
+		chunk = calloc(1, sizeof(*chunk) + size * sizeof(chunk->cells[0]));
+		if (!chunk)
+			return NULL;
+		chunk->size = size;
+		chunk->next = table->chunks;
+		table->chunks = chunk;
+	}
+	chunk->used += table->ncolumns;
+	return &chunk->cells[chunk->used - table->ncolumns];
+}
+
 struct ak_row *ak_table_add_row(struct ak_table *table, const uint32_t *index, size_t len)
 {
 	struct ak_row *row;
@@ -123,7 +150,7 @@ struct ak_row *ak_table_add_row(struct ak_table *table, const uint32_t *index, s
 	}
 	row = &table->rows[table->nrows];
 	memset(row, 0, sizeof(*row));
-	row->cells = calloc(table->ncolumns, sizeof(*row->cells));
+	row->cells = take_cells(table);
 	if (!row->cells)
 		return NULL;
 	memcpy(row->index, index, len * sizeof(*index));

@@ -39,9 +39,18 @@ struct ak_row {
 	struct ak_cell *cells; /* cells[c - 1] is column c */
 };
 
+/* Cells come from chunks big enough for malloc to map them on their own, so a freed snapshot
+ * goes back to the system at once and a table of thousands of rows costs a few allocations. */
+struct ak_cell_chunk {
+	struct ak_cell_chunk *next;
+	size_t used, size;
+	struct ak_cell cells[];
+};
+
 struct ak_table {
 	unsigned ncolumns;
-	struct ak_row *rows; /* sorted by index once ak_snapshot_seal ran */
+	struct ak_cell_chunk *chunks; /* the newest first */
+	struct ak_row *rows;	      /* sorted by index once ak_snapshot_seal ran */
 	size_t nrows, capacity;
 };
 

@@ -19,7 +19,9 @@ import snmptest  # noqa: E402
 from snmptest import Setup, wait_for  # noqa: E402
 
 SHIM = "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so"
-GETS = int(os.environ.get("GETS", "3000"))
+GETS = int(os.environ.get("GETS", "5000"))
+ROUNDS = 5
+REDISCOVER = os.environ.get("REDISCOVER", "300")  # seconds; 2 adds a discovery every 2 s
 ROWS = int(os.environ.get("ROWS", "64"))
 WALKS = 5
 
@@ -137,21 +139,26 @@ def main():
     with Setup(host, config="refresh 1\n", offset=40) as s:
         ours = median_rate(lambda: bulkwalk(s, snmptest.ROOT_OID + ".1.2.3"))
     native = ifx_rate(tmp, snmptest.free_port(41))
-    # Latency on the ib-hdr fixture: the host the fabric runs use (under the umad2sim shim,
-    # which hangs on the generated many-port tree).
-    with Setup(snmptest.fixture("ib-hdr"), config="refresh 1\n", offset=43) as s:
-        idle = latencies(s.snmpd.port, counter, GETS)
 
     net = simlib.generate(os.path.join(tmp, "fat.net"), leaves=64, hosts=32, spines=32,
                           radix=64)
     with simlib.Sim(f"rkperf{os.getpid()}", net, tmp) as sim:
         sim.opensm("Hca1", 10)
-        config = "refresh 1\nfabric yes\nsm yes\nfabric-interval 1\nrediscover 2\n"
+        config = f"refresh 1\nfabric yes\nsm yes\nfabric-interval 1\nrediscover {REDISCOVER}\n"
         with Setup(snmptest.fixture("ib-hdr"), config=config, offset=42, ready_timeout=120,
                    env_extra={"LD_PRELOAD": SHIM, "IBSIM_SOCKNAME": sim.name}) as s:
             fp = snmptest.ROOT_OID + ".1.5.2"
             wait_for(lambda: bulkwalk(s, fp)[1] > 8000, 120, "the fabric port table")
-            busy = latencies(s.snmpd.port, counter, GETS)
+            # The same host without the fabric, at the same time: rounds alternate between
+            # the two, so both see the same load from the rest of the machine. The host is
+            # ib-hdr, which the umad2sim shim accepts (it hangs on the generated tree).
+            with Setup(snmptest.fixture("ib-hdr"), config="refresh 1\n", offset=43) as quiet:
+                idle, busy = [], []
+                for _ in range(ROUNDS):
+                    idle.append(pct(latencies(quiet.snmpd.port, counter, GETS // ROUNDS), 99))
+                    busy.append(pct(latencies(s.snmpd.port, counter, GETS // ROUNDS), 99))
+                idle_all = latencies(quiet.snmpd.port, counter, GETS // ROUNDS)
+                busy_all = latencies(s.snmpd.port, counter, GETS // ROUNDS)
             walk = median_rate(lambda: bulkwalk(s, fp))
             with open(f"/proc/{s.agent.proc.pid}/status") as f:
                 status = dict(line.split(":", 1) for line in f)
@@ -159,12 +166,15 @@ def main():
             hwm = int(status["VmHWM"].split()[0])
 
     ms = 1000
-    print(f"GET {counter} (rdmakitPcPortXmitData.1.1), {GETS} each, one at a time:")
-    print(f"  idle:                  p50 {pct(idle, 50) * ms:.3f} ms  p99 {pct(idle, 99) * ms:.3f} ms")
-    print(f"  fabric refresh (2,144 nodes, sweep every 1 s, rediscovery every 2 s):"
-          f" p50 {pct(busy, 50) * ms:.3f} ms  p99 {pct(busy, 99) * ms:.3f} ms")
-    ratio = pct(busy, 99) / pct(idle, 99)
-    print(f"  busy p99 / idle p99:   {ratio:.2f} (target <= 1.2)")
+    print(f"GET {counter} (rdmakitPcPortXmitData.1.1), one at a time, {ROUNDS} alternating"
+          f" rounds of {GETS // ROUNDS}:")
+    print(f"  idle (no fabric):      p50 {pct(idle_all, 50) * ms:.3f} ms, p99 per round"
+          f" {' '.join(f'{x * ms:.3f}' for x in idle)} ms, median {statistics.median(idle) * ms:.3f}")
+    print(f"  fabric refresh (2,144 nodes, a sweep every 1 s, rediscovery every {REDISCOVER} s):"
+          f" p50 {pct(busy_all, 50) * ms:.3f} ms, p99 per round"
+          f" {' '.join(f'{x * ms:.3f}' for x in busy)} ms, median {statistics.median(busy) * ms:.3f}")
+    ratio = statistics.median(busy) / statistics.median(idle)
+    print(f"  busy p99 / idle p99 (medians): {ratio:.2f} (target <= 1.2)")
     print(f"snmpbulkwalk -Cr50, median of {WALKS}:")
     print(f"  rdmakitPortCounterTable ({ROWS} ports): {ours[0]} varbinds in {ours[1]:.3f} s:"
           f" {ours[2]:.0f} varbinds/s")
