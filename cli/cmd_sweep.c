@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#define TEXT_OF(x)     #x
+#define NUMBER_TEXT(x) TEXT_OF(x)
+
 static const char sweep_usage[] =
     "Usage: rdmakit sweep [--errors-only] [--interval S] [--count N] [--reset NAMES]\n"
     "                     [--rediscover S] [--json] [-C CA] [-P PORT]\n"
@@ -24,10 +27,11 @@ static const char sweep_usage[] =
     "                         (comma-separated, e.g. symbol_error,link_downed) on\n"
     "                         every swept port\n"
     "  --rediscover S         rediscover the topology when older than S seconds\n"
-    "                         (default 300; it is also rediscovered when ports stop\n"
-    "                         answering)\n"
-    "  --json                 {\"ports\": [...], \"failed\": [...]} per sweep\n" CLI_MAD_HELP
-    "  --help                 this text\n";
+    "                         (default " NUMBER_TEXT(
+	RK_REDISCOVER_DEFAULT_S) "; it is also rediscovered when ports stop\n"
+				 "                         answering)\n"
+				 "  --json                 {\"ports\": [...], \"failed\": [...]} "
+				 "per sweep\n" CLI_MAD_HELP "  --help                 this text\n";
 
 static const struct option sweep_options[] = {
     {"errors-only", no_argument, NULL, OPT_ERRORS_ONLY},
@@ -78,7 +82,7 @@ static int parse_sweep_args(int argc, char **argv, struct sweep_args *args)
 	int opt, status, handled;
 
 	args->count = 0;
-	args->rediscover = 300;
+	args->rediscover = RK_REDISCOVER_DEFAULT_S;
 	while ((opt = getopt_long(argc, argv, CLI_MAD_SHORT_OPTIONS, sweep_options, NULL)) != -1) {
 		if (opt == OPT_HELP) {
 			fputs(sweep_usage, stdout);

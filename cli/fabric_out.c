@@ -119,12 +119,6 @@ json_object *json_fabric(const struct rk_fabric *fabric, enum link_selection lin
 	return doc;
 }
 
-static void count_nodes(const struct rk_fabric *fabric, size_t counts[4])
-{
-	for (size_t i = 0; i < fabric->nnodes; i++)
-		counts[fabric->nodes[i].type <= 3 ? fabric->nodes[i].type : 0]++;
-}
-
 static void text_link(FILE *out, const struct rk_fabric *fabric, const struct rk_fabric_link *link)
 {
 	const struct rk_fabric_node *a = &fabric->nodes[link->node_a];
@@ -142,16 +136,14 @@ static void text_link(FILE *out, const struct rk_fabric *fabric, const struct rk
 
 void text_fabric(FILE *out, const struct rk_fabric *fabric, enum link_selection links)
 {
-	size_t counts[4] = {0}, degraded = 0;
+	struct rk_fabric_summary summary;
 
-	count_nodes(fabric, counts);
-	for (size_t i = 0; i < fabric->nlinks; i++)
-		degraded += rk_link_degraded(&fabric->links[i]);
+	rk_fabric_summarize(fabric, &summary);
 	fprintf(
 	    out,
 	    "%zu switches, %zu CAs, %zu routers, %zu links (%zu degraded); discovered in %.2f s\n",
-	    counts[RK_NODE_SWITCH], counts[RK_NODE_CA], counts[RK_NODE_ROUTER], fabric->nlinks,
-	    degraded, fabric->discovery_seconds);
+	    summary.switches, summary.cas, summary.routers, summary.links, summary.degraded_links,
+	    fabric->discovery_seconds);
 	if (links == LINKS_NONE) {
 		for (size_t i = 0; i < fabric->nnodes; i++) {
 			const struct rk_fabric_node *node = &fabric->nodes[i];
@@ -243,7 +235,7 @@ static json_object *json_swept_port(const struct rk_fabric *fabric, const struct
 		bool available = p->state[c] != RK_VALUE_UNAVAILABLE;
 
 		json_object_object_add(counters, pma[c].name,
-				       available ? json_object_new_uint64(p->raw[c] * pma[c].scale)
+				       available ? json_object_new_uint64(rk_sweep_value(p, c))
 						 : NULL);
 		if (p->state[c] == RK_VALUE_SATURATED)
 			json_object_array_add(saturated, json_object_new_string(pma[c].name));
@@ -341,8 +333,7 @@ static void text_swept_port(FILE *out, const struct rk_fabric *fabric,
 		if (p->state[c] == RK_VALUE_UNAVAILABLE || (errors_only && !pma[c].is_error) ||
 		    (errors_only && !p->raw[c]))
 			continue;
-		fprintf(out, " %s=%llu%s", pma[c].name,
-			(unsigned long long)(p->raw[c] * pma[c].scale),
+		fprintf(out, " %s=%llu%s", pma[c].name, (unsigned long long)rk_sweep_value(p, c),
 			p->state[c] == RK_VALUE_SATURATED ? "(saturated)" : "");
 		if (pma[c].is_error && rk_sweep_delta(p, c))
 			fprintf(out, "(+%llu)", (unsigned long long)rk_sweep_delta(p, c));

@@ -4,13 +4,13 @@
 #include "cd_submit.h"
 
 #include "rdmakit/mad.h"
+#include "rdmakit/monitor.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define REDISCOVER_DEFAULT 300.0
-#define CA_NAME_MAX	   63
+#define CA_NAME_MAX 63
 
 /* Remember the first fabric option given, for the check that a mode is on. */
 static void note_option(struct cd_fabric_config *fabric, const oconfig_item_t *item,
@@ -159,7 +159,7 @@ void cd_fabric_config_init(struct cd_fabric_config *fabric)
 	memset(fabric, 0, sizeof(*fabric));
 	fabric->window = RK_MAD_DEFAULT_WINDOW;
 	fabric->timeout_ms = RK_MAD_DEFAULT_TIMEOUT_MS;
-	fabric->rediscover = REDISCOVER_DEFAULT;
+	fabric->rediscover = RK_REDISCOVER_DEFAULT_S;
 }
 
 int cd_fabric_config_check(const struct cd_fabric_config *fabric)

@@ -37,15 +37,14 @@ void cd_fabric_stop(struct cd_fabric *f)
 
 static void log_discovery(const struct rk_fabric *fabric, const struct rk_sweep *sweep)
 {
-	double facts[CD_FABRIC_FACTS];
+	struct rk_fabric_summary summary;
 
-	cd_fabric_facts(fabric, sweep, 0, facts);
+	rk_fabric_summarize(fabric, &summary);
 	cd_log(LOG_INFO,
-	       "fabric discovered in %.3f s: %.0f nodes (%.0f switches, %.0f CAs), %.0f links "
-	       "(%.0f degraded), %zu ports to sweep",
-	       fabric->discovery_seconds, facts[CD_FABRIC_NODES], facts[CD_FABRIC_SWITCHES],
-	       facts[CD_FABRIC_CAS], facts[CD_FABRIC_LINKS], facts[CD_FABRIC_DEGRADED_LINKS],
-	       sweep->count);
+	       "fabric discovered in %.3f s: %zu nodes (%zu switches, %zu CAs), %zu links "
+	       "(%zu degraded), %zu ports to sweep",
+	       fabric->discovery_seconds, summary.nodes, summary.switches, summary.cas,
+	       summary.links, summary.degraded_links, sweep->count);
 }
 
 /* After a (re)discovery: name the nodes. */
@@ -98,13 +97,6 @@ static bool usable(const struct rk_sweep_port *p, const struct cd_fabric_item *i
 	       (item->counter[1] < 0 || p->state[item->counter[1]] == RK_VALUE_OK);
 }
 
-static derive_t value_of(const struct rk_sweep_port *p, int c)
-{
-	size_t count;
-
-	return (derive_t)(p->raw[c] * rk_catalog_pma(&count)[c].scale);
-}
-
 /* Error counters are sent from the first sweep that sees them count. */
 static bool wanted(const struct cd_fabric *f, const struct rk_sweep_port *p,
 		   const struct cd_fabric_item *item)
@@ -136,21 +128,23 @@ static void send_port(struct cd_fabric *f, size_t i, cdtime_t now)
 		if (!wanted(f, p, item) || !usable(p, item))
 			continue;
 		for (size_t d = 0; d < n; d++)
-			batch.values[d].derive = value_of(p, item->counter[d]);
+			batch.values[d].derive =
+			    (derive_t)rk_sweep_value(p, (size_t)item->counter[d]);
 		cd_batch_submit(&batch, item->slot.type, item->slot.type_instance, n);
 	}
 }
 
 static void send_facts(const struct rk_monitor *m, double seconds, cdtime_t now)
 {
-	const struct cd_fact *facts = cd_fabric_fact_list();
-	double values[CD_FABRIC_FACTS];
+	size_t count;
+	const struct cd_fact *facts = cd_fact_list(RK_SCOPE_FABRIC, &count);
+	double values[RK_FACT_COUNT];
 	struct cd_batch batch;
 
-	cd_fabric_facts(m->fabric, &m->sweep, seconds, values);
+	rk_fabric_fact_values(m->fabric, &m->sweep, seconds, values);
 	cd_batch_begin_plugin(&batch, CD_FABRIC_PLUGIN, "", now);
-	for (size_t i = 0; i < CD_FABRIC_FACTS; i++) {
-		batch.values[0].gauge = values[i];
+	for (size_t i = 0; i < count; i++) {
+		batch.values[0].gauge = values[facts[i].fact];
 		cd_batch_submit(&batch, facts[i].type, facts[i].type_instance, 1);
 	}
 }

@@ -6,6 +6,7 @@
 #include "cd_values.h"
 
 #include "rdmakit/fabric.h"
+#include "rdmakit/facts.h"
 #include "rdmakit/sm.h"
 #include "rdmakit/sweep.h"
 
@@ -29,57 +30,19 @@ struct cd_fabric_item {
 	enum cd_fabric_rule rule;
 };
 
-/* A fabric-wide or SM value: one number under a standard type. */
+/* A fact of the core sent as one number under a standard type. */
 struct cd_fact {
+	enum rk_fact_id fact;	   /* unit and help come from the core's table */
 	const char *type;	   /* "count", "duration", "gauge" or "derive" */
 	const char *type_instance; /* e.g. "nodes", "master_lid" */
 	const char *ds_name;	   /* the type's data source: "value" or "seconds" */
-	const char *unit;
-	const char *when; /* when it is sent, for the reference table */
-	const char *help;
-};
-
-/* The fabric-wide values, in the order of cd_fabric_facts(). */
-enum {
-	CD_FABRIC_NODES,
-	CD_FABRIC_SWITCHES,
-	CD_FABRIC_CAS,
-	CD_FABRIC_LINKS,
-	CD_FABRIC_DEGRADED_LINKS,
-	CD_FABRIC_SWEPT_PORTS,
-	CD_FABRIC_UNANSWERED_PORTS,
-	CD_FABRIC_SWEEP_SECONDS,
-	CD_FABRIC_DISCOVERY_SECONDS,
-	CD_FABRIC_FACTS,
-};
-
-/* The SM values, in the order of cd_sm_facts(). */
-enum {
-	CD_SM_MASTER_LID,
-	CD_SM_MASTER_PRIORITY,
-	CD_SM_MASTER_STATE,
-	CD_SM_MASTER_ACTIVITY,
-	CD_SM_ANSWERED,
-	CD_SM_MASTERS,
-	CD_SM_STANDBYS,
-	CD_SM_FACTS,
+	const char *when;	   /* when it is sent, for the reference table */
 };
 
 /** The value lists of a fabric port, pairs once (at their rx counter); returns how many. */
 size_t cd_fabric_items(struct cd_fabric_item items[RK_SWEEP_COUNTERS]);
 
-/** Descriptions of the fabric-wide values (CD_FABRIC_FACTS of them). */
-const struct cd_fact *cd_fabric_fact_list(void);
-
-/** Descriptions of the SM values (CD_SM_FACTS of them). */
-const struct cd_fact *cd_sm_fact_list(void);
-
-/** Fill the fabric-wide values of a topology and its last sweep (sweep_seconds as measured). */
-void cd_fabric_facts(const struct rk_fabric *fabric, const struct rk_sweep *sweep,
-		     double sweep_seconds, double values[CD_FABRIC_FACTS]);
-
-/** Fill the SM values; master_* describe the SM in MASTER state, else the local port's SM if
- * it answered, else they are NAN (not sent). */
-void cd_sm_facts(const struct rk_sm_status *sm, double values[CD_SM_FACTS]);
+/** The values the plugin sends of a scope (RK_SCOPE_FABRIC or _SM); *count receives how many. */
+const struct cd_fact *cd_fact_list(enum rk_fact_scope scope, size_t *count);
 
 #endif

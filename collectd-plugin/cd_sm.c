@@ -30,19 +30,22 @@ void cd_sm_stop(struct cd_sm *s)
 
 static void send_facts(const struct rk_sm_status *status, cdtime_t now)
 {
-	const struct cd_fact *facts = cd_sm_fact_list();
-	double values[CD_SM_FACTS];
+	size_t count;
+	const struct cd_fact *facts = cd_fact_list(RK_SCOPE_SM, &count);
+	double values[RK_FACT_COUNT];
 	struct cd_batch batch;
 
-	cd_sm_facts(status, values);
+	rk_sm_fact_values(status, values);
 	cd_batch_begin_plugin(&batch, CD_SM_PLUGIN, "", now);
-	for (size_t i = 0; i < CD_SM_FACTS; i++) {
-		if (isnan(values[i]))
+	for (size_t i = 0; i < count; i++) {
+		double value = values[facts[i].fact];
+
+		if (isnan(value))
 			continue;
 		if (strcmp(facts[i].type, "derive") == 0)
-			batch.values[0].derive = (derive_t)values[i];
+			batch.values[0].derive = (derive_t)value;
 		else
-			batch.values[0].gauge = values[i];
+			batch.values[0].gauge = value;
 		cd_batch_submit(&batch, facts[i].type, facts[i].type_instance, 1);
 	}
 }

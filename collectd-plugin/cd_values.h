@@ -4,6 +4,7 @@
 #define RDMAKIT_CD_VALUES_H
 
 #include "rdmakit/catalog.h"
+#include "rdmakit/facts.h"
 #include "rdmakit/host.h"
 
 #include <stddef.h>
@@ -17,16 +18,18 @@ struct cd_slot {
 	const char *partner;	   /* the other file of an rx/tx pair, else NULL */
 };
 
-/* A port fact dispatched as a gauge. */
+/* A port fact of the core dispatched as a gauge. */
 struct cd_port_gauge {
-	const char *type_instance; /* the port attribute's sysfs name */
-	const char *unit;
-	const char *help;
-	double (*value)(const struct rk_port *port); /* negative when unknown */
+	const char *type_instance;		     /* collectd's name for it */
+	double (*value)(const struct rk_port *port); /* the core's reader: negative when unknown */
+	const struct rk_fact *fact;		     /* unit, help, ... */
 };
 
 /** The slot of the counter file name whose catalog entry is metric. */
 void cd_slot_for(const struct rk_metric *metric, const char *name, struct cd_slot *slot);
+
+/** The collectd type of a core counter pair ("if_octets", "if_packets"), or NULL. */
+const char *cd_pair_type(const struct rk_counter_pair *pair, const char **type_instance);
 
 /** Every port gauge the plugin dispatches; *count receives their number. */
 const struct cd_port_gauge *cd_port_gauges(size_t *count);

@@ -4,11 +4,14 @@
 #include <infiniband/mad.h>
 #include <string.h>
 
-#define PMA(n_, w_, narrow_, scale_, unit_, err_, field_, ext_, bit_, help_)                       \
+/* col_: the counter's MIB column, 30 and up (below: the port facts', facts.c); fixed once
+ * published. */
+#define PMA(col_, n_, w_, narrow_, scale_, unit_, err_, field_, ext_, bit_, help_)                 \
 	{                                                                                          \
 		.name = n_, .source = RK_SRC_PORT_COUNTERS, .width = w_, .narrow_width = narrow_,  \
 		.kind = RK_KIND_COUNTER, .scale = scale_, .unit = unit_, .is_error = err_,         \
-		.help = help_, .pma_field = field_, .pma_ext_field = ext_, .reset_bit = bit_       \
+		.help = help_, .pma_field = field_, .pma_ext_field = ext_, .reset_bit = bit_,      \
+		.column = col_                                                                     \
 	}
 #define HW(n_, unit_, err_, help_)                                                                 \
 	{                                                                                          \
@@ -18,47 +21,47 @@
 	}
 
 static const struct rk_metric catalog[] = {
-    PMA("symbol_error", 16, 0, 1, "errors", true, IB_PC_ERR_SYM_F, 0, 0,
+    PMA(30, "symbol_error", 16, 0, 1, "errors", true, IB_PC_ERR_SYM_F, 0, 0,
 	"Minor link errors detected on one or more physical lanes"),
-    PMA("link_error_recovery", 8, 0, 1, "events", true, IB_PC_LINK_RECOVERS_F, 0, 1,
+    PMA(31, "link_error_recovery", 8, 0, 1, "events", true, IB_PC_LINK_RECOVERS_F, 0, 1,
 	"Times the link error recovery process completed successfully"),
-    PMA("link_downed", 8, 0, 1, "events", true, IB_PC_LINK_DOWNED_F, 0, 2,
+    PMA(32, "link_downed", 8, 0, 1, "events", true, IB_PC_LINK_DOWNED_F, 0, 2,
 	"Times the link error recovery process failed and the link went down"),
-    PMA("port_rcv_errors", 16, 0, 1, "packets", true, IB_PC_ERR_RCV_F, 0, 3,
+    PMA(33, "port_rcv_errors", 16, 0, 1, "packets", true, IB_PC_ERR_RCV_F, 0, 3,
 	"Packets received with an error (bad CRC, length, VL or malformed)"),
-    PMA("port_rcv_remote_physical_errors", 16, 0, 1, "packets", true, IB_PC_ERR_PHYSRCV_F, 0, 4,
+    PMA(34, "port_rcv_remote_physical_errors", 16, 0, 1, "packets", true, IB_PC_ERR_PHYSRCV_F, 0, 4,
 	"Packets received marked bad by an upstream link (EBP delimiter)"),
-    PMA("port_rcv_switch_relay_errors", 16, 0, 1, "packets", true, IB_PC_ERR_SWITCH_REL_F, 0, 5,
+    PMA(35, "port_rcv_switch_relay_errors", 16, 0, 1, "packets", true, IB_PC_ERR_SWITCH_REL_F, 0, 5,
 	"Packets a switch could not forward (no route, wrong VL, loops)"),
-    PMA("port_xmit_discards", 16, 0, 1, "packets", true, IB_PC_XMT_DISCARDS_F, 0, 6,
+    PMA(36, "port_xmit_discards", 16, 0, 1, "packets", true, IB_PC_XMT_DISCARDS_F, 0, 6,
 	"Outbound packets discarded because the port was down or congested"),
-    PMA("port_xmit_constraint_errors", 8, 0, 1, "packets", true, IB_PC_ERR_XMTCONSTR_F, 0, 7,
+    PMA(37, "port_xmit_constraint_errors", 8, 0, 1, "packets", true, IB_PC_ERR_XMTCONSTR_F, 0, 7,
 	"Outbound packets not sent because of a partition or raw constraint"),
-    PMA("port_rcv_constraint_errors", 8, 0, 1, "packets", true, IB_PC_ERR_RCVCONSTR_F, 0, 8,
+    PMA(38, "port_rcv_constraint_errors", 8, 0, 1, "packets", true, IB_PC_ERR_RCVCONSTR_F, 0, 8,
 	"Inbound packets discarded because of a partition or raw constraint"),
-    PMA("local_link_integrity_errors", 4, 0, 1, "events", true, IB_PC_ERR_LOCALINTEG_F, 0, 9,
+    PMA(39, "local_link_integrity_errors", 4, 0, 1, "events", true, IB_PC_ERR_LOCALINTEG_F, 0, 9,
 	"Times local physical errors exceeded the LocalPhyErrors threshold"),
-    PMA("excessive_buffer_overrun_errors", 4, 0, 1, "events", true, IB_PC_ERR_EXCESS_OVR_F, 0, 10,
-	"Times consecutive receive buffer overruns exceeded the OverrunErrors threshold"),
-    PMA("VL15_dropped", 16, 0, 1, "packets", false, IB_PC_VL15_DROPPED_F, 0, 11,
+    PMA(40, "excessive_buffer_overrun_errors", 4, 0, 1, "events", true, IB_PC_ERR_EXCESS_OVR_F, 0,
+	10, "Times consecutive receive buffer overruns exceeded the OverrunErrors threshold"),
+    PMA(41, "VL15_dropped", 16, 0, 1, "packets", false, IB_PC_VL15_DROPPED_F, 0, 11,
 	"Subnet management packets dropped for lack of VL15 buffers"),
-    PMA("port_xmit_wait", 32, 0, 1, "ticks", false, IB_PC_XMT_WAIT_F, 0, -1,
+    PMA(42, "port_xmit_wait", 32, 0, 1, "ticks", false, IB_PC_XMT_WAIT_F, 0, -1,
 	"Ticks during which the port had data to send but no flow-control credits"),
-    PMA("port_xmit_data", 64, 32, 4, "bytes", false, IB_PC_XMT_BYTES_F, IB_PC_EXT_XMT_BYTES_F, -1,
-	"Data bytes transmitted, all VLs"),
-    PMA("port_rcv_data", 64, 32, 4, "bytes", false, IB_PC_RCV_BYTES_F, IB_PC_EXT_RCV_BYTES_F, -1,
-	"Data bytes received, all VLs"),
-    PMA("port_xmit_packets", 64, 32, 1, "packets", false, IB_PC_XMT_PKTS_F, IB_PC_EXT_XMT_PKTS_F,
-	-1, "Packets transmitted, all VLs"),
-    PMA("port_rcv_packets", 64, 32, 1, "packets", false, IB_PC_RCV_PKTS_F, IB_PC_EXT_RCV_PKTS_F, -1,
-	"Packets received, all VLs"),
-    PMA("unicast_xmit_packets", 64, 0, 1, "packets", false, 0, IB_PC_EXT_XMT_UPKTS_F, -1,
+    PMA(43, "port_xmit_data", 64, 32, 4, "bytes", false, IB_PC_XMT_BYTES_F, IB_PC_EXT_XMT_BYTES_F,
+	-1, "Data bytes transmitted, all VLs"),
+    PMA(44, "port_rcv_data", 64, 32, 4, "bytes", false, IB_PC_RCV_BYTES_F, IB_PC_EXT_RCV_BYTES_F,
+	-1, "Data bytes received, all VLs"),
+    PMA(45, "port_xmit_packets", 64, 32, 1, "packets", false, IB_PC_XMT_PKTS_F,
+	IB_PC_EXT_XMT_PKTS_F, -1, "Packets transmitted, all VLs"),
+    PMA(46, "port_rcv_packets", 64, 32, 1, "packets", false, IB_PC_RCV_PKTS_F, IB_PC_EXT_RCV_PKTS_F,
+	-1, "Packets received, all VLs"),
+    PMA(47, "unicast_xmit_packets", 64, 0, 1, "packets", false, 0, IB_PC_EXT_XMT_UPKTS_F, -1,
 	"Unicast packets transmitted"),
-    PMA("unicast_rcv_packets", 64, 0, 1, "packets", false, 0, IB_PC_EXT_RCV_UPKTS_F, -1,
+    PMA(48, "unicast_rcv_packets", 64, 0, 1, "packets", false, 0, IB_PC_EXT_RCV_UPKTS_F, -1,
 	"Unicast packets received"),
-    PMA("multicast_xmit_packets", 64, 0, 1, "packets", false, 0, IB_PC_EXT_XMT_MPKTS_F, -1,
+    PMA(49, "multicast_xmit_packets", 64, 0, 1, "packets", false, 0, IB_PC_EXT_XMT_MPKTS_F, -1,
 	"Multicast packets transmitted"),
-    PMA("multicast_rcv_packets", 64, 0, 1, "packets", false, 0, IB_PC_EXT_RCV_MPKTS_F, -1,
+    PMA(50, "multicast_rcv_packets", 64, 0, 1, "packets", false, 0, IB_PC_EXT_RCV_MPKTS_F, -1,
 	"Multicast packets received"),
     HW("out_of_buffer", "packets", true,
        "Packets dropped because no receive WQE was posted (receive queue empty)"),

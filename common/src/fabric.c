@@ -392,6 +392,20 @@ bool rk_link_degraded(const struct rk_fabric_link *link)
 	return link->below_enabled || link->below_peers;
 }
 
+void rk_fabric_summarize(const struct rk_fabric *fabric, struct rk_fabric_summary *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->nodes = fabric->nnodes;
+	out->links = fabric->nlinks;
+	for (size_t i = 0; i < fabric->nnodes; i++) {
+		out->switches += fabric->nodes[i].type == RK_NODE_SWITCH;
+		out->cas += fabric->nodes[i].type == RK_NODE_CA;
+		out->routers += fabric->nodes[i].type == RK_NODE_ROUTER;
+	}
+	for (size_t i = 0; i < fabric->nlinks; i++)
+		out->degraded_links += rk_link_degraded(&fabric->links[i]);
+}
+
 static int convert_fabric(ibnd_fabric_t *src, const struct rk_name_map *names,
 			  struct rk_fabric *fabric)
 {

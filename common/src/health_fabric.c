@@ -6,15 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static size_t count_in_state(const struct rk_sm_status *sm, enum rk_sm_state state)
-{
-	size_t count = 0;
-
-	for (size_t i = 0; i < sm->count; i++)
-		count += sm->sms[i].status == 0 && sm->sms[i].state == state;
-	return count;
-}
-
 static int check_master_hung(const struct rk_sm_status *prev, const struct rk_sm *master,
 			     struct rk_findings *out)
 {
@@ -47,10 +38,14 @@ static int check_local_sm_lid(const struct rk_sm_status *sm, const struct rk_sm 
 int rk_health_check_sm(const struct rk_sm_status *prev, const struct rk_sm_status *sm,
 		       struct rk_findings *out)
 {
-	const struct rk_sm *master = rk_sm_master(sm);
-	size_t masters = count_in_state(sm, RK_SM_MASTER);
+	struct rk_sm_summary summary;
+	const struct rk_sm *master;
+	size_t masters;
 	int err;
 
+	rk_sm_summarize(sm, &summary);
+	master = summary.master;
+	masters = summary.in_state[RK_SM_MASTER];
 	if (!master)
 		return rk_findings_add(out, RK_SEVERITY_CRITICAL, "SM_NO_MASTER", "subnet",
 				       "start opensm on a management node (systemctl start opensm) "
@@ -64,7 +59,7 @@ int rk_health_check_sm(const struct rk_sm_status *prev, const struct rk_sm_statu
 		    "for a split subnet",
 		    "%zu subnet managers claim MASTER", masters);
 	err = check_master_hung(prev, master, out);
-	if (!err && count_in_state(sm, RK_SM_STANDBY) == 0)
+	if (!err && summary.in_state[RK_SM_STANDBY] == 0)
 		err = rk_findings_add(out, RK_SEVERITY_WARNING, "SM_NO_STANDBY", "subnet",
 				      "run a standby opensm on another node, at a lower priority",
 				      "master SM at LID %u has no standby behind it", master->lid);

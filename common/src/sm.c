@@ -133,6 +133,25 @@ const struct rk_sm *rk_sm_master(const struct rk_sm_status *status)
 	return NULL;
 }
 
+void rk_sm_summarize(const struct rk_sm_status *status, struct rk_sm_summary *out)
+{
+	const struct rk_sm *local;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < status->count; i++) {
+		const struct rk_sm *sm = &status->sms[i];
+
+		if (sm->status != 0)
+			continue;
+		out->answered++;
+		if (sm->state >= RK_SM_NOT_ACTIVE && sm->state <= RK_SM_MASTER)
+			out->in_state[sm->state]++;
+	}
+	out->master = rk_sm_master(status);
+	local = rk_sm_find(status, status->local_sm_lid);
+	out->described = out->master ? out->master : local && local->status == 0 ? local : NULL;
+}
+
 const struct rk_sm *rk_sm_find(const struct rk_sm_status *status, uint16_t lid)
 {
 	for (size_t i = 0; i < status->count; i++)

@@ -244,6 +244,13 @@ static int query_counters(struct rk_mad_port *port, const struct rk_fabric *fabr
 	return err;
 }
 
+uint64_t rk_sweep_value(const struct rk_sweep_port *port, size_t c)
+{
+	size_t count;
+
+	return port->raw[c] * rk_catalog_pma(&count)[c].scale;
+}
+
 uint64_t rk_sweep_delta(const struct rk_sweep_port *port, size_t c)
 {
 	size_t count;

@@ -2,8 +2,9 @@
 /* Prints what rdmakit.so sends, one tab-separated row per value, for the collectd tests to
  * compare with collectd-plugin/README.md and to find each counter among the daemon's values.
  * Without arguments, the host mode: every catalog entry and port gauge (from, type, type
- * instance, data source, unit, scale, help). With --fabric, the fabric and SM modes: plugin,
- * plugin instance, type, type instance, data source, unit, when it is sent, help.
+ * instance, data source, unit, scale, help; units and help from the core's catalog and facts). With
+ * --fabric, the fabric and SM modes: plugin, plugin instance, type, type instance, data source,
+ * unit, when it is sent, help.
  */
 #include "cd_fabric_values.h"
 #include "cd_values.h"
@@ -35,7 +36,7 @@ static void print_host(void)
 	gauges = cd_port_gauges(&count);
 	for (size_t i = 0; i < count; i++)
 		printf("%s\tgauge\t%s\tvalue\t%s\t1\t%s\n", gauges[i].type_instance,
-		       gauges[i].type_instance, gauges[i].unit, gauges[i].help);
+		       gauges[i].type_instance, gauges[i].fact->unit, gauges[i].fact->help);
 }
 
 static const char *const rules[] = {
@@ -46,10 +47,13 @@ static const char *const rules[] = {
 
 static void print_facts(const char *plugin, const struct cd_fact *facts, size_t count)
 {
-	for (size_t i = 0; i < count; i++)
+	for (size_t i = 0; i < count; i++) {
+		const struct rk_fact *fact = rk_fact(facts[i].fact);
+
 		printf("%s\t\t%s\t%s\t%s\t%s\t%s\t%s\n", plugin, facts[i].type,
-		       facts[i].type_instance, facts[i].ds_name, facts[i].unit, facts[i].when,
-		       facts[i].help);
+		       facts[i].type_instance, facts[i].ds_name, fact->unit, facts[i].when,
+		       fact->help);
+	}
 }
 
 static void print_fabric(void)
@@ -57,6 +61,7 @@ static void print_fabric(void)
 	struct cd_fabric_item items[RK_SWEEP_COUNTERS];
 	size_t nitems = cd_fabric_items(items), count;
 	const struct rk_metric *pma = rk_catalog_pma(&count);
+	const struct cd_fact *facts;
 
 	for (size_t i = 0; i < nitems; i++) {
 		for (int k = 0; k < 2 && items[i].counter[k] >= 0; k++) {
@@ -70,8 +75,10 @@ static void print_fabric(void)
 			       m->unit, rules[items[i].rule], m->help);
 		}
 	}
-	print_facts(CD_FABRIC_PLUGIN, cd_fabric_fact_list(), CD_FABRIC_FACTS);
-	print_facts(CD_SM_PLUGIN, cd_sm_fact_list(), CD_SM_FACTS);
+	facts = cd_fact_list(RK_SCOPE_FABRIC, &count);
+	print_facts(CD_FABRIC_PLUGIN, facts, count);
+	facts = cd_fact_list(RK_SCOPE_SM, &count);
+	print_facts(CD_SM_PLUGIN, facts, count);
 }
 
 int main(int argc, char **argv)

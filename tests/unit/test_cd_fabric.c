@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Unit tests of the collectd plugin's fabric and SM mapping: node instance names, which value
- * lists a fabric port has, and the fabric-wide and SM values of hand-built snapshots. */
+ * lists a fabric port has, the fabric-wide and SM values of hand-built snapshots, and that every
+ * value sent maps a fact of the core's table. */
 #include "cd_fabric_values.h"
 #include "cd_names.h"
 
@@ -123,12 +124,25 @@ static void port_items_and_their_rules(void **state)
 	assert_int_equal(item->counter[1], -1);
 }
 
-static void fabric_facts_count_nodes_links_and_ports(void **state)
+/* The value the plugin sends under a type instance of a fact list. */
+static double sent(const struct cd_fact *facts, size_t count, const double values[RK_FACT_COUNT],
+		   const char *type_instance)
+{
+	for (size_t i = 0; i < count; i++)
+		if (strcmp(facts[i].type_instance, type_instance) == 0)
+			return values[facts[i].fact];
+	fail_msg("%s is not sent", type_instance);
+	return NAN;
+}
+
+static void fabric_values_are_the_cores_facts(void **state)
 {
 	struct rk_fabric *fabric = three_nodes();
 	struct rk_fabric_link links[2] = {{.below_peers = true}, {0}};
-	struct rk_sweep sweep = {.count = 10, .failed = 1};
-	double v[CD_FABRIC_FACTS];
+	struct rk_sweep sweep = {.count = 10, .answered = 9, .failed = 1};
+	double v[RK_FACT_COUNT];
+	size_t n;
+	const struct cd_fact *facts = cd_fact_list(RK_SCOPE_FABRIC, &n);
 
 	(void)state;
 	fabric->nodes[0].type = RK_NODE_SWITCH;
@@ -137,17 +151,19 @@ static void fabric_facts_count_nodes_links_and_ports(void **state)
 	fabric->links = links;
 	fabric->nlinks = 2;
 	fabric->discovery_seconds = 0.5;
-	cd_fabric_facts(fabric, &sweep, 0.25, v);
-	assert_true(v[CD_FABRIC_NODES] == 3 && v[CD_FABRIC_SWITCHES] == 1 && v[CD_FABRIC_CAS] == 2);
-	assert_true(v[CD_FABRIC_LINKS] == 2 && v[CD_FABRIC_DEGRADED_LINKS] == 1);
-	assert_true(v[CD_FABRIC_SWEPT_PORTS] == 10 && v[CD_FABRIC_UNANSWERED_PORTS] == 1);
-	assert_true(v[CD_FABRIC_SWEEP_SECONDS] == 0.25 && v[CD_FABRIC_DISCOVERY_SECONDS] == 0.5);
-	assert_string_equal(cd_fabric_fact_list()[CD_FABRIC_SWEEP_SECONDS].type, "duration");
+	rk_fabric_fact_values(fabric, &sweep, 0.25, v);
+	assert_int_equal(n, 9);
+	assert_true(sent(facts, n, v, "nodes") == 3 && sent(facts, n, v, "switches") == 1);
+	assert_true(sent(facts, n, v, "cas") == 2 && sent(facts, n, v, "links") == 2);
+	assert_true(sent(facts, n, v, "degraded_links") == 1);
+	assert_true(sent(facts, n, v, "swept_ports") == 10 &&
+		    sent(facts, n, v, "unanswered_ports") == 1);
+	assert_true(sent(facts, n, v, "sweep") == 0.25 && sent(facts, n, v, "discovery") == 0.5);
 	free(fabric->nodes);
 	free(fabric);
 }
 
-static void sm_facts_of_a_master_and_a_standby(void **state)
+static void sm_values_are_the_cores_facts(void **state)
 {
 	struct rk_sm sms[3] = {
 	    {.lid = 1, .priority = 10, .state = RK_SM_MASTER, .activity_count = 900},
@@ -155,21 +171,72 @@ static void sm_facts_of_a_master_and_a_standby(void **state)
 	    {.lid = 9, .state = RK_SM_STANDBY, .status = -110}, /* did not answer */
 	};
 	struct rk_sm_status status = {.sms = sms, .count = 3, .local_sm_lid = 1};
-	double v[CD_SM_FACTS];
+	double v[RK_FACT_COUNT];
+	size_t n;
+	const struct cd_fact *facts = cd_fact_list(RK_SCOPE_SM, &n);
 
 	(void)state;
-	cd_sm_facts(&status, v);
-	assert_true(v[CD_SM_MASTER_LID] == 1 && v[CD_SM_MASTER_PRIORITY] == 10);
-	assert_true(v[CD_SM_MASTER_STATE] == 3 && v[CD_SM_MASTER_ACTIVITY] == 900);
-	assert_true(v[CD_SM_ANSWERED] == 2 && v[CD_SM_MASTERS] == 1 && v[CD_SM_STANDBYS] == 1);
-	/* no SM in MASTER state: the local port's SM stands in, if it answered */
-	sms[0].state = RK_SM_DISCOVERING;
-	cd_sm_facts(&status, v);
-	assert_true(v[CD_SM_MASTER_STATE] == 1 && v[CD_SM_MASTERS] == 0);
-	sms[0].status = -110;
-	cd_sm_facts(&status, v);
-	assert_true(isnan(v[CD_SM_MASTER_LID]) && isnan(v[CD_SM_MASTER_ACTIVITY]));
-	assert_true(v[CD_SM_ANSWERED] == 1);
+	rk_sm_fact_values(&status, v);
+	assert_int_equal(n, 7);
+	assert_true(sent(facts, n, v, "master_lid") == 1 &&
+		    sent(facts, n, v, "master_priority") == 10);
+	assert_true(sent(facts, n, v, "master_state") == 3);
+	assert_true(sent(facts, n, v, "master_activity_count") == 900);
+	assert_true(sent(facts, n, v, "sms") == 2 && sent(facts, n, v, "masters") == 1);
+	assert_true(sent(facts, n, v, "standbys") == 1);
+	sms[0].status = -110; /* nothing to describe: master_* are not sent */
+	rk_sm_fact_values(&status, v);
+	assert_true(isnan(sent(facts, n, v, "master_lid")));
+	assert_true(sent(facts, n, v, "sms") == 1);
+}
+
+/* Every entry of a fact list names a fact of the scope, once, under a type that suits it. */
+static void check_fact_list(const struct cd_fact *facts, size_t count, enum rk_fact_scope scope)
+{
+	for (size_t i = 0; i < count; i++) {
+		const struct rk_fact *fact = rk_fact(facts[i].fact);
+		bool duration = strcmp(facts[i].type, "duration") == 0;
+
+		assert_int_equal(fact->scope, scope);
+		assert_int_equal(fact->id, facts[i].fact);
+		assert_int_equal(fact->kind == RK_KIND_COUNTER,
+				 strcmp(facts[i].type, "derive") == 0);
+		assert_int_not_equal(fact->kind, RK_KIND_TEXT);
+		assert_int_equal(duration, strcmp(fact->unit, "seconds") == 0);
+		assert_string_equal(facts[i].ds_name, duration ? "seconds" : "value");
+		for (size_t j = 0; j < i; j++) {
+			assert_int_not_equal(facts[j].fact, facts[i].fact);
+			assert_string_not_equal(facts[j].type_instance, facts[i].type_instance);
+		}
+	}
+}
+
+static void every_sent_value_maps_a_core_fact(void **state)
+{
+	size_t count;
+	const struct cd_fact *facts = cd_fact_list(RK_SCOPE_FABRIC, &count);
+	const struct cd_port_gauge *gauges;
+	const struct rk_counter_pair *pairs;
+
+	(void)state;
+	check_fact_list(facts, count, RK_SCOPE_FABRIC);
+	facts = cd_fact_list(RK_SCOPE_SM, &count);
+	check_fact_list(facts, count, RK_SCOPE_SM);
+	gauges = cd_port_gauges(&count);
+	assert_int_equal(count, 8);
+	for (size_t i = 0; i < count; i++) {
+		assert_int_equal(gauges[i].fact->scope, RK_SCOPE_PORT);
+		assert_int_equal(gauges[i].fact->kind, RK_KIND_GAUGE);
+		assert_non_null(gauges[i].value);
+		assert_ptr_equal(gauges[i].value, gauges[i].fact->port_number);
+	}
+	pairs = rk_counter_pairs(&count);
+	for (size_t i = 0; i < count; i++) {
+		const char *type_instance = NULL;
+
+		assert_non_null(cd_pair_type(&pairs[i], &type_instance));
+		assert_non_null(type_instance);
+	}
 }
 
 int main(void)
@@ -179,8 +246,9 @@ int main(void)
 	    cmocka_unit_test(nodes_are_named_by_the_map_or_their_guid),
 	    cmocka_unit_test(a_shared_name_falls_back_to_guids),
 	    cmocka_unit_test(port_items_and_their_rules),
-	    cmocka_unit_test(fabric_facts_count_nodes_links_and_ports),
-	    cmocka_unit_test(sm_facts_of_a_master_and_a_standby),
+	    cmocka_unit_test(fabric_values_are_the_cores_facts),
+	    cmocka_unit_test(sm_values_are_the_cores_facts),
+	    cmocka_unit_test(every_sent_value_maps_a_core_fact),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
-/* The one table of every counter rdmakit knows: name, width, kind, unit, help. */
+/* The one table of every counter rdmakit knows: name, width, kind, unit, help, MIB column. */
 #ifndef RDMAKIT_CATALOG_H
 #define RDMAKIT_CATALOG_H
 
@@ -16,7 +16,12 @@ enum rk_source {
 enum rk_kind {
 	RK_KIND_COUNTER, /* only goes up (until reset or saturation) */
 	RK_KIND_GAUGE,	 /* a level or setting */
+	RK_KIND_TEXT,	 /* a name, GUID or version string (facts.h only) */
 };
+
+/* MIB columns: in a table, columns below this one are kept for the index objects; a column,
+ * once published, is never renumbered nor reused (see facts.h). */
+#define RK_COLUMN_FIRST 3
 
 /* One metric. */
 struct rk_metric {
@@ -33,6 +38,7 @@ struct rk_metric {
 	int pma_field;	       /* libibmad field in PortCounters (enum MAD_FIELDS), 0 if none */
 	int pma_ext_field;     /* libibmad field in PortCountersExtended, 0 if none */
 	int reset_bit;	       /* CounterSelect bit that clears it, -1 if it cannot be reset */
+	unsigned column;       /* MIB column in the port counter table (PMA counters), else 0 */
 };
 
 /** The metric for a file name in a source, or NULL when the catalog lacks it. */

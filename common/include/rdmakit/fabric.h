@@ -127,6 +127,14 @@ void rk_fabric_classify_links(struct rk_fabric *fabric);
 /** A degraded link: slower or narrower than both ends enable, or than most of its peers. */
 bool rk_link_degraded(const struct rk_fabric_link *link);
 
+/* The fabric's nodes by type, its links and its degraded links. */
+struct rk_fabric_summary {
+	size_t nodes, switches, cas, routers, links, degraded_links;
+};
+
+/** Count a fabric's nodes by type, its links and its degraded links (rk_link_degraded). */
+void rk_fabric_summarize(const struct rk_fabric *fabric, struct rk_fabric_summary *out);
+
 /** Load a node name map; errors name the file and line. */
 int rk_name_map_load(const char *path, struct rk_name_map **out);
 

@@ -10,6 +10,9 @@
 
 #include <stdbool.h>
 
+/* Seconds after which a watched topology is rediscovered, unless the front end says otherwise. */
+#define RK_REDISCOVER_DEFAULT_S 300
+
 struct rk_monitor_options {
 	struct rk_fabric_options fabric; /* CA, port, node names */
 	struct rk_mad_options mad;	 /* from rk_mad_options_defaults(), then changed */

@@ -35,6 +35,14 @@ struct rk_sm_status {
 	uint16_t local_sm_lid; /* the master according to the local port's PortInfo */
 };
 
+/* The subnet managers of a status: which is master, and how many are in each state. */
+struct rk_sm_summary {
+	const struct rk_sm *master;	   /* the first SM in MASTER state, or NULL */
+	const struct rk_sm *described;	   /* master, else the local port's SM if it answered */
+	size_t answered;		   /* SMs that answered SMInfo */
+	size_t in_state[RK_SM_MASTER + 1]; /* SMs that answered, by enum rk_sm_state */
+};
+
 /** Query SMInfo at the local port's SM LID and at every IsSM port of fabric (may be NULL). */
 int rk_sm_query(struct rk_mad_port *port, const struct rk_fabric *fabric,
 		const struct rk_mad_options *options, struct rk_sm_status *status);
@@ -62,6 +70,9 @@ void rk_sm_describe(const struct rk_sm *sm, char *buf, size_t size);
 
 /** A deep copy of status into copy (free it with rk_sm_status_free); -ENOMEM. */
 int rk_sm_status_copy(const struct rk_sm_status *status, struct rk_sm_status *copy);
+
+/** Find the master (and the SM standing in for it) and count the SMs by state. */
+void rk_sm_summarize(const struct rk_sm_status *status, struct rk_sm_summary *out);
 
 /** Free what rk_sm_query filled in. */
 void rk_sm_status_free(struct rk_sm_status *status);

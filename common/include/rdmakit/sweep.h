@@ -59,6 +59,9 @@ int rk_sweep_reset(struct rk_mad_port *port, const struct rk_sweep *sweep, uint3
 /** CounterSelect bit mask for a comma-separated list of error counter names; -EINVAL. */
 int rk_sweep_reset_mask(const char *names, uint32_t *mask);
 
+/** Value of counter c in the catalog's unit (raw times scale: data counters in bytes). */
+uint64_t rk_sweep_value(const struct rk_sweep_port *port, size_t c);
+
 /** Change of counter c between the port's last two samples, in the catalog's unit; 0 if unknown. */
 uint64_t rk_sweep_delta(const struct rk_sweep_port *port, size_t c);
 

@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* The table of facts (facts.h). Columns are written out here and never renumbered: a fact that
+ * goes away leaves its column unused, a new one takes the next free column of its scope. Port
+ * facts use columns 3 to 29 of the port table; the PMA counters (catalog.c) 30 and up. */
+#include "rdmakit/facts.h"
+
+#include <math.h>
+#include <string.h>
+
+#define PORT_NUMBER(field_)                                                                        \
+	static double port_##field_(const struct rk_port *port)                                    \
+	{                                                                                          \
+		return (double)port->field_;                                                       \
+	}
+#define PORT_TEXT(field_)                                                                          \
+	static const char *port_##field_(const struct rk_port *port)                               \
+	{                                                                                          \
+		return port->field_;                                                               \
+	}
+#define DEVICE_NUMBER(name_, field_)                                                               \
+	static double device_##name_(const struct rk_device *device)                               \
+	{                                                                                          \
+		return (double)device->field_;                                                     \
+	}
+#define DEVICE_TEXT(name_, field_)                                                                 \
+	static const char *device_##name_(const struct rk_device *device)                          \
+	{                                                                                          \
+		return device->field_;                                                             \
+	}
+
+PORT_NUMBER(state)
+PORT_TEXT(state_name)
+PORT_NUMBER(phys_state)
+PORT_TEXT(phys_state_name)
+PORT_NUMBER(rate_gbps)
+PORT_NUMBER(width)
+PORT_TEXT(speed)
+PORT_NUMBER(lid)
+PORT_NUMBER(sm_lid)
+PORT_NUMBER(sm_sl)
+PORT_NUMBER(lmc)
+PORT_NUMBER(cap_mask)
+PORT_TEXT(link_layer)
+PORT_TEXT(gid0)
+PORT_TEXT(netdev)
+DEVICE_NUMBER(node_type, node_type)
+DEVICE_TEXT(node_type_name, node_type_name)
+DEVICE_TEXT(node_guid, node_guid)
+DEVICE_TEXT(sys_image_guid, sys_image_guid)
+DEVICE_TEXT(fw_ver, fw_ver)
+DEVICE_TEXT(hca_type, hca_type)
+DEVICE_TEXT(board_id, board_id)
+DEVICE_TEXT(hw_rev, hw_rev)
+DEVICE_TEXT(node_desc, node_desc)
+DEVICE_NUMBER(num_ports, nports)
+DEVICE_NUMBER(vanished, vanished)
+DEVICE_TEXT(pci_address, pci.address)
+DEVICE_NUMBER(numa_node, pci.numa_node)
+DEVICE_NUMBER(pcie_speed, pci.cur_speed_gts)
+DEVICE_NUMBER(pcie_max_speed, pci.max_speed_gts)
+DEVICE_NUMBER(pcie_width, pci.cur_width)
+DEVICE_NUMBER(pcie_max_width, pci.max_width)
+DEVICE_NUMBER(sriov_numvfs, pci.sriov_numvfs)
+DEVICE_NUMBER(sriov_totalvfs, pci.sriov_totalvfs)
+DEVICE_NUMBER(pci_vendor, pci.vendor)
+DEVICE_NUMBER(pci_device, pci.device_id)
+
+/* What an SM answered: nothing when it did not answer. */
+static double sm_lid(const struct rk_sm *sm)
+{
+	return sm->lid;
+}
+
+static double sm_answered(const struct rk_sm *sm)
+{
+	return sm->status == 0;
+}
+
+static double sm_priority(const struct rk_sm *sm)
+{
+	return sm->status == 0 ? (double)sm->priority : -1;
+}
+
+static double sm_state(const struct rk_sm *sm)
+{
+	return sm->status == 0 ? (double)sm->state : -1;
+}
+
+static double sm_activity_count(const struct rk_sm *sm)
+{
+	return sm->status == 0 ? (double)sm->activity_count : -1;
+}
+
+static const char *sm_guid(const struct rk_sm *sm, char *buf)
+{
+	if (sm->status != 0)
+		return "";
+	rk_format_guid(sm->guid, buf, RK_FACT_TEXT_MAX);
+	return buf;
+}
+
+static const char *sm_state_name(const struct rk_sm *sm, char *buf)
+{
+	(void)buf;
+	return sm->status == 0 ? rk_sm_state_name(sm->state) : "";
+}
+
+static const char *sm_name(const struct rk_sm *sm, char *buf)
+{
+	(void)buf;
+	return sm->status == 0 ? sm->name : "";
+}
+
+#define ENTRY(id_, scope_, kind_, col_, name_, unit_, cli_, help_, ...)                            \
+	[id_] = {.id = id_,                                                                        \
+		 .scope = scope_,                                                                  \
+		 .name = name_,                                                                    \
+		 .kind = kind_,                                                                    \
+		 .unit = unit_,                                                                    \
+		 .help = help_,                                                                    \
+		 .column = col_,                                                                   \
+		 .cli_name = cli_,                                                                 \
+		 __VA_ARGS__}
+#define SM_G(id_, col_, name_, kind_, unit_, cli_, fn_, help_)                                     \
+	ENTRY(id_, RK_SCOPE_SM_ENTRY, kind_, col_, name_, unit_, cli_, help_, .sm_number = sm_##fn_)
+#define SM_T(id_, col_, name_, unit_, cli_, fn_, help_)                                            \
+	ENTRY(id_, RK_SCOPE_SM_ENTRY, RK_KIND_TEXT, col_, name_, unit_, cli_, help_,               \
+	      .sm_text = sm_##fn_)
+#define PORT_G(id_, col_, name_, unit_, cli_, fn_, help_)                                          \
+	ENTRY(id_, RK_SCOPE_PORT, RK_KIND_GAUGE, col_, name_, unit_, cli_, help_,                  \
+	      .port_number = port_##fn_)
+#define PORT_T(id_, col_, name_, unit_, cli_, fn_, help_)                                          \
+	ENTRY(id_, RK_SCOPE_PORT, RK_KIND_TEXT, col_, name_, unit_, cli_, help_,                   \
+	      .port_text = port_##fn_)
+#define DEV_G(id_, col_, name_, unit_, cli_, fn_, help_)                                           \
+	ENTRY(id_, RK_SCOPE_DEVICE, RK_KIND_GAUGE, col_, name_, unit_, cli_, help_,                \
+	      .device_number = device_##fn_)
+#define DEV_T(id_, col_, name_, unit_, cli_, fn_, help_)                                           \
+	ENTRY(id_, RK_SCOPE_DEVICE, RK_KIND_TEXT, col_, name_, unit_, cli_, help_,                 \
+	      .device_text = device_##fn_)
+#define FABRIC(id_, col_, name_, unit_, cli_, help_)                                               \
+	ENTRY(id_, RK_SCOPE_FABRIC, RK_KIND_GAUGE, col_, name_, unit_, cli_, help_)
+#define SM(id_, col_, name_, kind_, unit_, help_)                                                  \
+	ENTRY(id_, RK_SCOPE_SM, kind_, col_, name_, unit_, NULL, help_)
+
+static const struct rk_fact facts[RK_FACT_COUNT] = {
+    PORT_G(RK_FACT_PORT_STATE, 3, "state", "state", NULL, state,
+	   "Logical port state: 1 DOWN, 2 INIT, 3 ARMED, 4 ACTIVE, 5 ACTIVE_DEFER"),
+    PORT_T(RK_FACT_PORT_STATE_NAME, 4, "state_name", "name", "state", state_name,
+	   "Logical port state as the kernel names it (ACTIVE, DOWN, ...)"),
+    PORT_G(RK_FACT_PORT_PHYS_STATE, 5, "phys_state", "state", NULL, phys_state,
+	   "Physical port state: 1 Sleep, 2 Polling, 3 Disabled, 4 Training, 5 LinkUp, "
+	   "6 LinkErrorRecovery, 7 PhyTest"),
+    PORT_T(RK_FACT_PORT_PHYS_STATE_NAME, 6, "phys_state_name", "name", "phys_state",
+	   phys_state_name, "Physical port state as the kernel names it (LinkUp, Polling, ...)"),
+    PORT_G(RK_FACT_PORT_RATE, 7, "rate", "Gb/s", "rate_gbps", rate_gbps,
+	   "Link rate: lanes times lane speed"),
+    PORT_G(RK_FACT_PORT_WIDTH, 8, "width", "lanes", "width", width,
+	   "Active link width in lanes (1, 2, 4, 8, 12)"),
+    PORT_T(RK_FACT_PORT_SPEED, 9, "speed", "name", "speed", speed,
+	   "Active lane speed (SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR, XDR)"),
+    PORT_G(RK_FACT_PORT_LID, 10, "lid", "LID", "lid", lid, "Base LID of the port (0 on RoCE)"),
+    PORT_G(RK_FACT_PORT_SM_LID, 11, "sm_lid", "LID", "sm_lid", sm_lid,
+	   "LID of the master subnet manager (0 on RoCE)"),
+    PORT_G(RK_FACT_PORT_SM_SL, 12, "sm_sl", "SL", "sm_sl", sm_sl,
+	   "Service level for talking to the subnet manager"),
+    PORT_G(RK_FACT_PORT_LMC, 13, "lid_mask_count", "bits", "lmc", lmc,
+	   "LMC: low LID bits masked for multipath"),
+    PORT_G(RK_FACT_PORT_CAP_MASK, 14, "cap_mask", "bitmask", "cap_mask", cap_mask,
+	   "PortInfo CapabilityMask"),
+    PORT_T(RK_FACT_PORT_LINK_LAYER, 15, "link_layer", "name", "link_layer", link_layer,
+	   "Link layer: InfiniBand or Ethernet (RoCE)"),
+    PORT_T(RK_FACT_PORT_GID0, 16, "gid0", "GID", "gid0", gid0, "GID at index 0 of the port"),
+    PORT_T(RK_FACT_PORT_NETDEV, 17, "netdev", "name", "netdev", netdev,
+	   "Network device behind a RoCE port"),
+    DEV_G(RK_FACT_DEVICE_NODE_TYPE, 3, "node_type", "type", NULL, node_type,
+	  "Node type: 1 CA, 2 switch, 3 router, 4 RNIC"),
+    DEV_T(RK_FACT_DEVICE_NODE_TYPE_NAME, 4, "node_type_name", "name", "node_type", node_type_name,
+	  "Node type as the kernel names it (CA, switch, ...)"),
+    DEV_T(RK_FACT_DEVICE_NODE_GUID, 5, "node_guid", "GUID", "node_guid", node_guid,
+	  "Node GUID of the device"),
+    DEV_T(RK_FACT_DEVICE_SYS_IMAGE_GUID, 6, "sys_image_guid", "GUID", "sys_image_guid",
+	  sys_image_guid, "System image GUID (shared by the functions of one adapter)"),
+    DEV_T(RK_FACT_DEVICE_FW_VER, 7, "fw_ver", "version", "fw_ver", fw_ver, "Firmware version"),
+    DEV_T(RK_FACT_DEVICE_HCA_TYPE, 8, "hca_type", "name", "hca_type", hca_type,
+	  "HCA model (e.g. MT4123)"),
+    DEV_T(RK_FACT_DEVICE_BOARD_ID, 9, "board_id", "name", "board_id", board_id,
+	  "Board identifier (the adapter's PSID)"),
+    DEV_T(RK_FACT_DEVICE_HW_REV, 10, "hw_rev", "version", "hw_rev", hw_rev, "Hardware revision"),
+    DEV_T(RK_FACT_DEVICE_NODE_DESC, 11, "node_desc", "name", "node_desc", node_desc,
+	  "Node description, as other nodes of the fabric see it"),
+    DEV_G(RK_FACT_DEVICE_NUM_PORTS, 12, "num_ports", "ports", "num_ports", num_ports,
+	  "Ports of the device"),
+    DEV_G(RK_FACT_DEVICE_VANISHED, 13, "vanished", "boolean", "vanished", vanished,
+	  "1 when the device disappeared (its values are the last ones read)"),
+    DEV_T(RK_FACT_DEVICE_PCI_ADDRESS, 14, "pci_address", "address", "pci.address", pci_address,
+	  "PCI address of the function behind the device (none for virtual devices)"),
+    DEV_G(RK_FACT_DEVICE_NUMA_NODE, 15, "numa_node", "node", "pci.numa_node", numa_node,
+	  "NUMA node of the PCI function"),
+    DEV_G(RK_FACT_DEVICE_PCIE_SPEED, 16, "pcie_speed", "GT/s", "pci.link_speed_gts", pcie_speed,
+	  "Current PCIe link speed"),
+    DEV_G(RK_FACT_DEVICE_PCIE_MAX_SPEED, 17, "pcie_max_speed", "GT/s", "pci.max_link_speed_gts",
+	  pcie_max_speed, "Maximum PCIe link speed of the function"),
+    DEV_G(RK_FACT_DEVICE_PCIE_WIDTH, 18, "pcie_width", "lanes", "pci.link_width", pcie_width,
+	  "Current PCIe link width"),
+    DEV_G(RK_FACT_DEVICE_PCIE_MAX_WIDTH, 19, "pcie_max_width", "lanes", "pci.max_link_width",
+	  pcie_max_width, "Maximum PCIe link width of the function"),
+    DEV_G(RK_FACT_DEVICE_SRIOV_NUMVFS, 20, "sriov_numvfs", "functions", "pci.sriov_numvfs",
+	  sriov_numvfs, "SR-IOV virtual functions enabled"),
+    DEV_G(RK_FACT_DEVICE_SRIOV_TOTALVFS, 21, "sriov_totalvfs", "functions", "pci.sriov_totalvfs",
+	  sriov_totalvfs, "SR-IOV virtual functions the device supports"),
+    DEV_G(RK_FACT_DEVICE_PCI_VENDOR, 22, "pci_vendor", "id", "pci.vendor_id", pci_vendor,
+	  "PCI vendor id of the function (0x15b3: Mellanox, NVIDIA)"),
+    DEV_G(RK_FACT_DEVICE_PCI_DEVICE, 23, "pci_device", "id", "pci.device_id", pci_device,
+	  "PCI device id of the function (the adapter model)"),
+    FABRIC(RK_FACT_FABRIC_NODES, 1, "nodes", "nodes", NULL,
+	   "Nodes found by the last discovery (switches, CAs, routers)"),
+    FABRIC(RK_FACT_FABRIC_SWITCHES, 2, "switches", "nodes", NULL, "Switches found"),
+    FABRIC(RK_FACT_FABRIC_CAS, 3, "cas", "nodes", NULL, "Channel adapters (HCAs) found"),
+    FABRIC(RK_FACT_FABRIC_ROUTERS, 4, "routers", "nodes", NULL, "Routers found"),
+    FABRIC(RK_FACT_FABRIC_LINKS, 5, "links", "links", NULL, "Links between two ports"),
+    FABRIC(RK_FACT_FABRIC_DEGRADED_LINKS, 6, "degraded_links", "links", NULL,
+	   "Links below the speed or width both ends enable, or below most links between the "
+	   "same models"),
+    FABRIC(RK_FACT_FABRIC_SWEPT_PORTS, 7, "swept_ports", "ports", "ports_swept",
+	   "Ports whose counters the sweep asks for (every switch port, CA ports with a LID)"),
+    FABRIC(RK_FACT_FABRIC_ANSWERED_PORTS, 8, "answered_ports", "ports", NULL,
+	   "Swept ports that answered"),
+    FABRIC(RK_FACT_FABRIC_UNANSWERED_PORTS, 9, "unanswered_ports", "ports", NULL,
+	   "Swept ports that did not answer"),
+    FABRIC(RK_FACT_FABRIC_SWEEP_SECONDS, 10, "sweep_seconds", "seconds", NULL,
+	   "Time of the last sweep as the front end measured it, rediscovery included when "
+	   "there was one"),
+    FABRIC(RK_FACT_FABRIC_DISCOVERY_SECONDS, 11, "discovery_seconds", "seconds",
+	   "discovery_seconds", "Time the last discovery of the topology took"),
+    SM(RK_FACT_SM_MASTER_LID, 1, "master_lid", RK_KIND_GAUGE, "LID", "LID of the master SM"),
+    SM(RK_FACT_SM_MASTER_PRIORITY, 2, "master_priority", RK_KIND_GAUGE, "priority",
+       "SMInfo priority of the master SM (0-15)"),
+    SM(RK_FACT_SM_MASTER_STATE, 3, "master_state", RK_KIND_GAUGE, "state",
+       "SMInfo state of the master SM: 3 MASTER (when no SM claims MASTER, the state of the SM "
+       "the local port points at: 0 NOT_ACTIVE, 1 DISCOVERING, 2 STANDBY)"),
+    SM(RK_FACT_SM_MASTER_ACTIVITY, 4, "master_activity_count", RK_KIND_COUNTER, "MADs",
+       "SMInfo ActCount of the master SM (OpenSM: the SMPs it has sent); it stops rising when "
+       "the SM hangs"),
+    SM(RK_FACT_SM_ANSWERED, 5, "answered", RK_KIND_GAUGE, "SMs", "SMs that answered SMInfo"),
+    SM(RK_FACT_SM_MASTERS, 6, "masters", RK_KIND_GAUGE, "SMs",
+       "SMs in MASTER state (1 in a healthy subnet)"),
+    SM(RK_FACT_SM_STANDBYS, 7, "standbys", RK_KIND_GAUGE, "SMs",
+       "SMs in STANDBY state, ready to take over"),
+    SM(RK_FACT_SM_DISCOVERING, 8, "discovering", RK_KIND_GAUGE, "SMs",
+       "SMs in DISCOVERING state (sweeping the subnet before they settle)"),
+    SM(RK_FACT_SM_NOT_ACTIVE, 9, "not_active", RK_KIND_GAUGE, "SMs",
+       "SMs in NOT_ACTIVE state (answering, but not managing the subnet)"),
+    SM_G(RK_FACT_SM_ENTRY_LID, 3, "lid", RK_KIND_GAUGE, "LID", "lid", lid,
+	 "LID the SM was queried at"),
+    SM_G(RK_FACT_SM_ENTRY_ANSWERED, 4, "answered", RK_KIND_GAUGE, "boolean", "answered", answered,
+	 "1 when the SM answered SMInfo (its other facts are known only then)"),
+    SM_T(RK_FACT_SM_ENTRY_GUID, 5, "guid", "GUID", "guid", guid, "Port GUID of the SM"),
+    SM_G(RK_FACT_SM_ENTRY_PRIORITY, 6, "priority", RK_KIND_GAUGE, "priority", "priority", priority,
+	 "SMInfo priority (0-15): the highest becomes master"),
+    SM_G(RK_FACT_SM_ENTRY_STATE, 7, "state", RK_KIND_GAUGE, "state", NULL, state,
+	 "SMInfo state: 0 NOT_ACTIVE, 1 DISCOVERING, 2 STANDBY, 3 MASTER"),
+    SM_T(RK_FACT_SM_ENTRY_STATE_NAME, 8, "state_name", "name", "state", state_name,
+	 "SMInfo state by name (MASTER, STANDBY, DISCOVERING, NOT_ACTIVE)"),
+    SM_G(RK_FACT_SM_ENTRY_ACTIVITY, 9, "activity_count", RK_KIND_COUNTER, "MADs", "activity_count",
+	 activity_count,
+	 "SMInfo ActCount (OpenSM: the SMPs it has sent); it stops rising when the SM hangs"),
+    SM_T(RK_FACT_SM_ENTRY_NAME, 10, "name", "name", "name", name,
+	 "Name of the SM's node (node name map, else its description)"),
+};
+
+static const struct rk_counter_pair pairs[] = {
+    {"data", "port_rcv_data", "port_xmit_data"},
+    {"packets", "port_rcv_packets", "port_xmit_packets"},
+    {"unicast_packets", "unicast_rcv_packets", "unicast_xmit_packets"},
+    {"multicast_packets", "multicast_rcv_packets", "multicast_xmit_packets"},
+};
+
+const struct rk_fact *rk_facts_all(size_t *count)
+{
+	*count = RK_FACT_COUNT;
+	return facts;
+}
+
+const struct rk_fact *rk_fact(enum rk_fact_id id)
+{
+	return &facts[id];
+}
+
+const struct rk_counter_pair *rk_counter_pairs(size_t *count)
+{
+	*count = sizeof(pairs) / sizeof(pairs[0]);
+	return pairs;
+}
+
+const struct rk_counter_pair *rk_counter_pair_of(const char *counter, bool *is_tx)
+{
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		if (strcmp(counter, pairs[i].rx) == 0 || strcmp(counter, pairs[i].tx) == 0) {
+			*is_tx = strcmp(counter, pairs[i].tx) == 0;
+			return &pairs[i];
+		}
+	}
+	return NULL;
+}
+
+void rk_fabric_fact_values(const struct rk_fabric *fabric, const struct rk_sweep *sweep,
+			   double sweep_seconds, double values[RK_FACT_COUNT])
+{
+	struct rk_fabric_summary summary;
+
+	rk_fabric_summarize(fabric, &summary);
+	values[RK_FACT_FABRIC_NODES] = (double)summary.nodes;
+	values[RK_FACT_FABRIC_SWITCHES] = (double)summary.switches;
+	values[RK_FACT_FABRIC_CAS] = (double)summary.cas;
+	values[RK_FACT_FABRIC_ROUTERS] = (double)summary.routers;
+	values[RK_FACT_FABRIC_LINKS] = (double)summary.links;
+	values[RK_FACT_FABRIC_DEGRADED_LINKS] = (double)summary.degraded_links;
+	values[RK_FACT_FABRIC_SWEPT_PORTS] = sweep ? (double)sweep->count : NAN;
+	values[RK_FACT_FABRIC_ANSWERED_PORTS] = sweep ? (double)sweep->answered : NAN;
+	values[RK_FACT_FABRIC_UNANSWERED_PORTS] = sweep ? (double)sweep->failed : NAN;
+	values[RK_FACT_FABRIC_SWEEP_SECONDS] = sweep ? sweep_seconds : NAN;
+	values[RK_FACT_FABRIC_DISCOVERY_SECONDS] = fabric->discovery_seconds;
+}
+
+void rk_sm_fact_values(const struct rk_sm_status *status, double values[RK_FACT_COUNT])
+{
+	struct rk_sm_summary summary;
+	const struct rk_sm *sm;
+
+	rk_sm_summarize(status, &summary);
+	sm = summary.described;
+	values[RK_FACT_SM_MASTER_LID] = sm ? sm->lid : NAN;
+	values[RK_FACT_SM_MASTER_PRIORITY] = sm ? sm->priority : NAN;
+	values[RK_FACT_SM_MASTER_STATE] = sm ? sm->state : NAN;
+	values[RK_FACT_SM_MASTER_ACTIVITY] = sm ? sm->activity_count : NAN;
+	values[RK_FACT_SM_ANSWERED] = (double)summary.answered;
+	values[RK_FACT_SM_MASTERS] = (double)summary.in_state[RK_SM_MASTER];
+	values[RK_FACT_SM_STANDBYS] = (double)summary.in_state[RK_SM_STANDBY];
+	values[RK_FACT_SM_DISCOVERING] = (double)summary.in_state[RK_SM_DISCOVERING];
+	values[RK_FACT_SM_NOT_ACTIVE] = (double)summary.in_state[RK_SM_NOT_ACTIVE];
+}

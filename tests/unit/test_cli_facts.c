@@ -1,0 +1,320 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* The CLI's JSON names and values against the core's table of facts: every key of a port or
+ * device of `status --json`, and of an SM of `sm --json`, is a fact's cli_name (or an index or
+ * counter list) and shows what the fact's reader reads; the fabric facts the CLI prints
+ * (fabric --json, sweep --json) have the table's names and values. */
+#include "fabric_out.h"
+#include "fixture_util.h"
+#include "json_out.h"
+#include "rdmakit/facts.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+/* Keys that are not facts: the object's index, and its counters (the catalog's). */
+static const char *const not_facts[] = {"name",	     "port",	    "counters", "hw_counters",
+					"saturated", "unavailable", "ports",	"pci"};
+
+static bool is_fact_key(enum rk_fact_scope scope, const char *prefix, const char *key)
+{
+	size_t count, plen = strlen(prefix);
+	const struct rk_fact *facts = rk_facts_all(&count);
+
+	for (size_t i = 0; i < count; i++)
+		if (facts[i].scope == scope && facts[i].cli_name &&
+		    strncmp(facts[i].cli_name, prefix, plen) == 0 &&
+		    strcmp(facts[i].cli_name + plen, key) == 0)
+			return true;
+	return false;
+}
+
+static bool index_or_counters(const char *key)
+{
+	for (size_t i = 0; i < sizeof(not_facts) / sizeof(not_facts[0]); i++)
+		if (strcmp(key, not_facts[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Every member of obj is a fact of scope (its cli_name is prefix + key), or not a fact. */
+static void check_keys(json_object *obj, enum rk_fact_scope scope, const char *prefix)
+{
+	json_object_object_foreach(obj, key, value)
+	{
+		(void)value;
+		if (!is_fact_key(scope, prefix, key) &&
+		    !(prefix[0] == '\0' && index_or_counters(key)))
+			fail_msg("%s%s: not in the table of facts", prefix, key);
+	}
+}
+
+/* The member a cli_name names: "pci.numa_node" is numa_node of pci; *present when it exists. */
+static json_object *member(json_object *obj, const char *cli_name, bool *present)
+{
+	const char *dot = strchr(cli_name, '.');
+	json_object *value = NULL;
+	char head[32];
+
+	if (!dot) {
+		*present = json_object_object_get_ex(obj, cli_name, &value);
+		return value;
+	}
+	snprintf(head, sizeof(head), "%.*s", (int)(dot - cli_name), cli_name);
+	*present = json_object_object_get_ex(obj, head, &value);
+	if (!value) /* "pci": null for a virtual device: its members are unknown */
+		return NULL;
+	return member(value, dot + 1, present);
+}
+
+/* How the CLI writes a number that it shows as text: "4X" lanes, hexadecimal ids and masks. */
+static double number_of_text(const char *text)
+{
+	char *end;
+	double lanes = strtod(text, &end);
+
+	if (strcmp(end, "X") == 0)
+		return lanes;
+	return (double)strtoull(text, NULL, 16);
+}
+
+static void check_number(const char *name, json_object *shown, double value)
+{
+	if (value < 0) {
+		if (shown)
+			fail_msg("%s: CLI %s, core unknown", name, json_object_get_string(shown));
+		return;
+	}
+	if (!shown)
+		fail_msg("%s: not shown, core %g", name, value);
+	switch (json_object_get_type(shown)) {
+	case json_type_boolean:
+		assert_int_equal(json_object_get_boolean(shown), value != 0);
+		break;
+	case json_type_string:
+		if (number_of_text(json_object_get_string(shown)) != value)
+			fail_msg("%s: CLI %s, core %g", name, json_object_get_string(shown), value);
+		break;
+	default:
+		if (json_object_get_double(shown) != value)
+			fail_msg("%s: CLI %g, core %g", name, json_object_get_double(shown), value);
+	}
+}
+
+static void check_text(const char *name, json_object *shown, const char *text)
+{
+	if (!text[0]) { /* unknown: null, or an empty string (an SM's name) */
+		if (shown && json_object_get_string_len(shown) != 0)
+			fail_msg("%s: CLI %s, core unknown", name, json_object_get_string(shown));
+		return;
+	}
+	if (!shown || strcmp(json_object_get_string(shown), text) != 0)
+		fail_msg("%s: CLI %s, core \"%s\"", name,
+			 shown ? json_object_get_string(shown) : "null", text);
+}
+
+/* What a fact is about: a device, a port of it, or an SM. */
+struct item {
+	const struct rk_device *dev;
+	const struct rk_port *port;
+	const struct rk_sm *sm;
+};
+
+static double fact_number(const struct rk_fact *f, const struct item *item)
+{
+	if (f->scope == RK_SCOPE_SM_ENTRY)
+		return f->sm_number(item->sm);
+	return f->scope == RK_SCOPE_PORT ? f->port_number(item->port) : f->device_number(item->dev);
+}
+
+static const char *fact_text(const struct rk_fact *f, const struct item *item, char *buf)
+{
+	if (f->scope == RK_SCOPE_SM_ENTRY)
+		return f->sm_text(item->sm, buf);
+	return f->scope == RK_SCOPE_PORT ? f->port_text(item->port) : f->device_text(item->dev);
+}
+
+/* Every fact of scope with a cli_name is shown as its reader reads it: an unknown one as null,
+ * or left out. */
+static void check_facts(json_object *obj, enum rk_fact_scope scope, const struct item *item)
+{
+	size_t count;
+	const struct rk_fact *facts = rk_facts_all(&count);
+
+	check_keys(obj, scope, "");
+	for (size_t i = 0; i < count; i++) {
+		const struct rk_fact *f = &facts[i];
+		char buf[RK_FACT_TEXT_MAX];
+		bool present;
+		json_object *shown;
+
+		if (f->scope != scope || !f->cli_name)
+			continue;
+		shown = member(obj, f->cli_name, &present);
+		if (f->kind == RK_KIND_TEXT)
+			check_text(f->cli_name, shown, fact_text(f, item, buf));
+		else
+			check_number(f->cli_name, shown, fact_number(f, item));
+	}
+}
+
+static void check_fixture(const char *name)
+{
+	struct rk_host *host = NULL;
+	struct port_filter all = {0};
+	json_object *doc, *devices;
+
+	assert_int_equal(rk_host_open(fixture_path(name), &host), 0);
+	assert_int_equal(rk_host_refresh(host), 0);
+	doc = json_status(host, &all);
+	devices = json_object_object_get(doc, "devices");
+	assert_int_equal(json_object_array_length(devices), host->ndevices);
+	for (size_t d = 0; d < host->ndevices; d++) {
+		json_object *dev = json_object_array_get_idx(devices, d);
+		json_object *ports = json_object_object_get(dev, "ports");
+
+		json_object *pci = json_object_object_get(dev, "pci");
+
+		struct item device = {.dev = &host->devices[d]};
+
+		check_facts(dev, RK_SCOPE_DEVICE, &device);
+		if (pci)
+			check_keys(pci, RK_SCOPE_DEVICE, "pci.");
+		assert_int_equal(json_object_array_length(ports), host->devices[d].nports);
+		for (unsigned p = 0; p < host->devices[d].nports; p++) {
+			struct item port = {.dev = &host->devices[d],
+					    .port = &host->devices[d].ports[p]};
+
+			check_facts(json_object_array_get_idx(ports, p), RK_SCOPE_PORT, &port);
+		}
+	}
+	json_object_put(doc);
+	rk_host_close(host);
+}
+
+static void status_json_shows_the_port_and_device_facts(void **state)
+{
+	static const char *const fixtures[] = {"ib-hdr",      "roce",	"rxe",
+					       "port-states", "no-pma", "pcie-slow",
+					       "pcie-x8",     "messy",	"degraded-rate"};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++)
+		check_fixture(fixtures[i]);
+}
+
+/* A switch (ports 1, 2) and a CA (port 1), linked once. */
+static void two_nodes(struct rk_fabric *fabric, struct rk_fabric_node nodes[2],
+		      struct rk_fabric_port ports[5], struct rk_fabric_link *link)
+{
+	memset(ports, 0, 5 * sizeof(*ports));
+	for (int i = 0; i < 5; i++)
+		ports[i] = (struct rk_fabric_port){
+		    .num = i < 3 ? i : i - 3, .present = true, .state = 4, .remote_node = -1};
+	nodes[0] = (struct rk_fabric_node){
+	    .guid = 0x10, .type = RK_NODE_SWITCH, .name = "leaf1", .nports = 2, .ports = ports};
+	nodes[1] = (struct rk_fabric_node){
+	    .guid = 0x20, .type = RK_NODE_CA, .name = "host1", .nports = 1, .ports = ports + 3};
+	*link = (struct rk_fabric_link){
+	    .node_a = 0, .port_a = 1, .node_b = 1, .port_b = 1, .width = 4, .speed = RK_SPEED_EDR};
+	*fabric = (struct rk_fabric){
+	    .nodes = nodes, .nnodes = 2, .links = link, .nlinks = 1, .discovery_seconds = 0.125};
+}
+
+static json_object *sweep_json(const struct rk_fabric *fabric, const struct rk_sweep *sweep)
+{
+	FILE *out = tmpfile();
+	char text[4096];
+	size_t len;
+
+	assert_non_null(out);
+	print_json_sweep(out, fabric, sweep, false);
+	rewind(out);
+	len = fread(text, 1, sizeof(text) - 1, out);
+	text[len] = '\0';
+	fclose(out);
+	return json_tokener_parse(text);
+}
+
+static void fabric_and_sweep_json_show_the_fabric_facts(void **state)
+{
+	struct rk_fabric fabric;
+	struct rk_fabric_node nodes[2];
+	struct rk_fabric_port ports[5];
+	struct rk_fabric_link link;
+	struct rk_sweep_port swept[3] = {
+	    {.node_guid = 0x10, .node = 0, .port = 1, .lid = 1, .sampled = true},
+	    {.node_guid = 0x10, .node = 0, .port = 2, .lid = 1, .sampled = true},
+	    {.node_guid = 0x20, .node = 1, .port = 1, .lid = 2, .status = -110},
+	};
+	struct rk_sweep sweep = {.ports = swept, .count = 3, .answered = 2, .failed = 1};
+	double values[RK_FACT_COUNT];
+	json_object *docs[2];
+	size_t count, shown = 0;
+	const struct rk_fact *facts = rk_facts_all(&count);
+
+	(void)state;
+	two_nodes(&fabric, nodes, ports, &link);
+	rk_fabric_fact_values(&fabric, &sweep, 0.5, values);
+	docs[0] = json_fabric(&fabric, LINKS_ALL);
+	docs[1] = sweep_json(&fabric, &sweep);
+	assert_non_null(docs[1]);
+	for (size_t i = 0; i < count; i++) {
+		json_object *value = NULL;
+
+		if (facts[i].scope != RK_SCOPE_FABRIC || !facts[i].cli_name)
+			continue;
+		if (!json_object_object_get_ex(docs[0], facts[i].cli_name, &value))
+			json_object_object_get_ex(docs[1], facts[i].cli_name, &value);
+		if (!value)
+			fail_msg("%s: not in fabric --json nor sweep --json", facts[i].cli_name);
+		assert_true(json_object_get_double(value) == values[facts[i].id]);
+		shown++;
+	}
+	assert_int_equal(shown, 2); /* discovery_seconds and ports_swept */
+	json_object_put(docs[0]);
+	json_object_put(docs[1]);
+}
+
+static void sm_json_shows_the_sm_entry_facts(void **state)
+{
+	struct rk_sm sms[3] = {
+	    {.lid = 1,
+	     .guid = 0x0002c90300000011,
+	     .priority = 10,
+	     .state = RK_SM_MASTER,
+	     .activity_count = 900,
+	     .name = "host1 HCA-1"},
+	    {.lid = 5, .guid = 0x0002c90300000021, .priority = 5, .state = RK_SM_STANDBY},
+	    {.lid = 9, .status = -110}, /* did not answer */
+	};
+	struct rk_sm_status status = {.sms = sms, .count = 3, .local_lid = 3, .local_sm_lid = 1};
+	json_object *doc = json_sm(&status), *array = json_object_object_get(doc, "sms");
+
+	(void)state;
+	assert_int_equal(json_object_array_length(array), 3);
+	for (size_t i = 0; i < 3; i++) {
+		struct item sm = {.sm = &sms[i]};
+
+		check_facts(json_object_array_get_idx(array, i), RK_SCOPE_SM_ENTRY, &sm);
+	}
+	json_object_put(doc);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(status_json_shows_the_port_and_device_facts),
+	    cmocka_unit_test(fabric_and_sweep_json_show_the_fabric_facts),
+	    cmocka_unit_test(sm_json_shows_the_sm_entry_facts),
+	};
+
+	return cmocka_run_group_tests_name("cli_facts", tests, NULL, NULL);
+}

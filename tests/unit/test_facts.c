@@ -1,0 +1,400 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* Unit tests of the table of facts (names, columns, units, help, readers on a fixture host),
+ * the rx/tx pairs, and the one-function summaries: a swept counter's value, the fabric summary
+ * and the SM summary, on small hand-built sweeps, fabrics and SM statuses. */
+#include "fixture_util.h"
+#include "rdmakit/facts.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+static void every_fact_sits_at_its_id(void **state)
+{
+	size_t count;
+	const struct rk_fact *facts = rk_facts_all(&count);
+
+	(void)state;
+	assert_int_equal(count, RK_FACT_COUNT);
+	for (size_t i = 0; i < count; i++) {
+		assert_int_equal(facts[i].id, i);
+		assert_ptr_equal(rk_fact(facts[i].id), &facts[i]);
+	}
+}
+
+/* The first column a scope's facts may use: tables keep the first ones for their indexes. */
+static unsigned first_column(enum rk_fact_scope scope)
+{
+	return scope == RK_SCOPE_FABRIC || scope == RK_SCOPE_SM ? 1 : RK_COLUMN_FIRST;
+}
+
+static void names_and_columns_are_unique_in_a_scope(void **state)
+{
+	size_t count;
+	const struct rk_fact *facts = rk_facts_all(&count);
+
+	(void)state;
+	for (size_t i = 0; i < count; i++) {
+		assert_true(facts[i].column >= first_column(facts[i].scope));
+		for (size_t j = 0; j < i; j++) {
+			if (facts[j].scope != facts[i].scope)
+				continue;
+			assert_int_not_equal(facts[j].column, facts[i].column);
+			assert_string_not_equal(facts[j].name, facts[i].name);
+			if (facts[i].cli_name && facts[j].cli_name)
+				assert_string_not_equal(facts[j].cli_name, facts[i].cli_name);
+		}
+	}
+}
+
+/* Facts of a table (port, device, SM entry) have one reader, of their kind; scalars none. */
+static void check_readers(const struct rk_fact *f)
+{
+	bool text = f->kind == RK_KIND_TEXT;
+	int readers = (f->port_number != NULL) + (f->port_text != NULL) +
+		      (f->device_number != NULL) + (f->device_text != NULL) +
+		      (f->sm_number != NULL) + (f->sm_text != NULL);
+
+	switch (f->scope) {
+	case RK_SCOPE_PORT:
+		assert_true(text ? f->port_text != NULL : f->port_number != NULL);
+		break;
+	case RK_SCOPE_DEVICE:
+		assert_true(text ? f->device_text != NULL : f->device_number != NULL);
+		break;
+	case RK_SCOPE_SM_ENTRY:
+		assert_true(text ? f->sm_text != NULL : f->sm_number != NULL);
+		break;
+	default:
+		assert_false(text);
+		assert_int_equal(readers, 0);
+		return;
+	}
+	assert_int_equal(readers, 1);
+}
+
+static void every_fact_has_a_unit_help_and_reader(void **state)
+{
+	size_t count;
+	const struct rk_fact *facts = rk_facts_all(&count);
+
+	(void)state;
+	for (size_t i = 0; i < count; i++) {
+		assert_non_null(facts[i].name);
+		assert_true(facts[i].name[0] != '\0');
+		assert_non_null(facts[i].unit);
+		assert_true(facts[i].unit[0] != '\0');
+		assert_non_null(facts[i].help);
+		assert_true(strlen(facts[i].help) > 10);
+		check_readers(&facts[i]);
+	}
+}
+
+/* The port table could carry the PMA counters too: their columns come after the port facts'. */
+static void pma_counters_have_their_own_columns(void **state)
+{
+	size_t npma, nall, nfacts;
+	const struct rk_metric *pma = rk_catalog_pma(&npma);
+	const struct rk_metric *all = rk_catalog_all(&nall);
+	const struct rk_fact *facts = rk_facts_all(&nfacts);
+
+	(void)state;
+	assert_int_equal(pma[0].column, 30);
+	assert_int_equal(pma[rk_catalog_pma_index("port_xmit_data")].column, 43);
+	for (size_t i = 0; i < npma; i++) {
+		assert_true(pma[i].column >= 30);
+		for (size_t j = 0; j < i; j++)
+			assert_int_not_equal(pma[j].column, pma[i].column);
+		for (size_t f = 0; f < nfacts; f++)
+			if (facts[f].scope == RK_SCOPE_PORT)
+				assert_true(facts[f].column < pma[i].column);
+	}
+	for (size_t i = npma; i < nall; i++)
+		assert_int_equal(all[i].column, 0); /* driver counters: no MIB column */
+}
+
+static void pairs_join_an_rx_and_a_tx_counter(void **state)
+{
+	size_t count;
+	const struct rk_counter_pair *pairs = rk_counter_pairs(&count);
+	bool is_tx = false;
+
+	(void)state;
+	assert_int_equal(count, 4);
+	for (size_t i = 0; i < count; i++) {
+		const struct rk_metric *rx = rk_catalog_find(RK_SRC_PORT_COUNTERS, pairs[i].rx);
+		const struct rk_metric *tx = rk_catalog_find(RK_SRC_PORT_COUNTERS, pairs[i].tx);
+
+		assert_non_null(rx);
+		assert_non_null(tx);
+		assert_non_null(strstr(rx->name, "rcv"));
+		assert_non_null(strstr(tx->name, "xmit"));
+		assert_string_equal(rx->unit, tx->unit);
+		assert_int_equal(rx->scale, tx->scale);
+	}
+	assert_ptr_equal(rk_counter_pair_of("port_xmit_data", &is_tx), &pairs[0]);
+	assert_true(is_tx);
+	assert_string_equal(rk_counter_pair_of("multicast_rcv_packets", &is_tx)->name,
+			    "multicast_packets");
+	assert_false(is_tx);
+	assert_null(rk_counter_pair_of("symbol_error", &is_tx));
+}
+
+static double port_number(const struct rk_port *port, enum rk_fact_id id)
+{
+	return rk_fact(id)->port_number(port);
+}
+
+static const char *port_text(const struct rk_port *port, enum rk_fact_id id)
+{
+	return rk_fact(id)->port_text(port);
+}
+
+static double device_number(const struct rk_device *device, enum rk_fact_id id)
+{
+	return rk_fact(id)->device_number(device);
+}
+
+static const char *device_text(const struct rk_device *device, enum rk_fact_id id)
+{
+	return rk_fact(id)->device_text(device);
+}
+
+/* tests/fixtures/sysfs/ib-hdr: mlx5_1 port 1 is ACTIVE/LinkUp at 200 Gb/s (4X HDR), LID 6. */
+static void readers_give_a_fixture_hosts_values(void **state)
+{
+	struct rk_host *host = NULL;
+	const struct rk_device *dev;
+	const struct rk_port *port;
+
+	(void)state;
+	assert_int_equal(rk_host_open(fixture_path("ib-hdr"), &host), 0);
+	assert_int_equal(rk_host_refresh(host), 0);
+	dev = rk_host_find_device(host, "mlx5_1");
+	assert_non_null(dev);
+	port = &dev->ports[0];
+	assert_true(port_number(port, RK_FACT_PORT_STATE) == 4);
+	assert_string_equal(port_text(port, RK_FACT_PORT_STATE_NAME), "ACTIVE");
+	assert_true(port_number(port, RK_FACT_PORT_PHYS_STATE) == 5);
+	assert_string_equal(port_text(port, RK_FACT_PORT_PHYS_STATE_NAME), "LinkUp");
+	assert_true(port_number(port, RK_FACT_PORT_RATE) == 200);
+	assert_true(port_number(port, RK_FACT_PORT_WIDTH) == 4);
+	assert_string_equal(port_text(port, RK_FACT_PORT_SPEED), "HDR");
+	assert_true(port_number(port, RK_FACT_PORT_LID) == 6);
+	assert_true(port_number(port, RK_FACT_PORT_SM_LID) == 1);
+	assert_true(port_number(port, RK_FACT_PORT_LMC) == 0);
+	assert_true(port_number(port, RK_FACT_PORT_CAP_MASK) == 0xa651e848);
+	assert_string_equal(port_text(port, RK_FACT_PORT_LINK_LAYER), "InfiniBand");
+	assert_string_equal(device_text(dev, RK_FACT_DEVICE_FW_VER), "20.31.1014");
+	assert_string_equal(device_text(dev, RK_FACT_DEVICE_NODE_GUID), "b859:9f03:00d4:6f2b");
+	assert_string_equal(device_text(dev, RK_FACT_DEVICE_HCA_TYPE), "MT4123");
+	assert_true(device_number(dev, RK_FACT_DEVICE_NODE_TYPE) == 1);
+	assert_true(device_number(dev, RK_FACT_DEVICE_NUM_PORTS) == 1);
+	assert_true(device_number(dev, RK_FACT_DEVICE_VANISHED) == 0);
+	assert_string_equal(device_text(dev, RK_FACT_DEVICE_PCI_ADDRESS), "0000:3b:00.1");
+	rk_host_close(host);
+}
+
+static void readers_say_unknown_for_missing_values(void **state)
+{
+	struct rk_port port = {.state = -1,
+			       .rate_gbps = -1,
+			       .width = -1,
+			       .lid = -1,
+			       .sm_lid = -1,
+			       .sm_sl = -1,
+			       .lmc = -1,
+			       .cap_mask = -1};
+	size_t count;
+	const struct rk_fact *facts = rk_facts_all(&count);
+
+	(void)state;
+	port.phys_state = -1;
+	for (size_t i = 0; i < count; i++) {
+		if (facts[i].port_number)
+			assert_true(facts[i].port_number(&port) < 0);
+		if (facts[i].port_text)
+			assert_string_equal(facts[i].port_text(&port), "");
+	}
+}
+
+static void sm_entry_readers_know_only_the_lid_of_a_silent_sm(void **state)
+{
+	struct rk_sm sm = {.lid = 5,
+			   .guid = 0x0002c90300000021,
+			   .priority = 5,
+			   .state = RK_SM_STANDBY,
+			   .activity_count = 77,
+			   .name = "host2 HCA-1"};
+	char buf[RK_FACT_TEXT_MAX];
+
+	(void)state;
+	assert_true(rk_fact(RK_FACT_SM_ENTRY_LID)->sm_number(&sm) == 5);
+	assert_true(rk_fact(RK_FACT_SM_ENTRY_ANSWERED)->sm_number(&sm) == 1);
+	assert_string_equal(rk_fact(RK_FACT_SM_ENTRY_GUID)->sm_text(&sm, buf),
+			    "0x0002c90300000021");
+	assert_true(rk_fact(RK_FACT_SM_ENTRY_PRIORITY)->sm_number(&sm) == 5);
+	assert_true(rk_fact(RK_FACT_SM_ENTRY_STATE)->sm_number(&sm) == 2);
+	assert_string_equal(rk_fact(RK_FACT_SM_ENTRY_STATE_NAME)->sm_text(&sm, buf), "STANDBY");
+	assert_true(rk_fact(RK_FACT_SM_ENTRY_ACTIVITY)->sm_number(&sm) == 77);
+	assert_string_equal(rk_fact(RK_FACT_SM_ENTRY_NAME)->sm_text(&sm, buf), "host2 HCA-1");
+	sm.status = -110; /* no answer: only where it was asked is known */
+	assert_true(rk_fact(RK_FACT_SM_ENTRY_LID)->sm_number(&sm) == 5);
+	assert_true(rk_fact(RK_FACT_SM_ENTRY_ANSWERED)->sm_number(&sm) == 0);
+	assert_string_equal(rk_fact(RK_FACT_SM_ENTRY_GUID)->sm_text(&sm, buf), "");
+	assert_true(rk_fact(RK_FACT_SM_ENTRY_PRIORITY)->sm_number(&sm) < 0);
+	assert_true(rk_fact(RK_FACT_SM_ENTRY_ACTIVITY)->sm_number(&sm) < 0);
+	assert_string_equal(rk_fact(RK_FACT_SM_ENTRY_NAME)->sm_text(&sm, buf), "");
+}
+
+static void swept_values_are_in_the_catalogs_unit(void **state)
+{
+	struct rk_sweep_port port = {0};
+	int data = rk_catalog_pma_index("port_xmit_data");
+	int packets = rk_catalog_pma_index("port_xmit_packets");
+	int symbols = rk_catalog_pma_index("symbol_error");
+
+	(void)state;
+	port.raw[data] = 1000; /* 4-byte words */
+	port.raw[packets] = 1000;
+	port.raw[symbols] = 65535;
+	assert_int_equal(rk_sweep_value(&port, (size_t)data), 4000);
+	assert_int_equal(rk_sweep_value(&port, (size_t)packets), 1000);
+	assert_int_equal(rk_sweep_value(&port, (size_t)symbols), 65535);
+	port.raw[data] = UINT64_C(1) << 40;
+	assert_true(rk_sweep_value(&port, (size_t)data) == UINT64_C(1) << 42);
+}
+
+/* Two switches, three CAs, a router; four links: one below what both ends enable, one below
+ * its peers, one whose ends disagree (not degraded by itself), one healthy. */
+static void fabric_summary_counts_by_type_and_degraded_links(void **state)
+{
+	struct rk_fabric_node nodes[6] = {
+	    {.type = RK_NODE_SWITCH}, {.type = RK_NODE_SWITCH}, {.type = RK_NODE_CA},
+	    {.type = RK_NODE_CA},     {.type = RK_NODE_CA},	{.type = RK_NODE_ROUTER},
+	};
+	struct rk_fabric_link links[4] = {
+	    {.below_enabled = true}, {.below_peers = true}, {.ends_disagree = true}, {0}};
+	struct rk_fabric fabric = {.nodes = nodes, .nnodes = 6, .links = links, .nlinks = 4};
+	struct rk_fabric_summary summary;
+
+	(void)state;
+	rk_fabric_summarize(&fabric, &summary);
+	assert_int_equal(summary.nodes, 6);
+	assert_int_equal(summary.switches, 2);
+	assert_int_equal(summary.cas, 3);
+	assert_int_equal(summary.routers, 1);
+	assert_int_equal(summary.links, 4);
+	assert_int_equal(summary.degraded_links, 2);
+	fabric.nlinks = 0;
+	fabric.nnodes = 0;
+	rk_fabric_summarize(&fabric, &summary);
+	assert_int_equal(summary.nodes + summary.switches + summary.degraded_links, 0);
+}
+
+static void fabric_fact_values_follow_the_summary_and_the_sweep(void **state)
+{
+	struct rk_fabric_node nodes[3] = {
+	    {.type = RK_NODE_SWITCH}, {.type = RK_NODE_CA}, {.type = RK_NODE_CA}};
+	struct rk_fabric_link links[2] = {{.below_peers = true}, {0}};
+	struct rk_fabric fabric = {
+	    .nodes = nodes, .nnodes = 3, .links = links, .nlinks = 2, .discovery_seconds = 0.5};
+	struct rk_sweep sweep = {.count = 10, .answered = 9, .failed = 1};
+	double v[RK_FACT_COUNT];
+
+	(void)state;
+	rk_fabric_fact_values(&fabric, &sweep, 0.25, v);
+	assert_true(v[RK_FACT_FABRIC_NODES] == 3 && v[RK_FACT_FABRIC_SWITCHES] == 1);
+	assert_true(v[RK_FACT_FABRIC_CAS] == 2 && v[RK_FACT_FABRIC_ROUTERS] == 0);
+	assert_true(v[RK_FACT_FABRIC_LINKS] == 2 && v[RK_FACT_FABRIC_DEGRADED_LINKS] == 1);
+	assert_true(v[RK_FACT_FABRIC_SWEPT_PORTS] == 10 && v[RK_FACT_FABRIC_ANSWERED_PORTS] == 9);
+	assert_true(v[RK_FACT_FABRIC_UNANSWERED_PORTS] == 1);
+	assert_true(v[RK_FACT_FABRIC_SWEEP_SECONDS] == 0.25);
+	assert_true(v[RK_FACT_FABRIC_DISCOVERY_SECONDS] == 0.5);
+	rk_fabric_fact_values(&fabric, NULL, 0.25, v); /* discovered, not swept */
+	assert_true(isnan(v[RK_FACT_FABRIC_SWEPT_PORTS]) && isnan(v[RK_FACT_FABRIC_SWEEP_SECONDS]));
+	assert_true(v[RK_FACT_FABRIC_NODES] == 3);
+}
+
+static void sm_summary_finds_the_master_and_counts_by_state(void **state)
+{
+	struct rk_sm sms[5] = {
+	    {.lid = 3, .state = RK_SM_STANDBY},
+	    {.lid = 1, .priority = 10, .state = RK_SM_MASTER, .activity_count = 900},
+	    {.lid = 5, .state = RK_SM_DISCOVERING},
+	    {.lid = 7, .state = RK_SM_NOT_ACTIVE},
+	    {.lid = 9, .state = RK_SM_STANDBY, .status = -110}, /* did not answer */
+	};
+	struct rk_sm_status status = {.sms = sms, .count = 5, .local_sm_lid = 1};
+	struct rk_sm_summary s;
+
+	(void)state;
+	rk_sm_summarize(&status, &s);
+	assert_ptr_equal(s.master, &sms[1]);
+	assert_ptr_equal(s.described, &sms[1]);
+	assert_int_equal(s.answered, 4);
+	assert_int_equal(s.in_state[RK_SM_MASTER], 1);
+	assert_int_equal(s.in_state[RK_SM_STANDBY],
+			 1); /* the one that did not answer is not counted */
+	assert_int_equal(s.in_state[RK_SM_DISCOVERING], 1);
+	assert_int_equal(s.in_state[RK_SM_NOT_ACTIVE], 1);
+	sms[2].state = RK_SM_MASTER; /* two masters: the first one is the master */
+	rk_sm_summarize(&status, &s);
+	assert_ptr_equal(s.master, &sms[1]);
+	assert_int_equal(s.in_state[RK_SM_MASTER], 2);
+}
+
+static void without_a_master_the_local_ports_sm_is_described(void **state)
+{
+	struct rk_sm sms[2] = {
+	    {.lid = 1, .priority = 10, .state = RK_SM_DISCOVERING},
+	    {.lid = 5, .state = RK_SM_STANDBY},
+	};
+	struct rk_sm_status status = {.sms = sms, .count = 2, .local_sm_lid = 1};
+	struct rk_sm_summary s;
+	double v[RK_FACT_COUNT];
+
+	(void)state;
+	rk_sm_summarize(&status, &s);
+	assert_null(s.master);
+	assert_ptr_equal(s.described, &sms[0]);
+	rk_sm_fact_values(&status, v);
+	assert_true(v[RK_FACT_SM_MASTER_LID] == 1 && v[RK_FACT_SM_MASTER_STATE] == 1);
+	assert_true(v[RK_FACT_SM_MASTERS] == 0 && v[RK_FACT_SM_STANDBYS] == 1);
+	assert_true(v[RK_FACT_SM_DISCOVERING] == 1 && v[RK_FACT_SM_ANSWERED] == 2);
+	sms[0].status = -110; /* the local port's SM does not answer: nothing to describe */
+	rk_sm_summarize(&status, &s);
+	assert_null(s.described);
+	rk_sm_fact_values(&status, v);
+	assert_true(isnan(v[RK_FACT_SM_MASTER_LID]) && isnan(v[RK_FACT_SM_MASTER_ACTIVITY]));
+	assert_true(v[RK_FACT_SM_ANSWERED] == 1);
+	status.count = 0; /* no SM at all */
+	rk_sm_summarize(&status, &s);
+	assert_true(!s.master && !s.described && s.answered == 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(every_fact_sits_at_its_id),
+	    cmocka_unit_test(names_and_columns_are_unique_in_a_scope),
+	    cmocka_unit_test(every_fact_has_a_unit_help_and_reader),
+	    cmocka_unit_test(pma_counters_have_their_own_columns),
+	    cmocka_unit_test(pairs_join_an_rx_and_a_tx_counter),
+	    cmocka_unit_test(readers_give_a_fixture_hosts_values),
+	    cmocka_unit_test(readers_say_unknown_for_missing_values),
+	    cmocka_unit_test(sm_entry_readers_know_only_the_lid_of_a_silent_sm),
+	    cmocka_unit_test(swept_values_are_in_the_catalogs_unit),
+	    cmocka_unit_test(fabric_summary_counts_by_type_and_degraded_links),
+	    cmocka_unit_test(fabric_fact_values_follow_the_summary_and_the_sweep),
+	    cmocka_unit_test(sm_summary_finds_the_master_and_counts_by_state),
+	    cmocka_unit_test(without_a_master_the_local_ports_sm_is_described),
+	};
+
+	return cmocka_run_group_tests_name("facts", tests, NULL, NULL);
+}
