@@ -79,76 +79,84 @@ static bool index_of(const oid *name, size_t len, uint32_t *index)
 	return true;
 }
 
+static bool served_column(const struct ak_table_def *def, oid column)
+{
+	return column < AK_COLUMN_LIMIT && def->slot[column] != 0;
+}
+
 static int serve_get(const struct ak_table_def *def, netsnmp_variable_list *vb)
 {
 	oid base[AK_OID_MAX];
 	size_t len = base_oid(def, base);
 	uint32_t index[AK_INDEX_MAX];
 	const struct ak_row *row;
-	oid column;
+	const struct ak_cell *cell;
 
-	if (vb->name_length <= len || netsnmp_oid_is_subtree(base, len, vb->name, vb->name_length))
-		return SNMP_NOSUCHOBJECT;
-	column = vb->name[len];
-	if (column < def->first_column || column > def->ncolumns)
+	if (vb->name_length <= len ||
+	    netsnmp_oid_is_subtree(base, len, vb->name, vb->name_length) ||
+	    !served_column(def, vb->name[len]))
 		return SNMP_NOSUCHOBJECT;
 	if (!current || !index_of(vb->name + len + 1, vb->name_length - len - 1, index))
 		return SNMP_NOSUCHINSTANCE;
 	row = ak_table_find(ak_snapshot_table(current, def->id), index, vb->name_length - len - 1);
-	if (!row || row->cells[column - 1].type == AK_CELL_NONE)
+	cell = row ? ak_row_cell(row, (unsigned)vb->name[len]) : NULL;
+	if (!cell || cell->type == AK_CELL_NONE)
 		return SNMP_NOSUCHINSTANCE;
-	set_value(vb, &row->cells[column - 1]);
+	set_value(vb, cell);
 	return SNMP_ERR_NOERROR;
 }
 
-/* Where a GETNEXT starts: the column, and the first row position to look at in it. */
+/* Where a GETNEXT starts: the position in the table's column list, and the first row to look
+ * at in that column; false when the request is past this subtree. */
 static bool next_start(const struct ak_table_def *def, const netsnmp_variable_list *vb,
-		       const oid *base, size_t len, oid *column, size_t *pos)
+		       const oid *base, size_t len, size_t *col, size_t *pos)
 {
-	const struct ak_table *table = ak_snapshot_table(current, def->id);
 	uint32_t index[AK_INDEX_MAX];
 	size_t index_len;
 
-	*column = def->first_column;
+	*col = 0;
 	*pos = 0;
 	if (netsnmp_oid_is_subtree(base, len, vb->name, vb->name_length) != 0)
 		return snmp_oid_compare(vb->name, vb->name_length, base, len) < 0;
-	if (vb->name_length == len || vb->name[len] < def->first_column)
+	if (vb->name_length == len)
 		return true;
-	*column = vb->name[len];
+	while (*col < def->ncolumns && def->columns[*col] < vb->name[len])
+		(*col)++;
+	if (*col == def->ncolumns || def->columns[*col] != vb->name[len])
+		return *col < def->ncolumns; /* between columns: the next one from its first row */
 	index_len = vb->name_length - len - 1;
 	if (index_len > AK_INDEX_MAX)
 		index_len = AK_INDEX_MAX;
 	if (!index_of(vb->name + len + 1, index_len, index)) {
-		(*column)++; /* past every row of this column */
-		return *column <= def->ncolumns;
+		(*col)++; /* past every row of this column */
+		return *col < def->ncolumns;
 	}
-	*pos = ak_table_after(table, index, index_len);
-	return *column <= def->ncolumns;
+	*pos = ak_table_after(ak_snapshot_table(current, def->id), index, index_len);
+	return true;
 }
 
 static void serve_next(const struct ak_table_def *def, netsnmp_variable_list *vb)
 {
 	oid base[AK_OID_MAX], name[AK_OID_MAX];
-	size_t len = base_oid(def, base), pos;
+	size_t len = base_oid(def, base), col, pos;
 	const struct ak_table *table;
-	oid column;
 
-	if (!current || !next_start(def, vb, base, len, &column, &pos))
+	if (!current || !next_start(def, vb, base, len, &col, &pos))
 		return; /* nothing here: the agent moves on to the next subtree */
 	table = ak_snapshot_table(current, def->id);
-	for (; column <= def->ncolumns; column++, pos = 0)
+	for (; col < def->ncolumns; col++, pos = 0)
 		for (size_t r = pos; r < table->nrows; r++) {
 			const struct ak_row *row = &table->rows[r];
+			const struct ak_cell *cell = ak_row_cell(row, def->columns[col]);
 
-			if (row->cells[column - 1].type == AK_CELL_NONE)
+			if (cell->type == AK_CELL_NONE)
 				continue;
 			memcpy(name, base, len * sizeof(oid));
-			name[len] = column;
+			name[len] = def->columns[col];
 			for (size_t i = 0; i < row->index_len; i++)
 				name[len + 1 + i] = row->index[i];
 			snmp_set_var_objid(vb, name, len + 1 + row->index_len);
-			set_value(vb, &row->cells[column - 1]);
+			set_value(vb, cell);
 			return;
 		}
 }

@@ -80,6 +80,8 @@ static void set_pcie(struct ak_row *row, const struct rk_pci *pci)
 	set_if_known(row, AK_DEVICE_PCIE_MAX_WIDTH, pci->max_width);
 	set_if_known(row, AK_DEVICE_SRIOV_NUMVFS, pci->sriov_numvfs);
 	set_if_known(row, AK_DEVICE_SRIOV_TOTALVFS, pci->sriov_totalvfs);
+	set_if_known(row, AK_DEVICE_PCI_VENDOR, pci->vendor);
+	set_if_known(row, AK_DEVICE_PCI_DEVICE, pci->device_id);
 }
 
 static int add_device(struct ak_table *table, uint32_t index, const struct rk_device *dev)
@@ -95,7 +97,12 @@ static int add_device(struct ak_table *table, uint32_t index, const struct rk_de
 	ak_row_set_number(row, AK_DEVICE_NUMA_NODE, AK_CELL_INTEGER,
 			  (uint64_t)(int64_t)dev->pci.numa_node);
 	set_pcie(row, &dev->pci);
+	set_if_known(row, AK_DEVICE_NUM_PORTS, dev->nports);
 	err = ak_row_set_string(row, AK_DEVICE_NAME, dev->name);
+	if (!err)
+		err = ak_row_set_string(row, AK_DEVICE_HW_REV, dev->hw_rev);
+	if (!err)
+		err = ak_row_set_string(row, AK_DEVICE_NODE_DESC, dev->node_desc);
 	if (!err)
 		err = set_guid(row, AK_DEVICE_NODE_GUID, dev->node_guid);
 	if (!err)
@@ -168,6 +175,7 @@ static int add_port(struct ak_table *table, uint32_t dev_index, const struct rk_
 	set_if_known(row, AK_PORT_LID, port->lid);
 	set_if_known(row, AK_PORT_SM_LID, port->sm_lid);
 	set_if_known(row, AK_PORT_LMC, port->lmc);
+	set_if_known(row, AK_PORT_SM_SL, port->sm_sl);
 	err = set_gid(row, port->gid0);
 	if (!err)
 		err = ak_row_set_string(row, AK_PORT_NETDEV, port->netdev);
@@ -194,18 +202,18 @@ static struct ak_discontinuity *find_discontinuity(struct ak_build_state *state,
 	return list;
 }
 
-/* One PMA counter: its value, or a bit in the saturated or unavailable set. */
-static bool set_pma_counter(struct ak_row *row, unsigned column, const struct rk_counter *counter,
-			    unsigned char *saturated, unsigned char *unavailable)
+/* One PMA counter: its value, or its bit (its place in the catalog) in the saturated or
+ * unavailable set. */
+static bool set_pma_counter(struct ak_row *row, const struct rk_metric *metric, unsigned bit,
+			    const struct rk_counter *counter, unsigned char *saturated,
+			    unsigned char *unavailable)
 {
-	unsigned bit = column - 1;
-
 	if (!counter || !counter->sampled || counter->state == RK_VALUE_UNAVAILABLE)
 		unavailable[bit / 8] |= (unsigned char)(0x80 >> (bit % 8));
 	else if (counter->state == RK_VALUE_SATURATED)
 		saturated[bit / 8] |= (unsigned char)(0x80 >> (bit % 8));
 	else
-		ak_row_set_number(row, column, AK_CELL_COUNTER64, counter->value);
+		ak_row_set_number(row, metric->column, AK_CELL_COUNTER64, counter->value);
 	return counter && counter->has_delta && counter->raw < counter->prev_raw &&
 	       !counter->metric->wraps;
 }
@@ -225,8 +233,8 @@ static int add_port_counters(struct ak_build_state *state, struct ak_table *tabl
 
 	if (!row || !disc)
 		return -ENOMEM;
-	for (size_t j = 0; j < npma && j < AK_PC_DISCONTINUITY - 1; j++)
-		cleared |= set_pma_counter(row, (unsigned)j + 1,
+	for (size_t j = 0; j < npma && j < 8 * sizeof(saturated); j++)
+		cleared |= set_pma_counter(row, &pma[j], (unsigned)j,
 					   rk_counter_set_find(&port->counters, pma[j].name),
 					   saturated, unavailable);
 	if (cleared)

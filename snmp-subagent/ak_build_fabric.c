@@ -4,9 +4,11 @@
 #include "ak_fabric.h"
 
 #include "rdmakit/catalog.h"
+#include "rdmakit/facts.h"
 #include "rdmakit/sweep.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,22 +38,55 @@ static int set_guid(struct ak_row *row, unsigned column, uint64_t guid)
 	return ak_row_set_octets(row, column, octets, sizeof(octets));
 }
 
+/* The SM facts (rk_sm_fact_values), and the master's GUID. */
 static int add_master(struct ak_table *table, const struct rk_sm_status *status)
 {
 	const struct rk_sm *master = rk_sm_master(status);
+	double values[RK_FACT_COUNT];
+	size_t nfacts;
+	const struct rk_fact *facts = rk_facts_all(&nfacts);
 	uint32_t zero = 0;
-	struct ak_row *row;
+	struct ak_row *row = ak_table_add_row(table, &zero, 1);
 
-	if (!master)
-		return 0; /* no instance: there is no master */
-	row = ak_table_add_row(table, &zero, 1);
 	if (!row)
 		return -ENOMEM;
-	ak_row_set_number(row, AK_SM_MASTER_LID, AK_CELL_UNSIGNED, master->lid);
-	ak_row_set_number(row, AK_SM_MASTER_PRIORITY, AK_CELL_UNSIGNED, (uint64_t)master->priority);
-	ak_row_set_number(row, AK_SM_MASTER_STATE, AK_CELL_INTEGER, master->state);
-	ak_row_set_number(row, AK_SM_MASTER_ACTIVITY, AK_CELL_COUNTER32, master->activity_count);
-	return set_guid(row, AK_SM_MASTER_GUID, master->guid);
+	rk_sm_fact_values(status, values);
+	for (size_t i = 0; i < nfacts; i++) {
+		enum ak_cell_type type = facts[i].id == RK_FACT_SM_MASTER_STATE ? AK_CELL_INTEGER
+					 : facts[i].id == RK_FACT_SM_MASTER_ACTIVITY
+					     ? AK_CELL_COUNTER32
+					     : AK_CELL_UNSIGNED;
+
+		if (facts[i].scope == RK_SCOPE_SM && !isnan(values[facts[i].id]) &&
+		    values[facts[i].id] >= 0)
+			ak_row_set_number(row, facts[i].column, type,
+					  (uint64_t)values[facts[i].id]);
+	}
+	return master ? set_guid(row, AK_SM_MASTER_GUID, master->guid) : 0;
+}
+
+/* The fabric facts (rk_fabric_fact_values): counts, and durations in milliseconds. */
+static int add_summary(struct ak_table *table, const struct rk_monitor *m)
+{
+	double values[RK_FACT_COUNT];
+	size_t nfacts;
+	const struct rk_fact *facts = rk_facts_all(&nfacts);
+	uint32_t zero = 0;
+	struct ak_row *row = ak_table_add_row(table, &zero, 1);
+
+	if (!row)
+		return -ENOMEM;
+	rk_fabric_fact_values(m->fabric, &m->sweep, m->sweep.seconds, values);
+	for (size_t i = 0; i < nfacts; i++) {
+		double value = values[facts[i].id];
+		bool seconds =
+		    strcmp(facts[i].unit, "s") == 0 || strcmp(facts[i].unit, "seconds") == 0;
+
+		if (facts[i].scope == RK_SCOPE_FABRIC && !isnan(value) && value >= 0)
+			ak_row_set_number(row, facts[i].column, AK_CELL_UNSIGNED,
+					  (uint64_t)llround(seconds ? value * 1000 : value));
+	}
+	return 0;
 }
 
 static int add_sms(struct ak_table *table, const struct rk_sm_status *status)
@@ -191,12 +226,12 @@ static int add_counters(struct ak_table *table, const struct rk_sweep_port *p)
 		else if (p->state[c] == RK_VALUE_SATURATED)
 			saturated[c / 8] |= bit;
 		else
-			ak_row_set_number(row, (unsigned)c + 1, AK_CELL_COUNTER64,
-					  p->raw[c] * pma[c].scale);
+			ak_row_set_number(row, pma[c].column, AK_CELL_COUNTER64,
+					  rk_sweep_value(p, c));
 	}
-	err = ak_row_set_octets(row, AK_FC_SATURATED, saturated, sizeof(saturated));
+	err = ak_row_set_octets(row, AK_PC_SATURATED, saturated, sizeof(saturated));
 	return err ? err
-		   : ak_row_set_octets(row, AK_FC_UNAVAILABLE, unavailable, sizeof(unavailable));
+		   : ak_row_set_octets(row, AK_PC_UNAVAILABLE, unavailable, sizeof(unavailable));
 }
 
 int ak_build_fabric(const struct ak_fabric_watch *watch, struct ak_snapshot *snap)
@@ -213,6 +248,8 @@ int ak_build_fabric(const struct ak_fabric_watch *watch, struct ak_snapshot *sna
 	}
 	if (!err && watch->ports && m->fabric)
 		err = add_topology(snap, watch);
+	if (!err && watch->ports && m->fabric)
+		err = add_summary(&snap->tables[AK_T_FABRIC_SUMMARY], m);
 	for (size_t i = 0; i < m->sweep.count && !err && watch->ports; i++)
 		if (m->sweep.ports[i].sampled)
 			err = add_counters(&snap->tables[AK_T_FABRIC_COUNTER], &m->sweep.ports[i]);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
-/* Where RDMAKIT-MIB's objects sit: the one root (as in mibs/RDMAKIT-MIB.txt) and each table. */
+/* Where RDMAKIT-MIB's objects sit: the one root (as in mibs/RDMAKIT-MIB.txt), each table and
+ * its columns. */
 #ifndef AK_OID_H
 #define AK_OID_H
 
@@ -14,15 +15,19 @@
 
 #define AK_OID_MAX 48
 
-/* A registered subtree: a scalar group or a table entry, and its columns. */
+/* A registered subtree: a scalar group or a table entry, and the columns it serves. */
 struct ak_table_def {
 	enum ak_table_id id;
 	const char *name;
 	uint32_t arcs[4]; /* under the root */
 	size_t narcs;
-	unsigned first_column; /* the first readable one (index columns come before) */
-	unsigned ncolumns;
+	unsigned columns[AK_COLUMNS_MAX]; /* ascending */
+	size_t ncolumns;
+	unsigned char slot[AK_COLUMN_LIMIT]; /* column -> its cell + 1, 0 when not served */
 };
+
+/** Fill in every table's columns (from the table of facts); call once before the rest. */
+void ak_table_defs_init(void);
 
 /** The definition of every table and scalar group; *count receives how many. */
 const struct ak_table_def *ak_table_defs(size_t *count);

@@ -14,8 +14,10 @@ struct ak_snapshot *ak_snapshot_new(void)
 
 	if (!snapshot)
 		return NULL;
-	for (int id = 0; id < AK_T_COUNT; id++)
+	for (int id = 0; id < AK_T_COUNT; id++) {
 		snapshot->tables[id].ncolumns = ak_table_def((enum ak_table_id)id)->ncolumns;
+		snapshot->tables[id].slot = ak_table_def((enum ak_table_id)id)->slot;
+	}
 	atomic_init(&snapshot->refs, 1);
 	return snapshot;
 }
@@ -35,8 +37,8 @@ struct ak_snapshot *ak_snapshot_hold(struct ak_snapshot *snapshot)
 
 static bool is_fabric_table(enum ak_table_id id)
 {
-	return id == AK_T_SM_MASTER || id == AK_T_SM || id == AK_T_FABRIC_NODE ||
-	       id == AK_T_FABRIC_PORT || id == AK_T_FABRIC_COUNTER;
+	return id == AK_T_SM_MASTER || id == AK_T_SM || id == AK_T_FABRIC_SUMMARY ||
+	       id == AK_T_FABRIC_NODE || id == AK_T_FABRIC_PORT || id == AK_T_FABRIC_COUNTER;
 }
 
 const struct ak_table *ak_snapshot_table(const struct ak_snapshot *snapshot, enum ak_table_id id)
@@ -151,6 +153,7 @@ struct ak_row *ak_table_add_row(struct ak_table *table, const uint32_t *index, s
 	row = &table->rows[table->nrows];
 	memset(row, 0, sizeof(*row));
 	row->cells = take_cells(table);
+	row->slot = table->slot;
 	if (!row->cells)
 		return NULL;
 	memcpy(row->index, index, len * sizeof(*index));
@@ -159,16 +162,34 @@ struct ak_row *ak_table_add_row(struct ak_table *table, const uint32_t *index, s
 	return row;
 }
 
+static struct ak_cell *cell_of(struct ak_row *row, unsigned column)
+{
+	return column < AK_COLUMN_LIMIT && row->slot[column] ? &row->cells[row->slot[column] - 1]
+							     : NULL;
+}
+
+const struct ak_cell *ak_row_cell(const struct ak_row *row, unsigned column)
+{
+	return column < AK_COLUMN_LIMIT && row->slot[column] ? &row->cells[row->slot[column] - 1]
+							     : NULL;
+}
+
 void ak_row_set_number(struct ak_row *row, unsigned column, enum ak_cell_type type, uint64_t value)
 {
-	row->cells[column - 1].type = (uint8_t)type;
-	row->cells[column - 1].u = value;
+	struct ak_cell *cell = cell_of(row, column);
+
+	if (!cell)
+		return;
+	cell->type = (uint8_t)type;
+	cell->u = value;
 }
 
 int ak_row_set_octets(struct ak_row *row, unsigned column, const void *bytes, size_t len)
 {
-	struct ak_cell *cell = &row->cells[column - 1];
+	struct ak_cell *cell = cell_of(row, column);
 
+	if (!cell)
+		return 0; /* a column the table does not serve */
 	if (len > UINT16_MAX)
 		return -EINVAL;
 	if (len > AK_CELL_INLINE) {

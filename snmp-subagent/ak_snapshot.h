@@ -33,10 +33,15 @@ struct ak_cell {
 
 #define AK_INDEX_MAX 10 /* the longest index: a GUID's 8 octets and a port */
 
+/* Columns a table can have (numbers below AK_COLUMN_LIMIT), and serve at most. */
+#define AK_COLUMN_LIMIT 100
+#define AK_COLUMNS_MAX	32
+
 struct ak_row {
 	uint32_t index[AK_INDEX_MAX];
 	size_t index_len;
-	struct ak_cell *cells; /* cells[c - 1] is column c */
+	const unsigned char *slot; /* the table's column -> cell + 1 */
+	struct ak_cell *cells;	   /* one per column the table serves */
 };
 
 /* Cells come from chunks big enough for malloc to map them on their own, so a freed snapshot
@@ -48,7 +53,8 @@ struct ak_cell_chunk {
 };
 
 struct ak_table {
-	unsigned ncolumns;
+	unsigned ncolumns; /* cells per row */
+	const unsigned char *slot;
 	struct ak_cell_chunk *chunks; /* the newest first */
 	struct ak_row *rows;	      /* sorted by index once ak_snapshot_seal ran */
 	size_t nrows, capacity;
@@ -63,6 +69,7 @@ enum ak_table_id {
 	AK_T_FINDING,
 	AK_T_SM_MASTER, /* scalars */
 	AK_T_SM,
+	AK_T_FABRIC_SUMMARY, /* scalars */
 	AK_T_FABRIC_NODE,
 	AK_T_FABRIC_PORT,
 	AK_T_FABRIC_COUNTER,
@@ -101,7 +108,10 @@ int ak_snapshot_seal(struct ak_snapshot *snapshot);
 /** Append a row with this index to a table; NULL when out of memory. */
 struct ak_row *ak_table_add_row(struct ak_table *table, const uint32_t *index, size_t len);
 
-/** Set a numeric cell of a row (column counted from 1). */
+/** The cell of a column in a row, or NULL when the table has no such column. */
+const struct ak_cell *ak_row_cell(const struct ak_row *row, unsigned column);
+
+/** Set a numeric cell of a row (a column the table has; others are ignored). */
 void ak_row_set_number(struct ak_row *row, unsigned column, enum ak_cell_type type, uint64_t value);
 
 /** Set an OCTET STRING cell to a copy of len bytes; -ENOMEM. */

@@ -3,6 +3,7 @@
 #include "ak_agent.h"
 #include "ak_config.h"
 #include "ak_daemon.h"
+#include "ak_oid.h"
 #include "ak_refresh.h"
 
 #include "rdmakit/host.h"
@@ -393,6 +394,7 @@ int main(int argc, char **argv)
 			snmp_enable_syslog_ident(APP_NAME, LOG_DAEMON);
 	}
 	agentx_thread = pthread_self();
+	ak_table_defs_init();
 	if (ak_mailbox_init(&mailbox) != 0) {
 		snmp_log(LOG_ERR, "cannot create the wake-up descriptor\n");
 		return EXIT_FAILURE;

@@ -38,6 +38,7 @@ def column(rows, entry, col):
 
 
 NODE, PORT, COUNTER = ".1.5.1.1", ".1.5.2.1", ".1.5.3.1"
+SYMBOL_ERROR = 30  # the catalog's column of symbol_error (tests/snmp/test_columns.py)
 
 
 class FabricMode(unittest.TestCase):
@@ -101,7 +102,8 @@ class FabricMode(unittest.TestCase):
     def test_performance_set_counter(self):
         self.sim.cmd('PerformanceSet "Leaf1"[3] PortCounters.SymbolErrorCounter=5')
         key = guid_index(LEAF + 1) + ".3"
-        wait_for(lambda: column(self.setup.walk(snmptest.ROOT_OID + COUNTER), COUNTER, 1)
+        wait_for(lambda: column(self.setup.walk(snmptest.ROOT_OID + COUNTER), COUNTER,
+                                SYMBOL_ERROR)
                  .get(key, "").split(" ")[0] == "5", 15, "SymbolErrorCounter 5 served")
 
     def test_snmptable(self):
@@ -111,10 +113,19 @@ class FabricMode(unittest.TestCase):
         self.assertEqual(rows, {k: {"1": "ca", "2": "switch"}[v]
                                 for k, v in self.expected_nodes().items()})
 
+    def test_fabric_summary(self):
+        values = self.setup.named("RDMAKIT-MIB::rdmakitFabricSummary")
+        self.assertEqual(values["rdmakitFabricNodes.0"], str(LEAVES + SPINES + LEAVES * HOSTS))
+        self.assertEqual(values["rdmakitFabricSwitches.0"], str(LEAVES + SPINES))
+        self.assertEqual(values["rdmakitFabricCas.0"], str(LEAVES * HOSTS))
+        self.assertEqual(values["rdmakitFabricDegradedLinks.0"], "1")
+
     def test_master_sm(self):
         values = self.setup.named("RDMAKIT-MIB::rdmakitSm")
         self.assertEqual(values["rdmakitSmMasterLid.0"], str(self.sim.lid("host1 HCA-1")))
         self.assertEqual(values["rdmakitSmMasterState.0"], "3")  # master
+        self.assertEqual(values["rdmakitSmMasters.0"], "1")
+        self.assertEqual(values["rdmakitSmStandbys.0"], "0")
 
     def test_indexes_survive_unlink_relink(self):
         before = [r[0] for r in self.setup.walk(snmptest.ROOT_OID + NODE)]

@@ -18,8 +18,10 @@ def pma_catalog():
     """[(sysfs name, scale, width)] of the catalog's PMA counters, in its order."""
     with open(CATALOG) as f:
         text = f.read()
-    return [(m.group(1), int(m.group(4)), int(m.group(2))) for m in re.finditer(
-        r'PMA\("(\w+)",\s*(\d+),\s*(\d+),\s*(\d+),', text)]
+    found = [(m.group(1), int(m.group(4)), int(m.group(2))) for m in re.finditer(
+        r'PMA\(\d+,\s*"(\w+)",\s*(\d+),\s*(\d+),\s*(\d+),', text)]
+    assert len(found) == 21, "catalog.c's PMA entries not found"
+    return found
 
 
 def camel(name):
