@@ -135,7 +135,7 @@ def main():
     host = os.path.join(tmp, "host")
     subprocess.run([os.path.join(TOP, "tests", "fixtures", "make-many-ports.sh"), host,
                     str(ROWS)], check=True, capture_output=True)
-    counter = snmptest.ROOT_OID + ".1.2.3.1.14.1.1"  # rdmakitPcPortXmitData.1.1
+    counter = snmptest.ROOT_OID + ".1.2.3.1.43.1.1"  # rdmakitPcPortXmitData.1.1 (catalog column 43)
     with Setup(host, config="refresh 1\n", offset=40) as s:
         ours = median_rate(lambda: bulkwalk(s, snmptest.ROOT_OID + ".1.2.3"))
     native = ifx_rate(tmp, snmptest.free_port(41))
