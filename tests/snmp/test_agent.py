@@ -5,6 +5,7 @@ the core's events through a real snmptrapd (also while snmpd is away), and concu
 GETBULK walks while the host refreshes."""
 import os
 import pwd
+import re
 import signal
 import shutil
 import subprocess
@@ -142,6 +143,20 @@ class Lifecycle(unittest.TestCase):
         finally:
             s.__exit__(None, None, None)
 
+    def test_discontinuity_when_a_counter_is_cleared(self):
+        tree = tempfile.mkdtemp(prefix="rdmakit-tree-")
+        self.addCleanup(shutil.rmtree, tree, ignore_errors=True)
+        root = copy_fixture("ib-hdr", tree)
+        with Setup(root, config="refresh 0.3\n", offset=9) as s:
+            self.assertEqual(s.get_raw("RDMAKIT-MIB::rdmakitPcDiscontinuityTime.1.1"), "0:0:00:00.00")
+            write_attr(root, "class/infiniband/mlx5_0/ports/1/counters/port_xmit_data", "12")
+            wait_for(lambda: s.get_raw("RDMAKIT-MIB::rdmakitPcPortXmitData.1.1") == "48 octets", 10,
+                     "the cleared counter served")
+            self.assertNotEqual(s.get_raw("RDMAKIT-MIB::rdmakitPcDiscontinuityTime.1.1"),
+                                "0:0:00:00.00")
+            self.assertEqual(s.get_raw("RDMAKIT-MIB::rdmakitPcDiscontinuityTime.2.1"),
+                             "0:0:00:00.00")
+
     def test_sighup_rereads_the_config(self):
         with Setup(fixture("ib-hdr"), config="refresh 5\n", offset=7) as s:
             with open(s.agent.config, "w") as f:
@@ -234,6 +249,17 @@ class Traps(unittest.TestCase):
             self.assertEqual(trapd.count(PORT_STATE), 2, "each trap once")
             self.assertEqual(trapd.count("rdmakitFindingCleared"), 1)
             self.assertIn("rdmakitPortState.2.1 = active", trapd.text())
+            # a counter rises once: ERRORS_RISING raised, and cleared at the next sample that
+            # sees no rise, each once, with the port and the counter in the message
+            write_attr(root, "class/infiniband/mlx5_0/ports/1/counters/symbol_error", "9")
+            rising = r"rdmakitFinding(Raised|Cleared)\s+RDMAKIT-MIB::rdmakitFindingCode\.\d+ = ERRORS_RISING"
+            wait_for(lambda: len(re.findall(rising, trapd.text())) == 2, 10,
+                     "errors rising raised and cleared")
+            time.sleep(1)
+            self.assertEqual([m.group(1) for m in re.finditer(rising, trapd.text())],
+                             ["Raised", "Cleared"])
+            self.assertIn("rdmakitFindingSubject.2 = mlx5_0:1", trapd.text())
+            self.assertIn("error counters rose between samples: symbol_error +9", trapd.text())
         finally:
             trapd.stop()
             s.__exit__(None, None, None)
