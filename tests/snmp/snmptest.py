@@ -57,6 +57,37 @@ class Snmpd:
         self.proc = None
 
 
+class Trapd:
+    """A private snmptrapd on 127.0.0.1:port writing every notification to a log."""
+
+    def __init__(self, workdir, port):
+        self.port = port
+        self.log = os.path.join(workdir, "traps.log")
+        conf = os.path.join(workdir, "snmptrapd.conf")
+        with open(conf, "w") as f:
+            f.write("disableAuthorization yes\n")
+        self.proc = subprocess.Popen(
+            ["snmptrapd", "-f", "-C", "-c", conf, "-Lf", self.log, "-M", MIBDIRS,
+             "-m", "RDMAKIT-MIB", "-OQ", f"udp:127.0.0.1:{port}"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env(workdir))
+        wait_for(lambda: os.path.exists(self.log) and "NET-SNMP" in self.text(), 10,
+                 "snmptrapd started")
+
+    def text(self):
+        try:
+            with open(self.log) as f:
+                return f.read()
+        except FileNotFoundError:
+            return ""
+
+    def count(self, what):
+        return self.text().count(what)
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(10)
+
+
 class Agent:
     """rdmakit-agentx in the foreground, logging to workdir/agentx.log."""
 

@@ -15,40 +15,9 @@ import time
 import unittest
 
 import snmptest
-from snmptest import AGENTX, Setup, copy_fixture, fixture, wait_for, write_attr
+from snmptest import AGENTX, Setup, Trapd, copy_fixture, fixture, wait_for, write_attr
 
 PORT_STATE = "rdmakitPortStateChange"
-
-
-class Trapd:
-    """A private snmptrapd on 127.0.0.1:port writing every notification to a log."""
-
-    def __init__(self, workdir, port):
-        self.port = port
-        self.log = os.path.join(workdir, "traps.log")
-        conf = os.path.join(workdir, "snmptrapd.conf")
-        with open(conf, "w") as f:
-            f.write("disableAuthorization yes\n")
-        self.proc = subprocess.Popen(
-            ["snmptrapd", "-f", "-C", "-c", conf, "-Lf", self.log, "-M", snmptest.MIBDIRS,
-             "-m", "RDMAKIT-MIB", "-OQ", f"udp:127.0.0.1:{port}"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=snmptest.env(workdir))
-        wait_for(lambda: os.path.exists(self.log) and "NET-SNMP" in self.text(), 10,
-                 "snmptrapd started")
-
-    def text(self):
-        try:
-            with open(self.log) as f:
-                return f.read()
-        except FileNotFoundError:
-            return ""
-
-    def count(self, what):
-        return self.text().count(what)
-
-    def stop(self):
-        self.proc.terminate()
-        self.proc.wait(10)
 
 
 def run_agent(*args, workdir):
