@@ -97,6 +97,9 @@ int cmd_sm(int argc, char **argv);
 /** rdmakit sweep: counters of every port of the fabric. */
 int cmd_sweep(int argc, char **argv);
 
+/** rdmakit tune: audit, plan, apply, rollback, history, verify. */
+int cmd_tune(int argc, char **argv);
+
 /** rdmakit fabric: nodes and links of the fabric, degraded links flagged. */
 int cmd_fabric(int argc, char **argv);
 

@@ -3,12 +3,16 @@
 #include "json_out.h"
 #include "text_out.h"
 
+#include "rdmakit/tune.h"
+
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <string.h>
 
 static const char doctor_usage[] =
     "Usage: rdmakit doctor [--interval S] [--expect-rate GBPS] [--sysfs-root DIR] [--json]\n"
+    "                      [--tune]\n"
     "                      [--fabric [-C CA] [-P PORT] [--node-name-map FILE] [--timeout MS]]\n"
     "\n"
     "Checks this host's RDMA devices and prints findings, most severe first, each\n"
@@ -23,12 +27,16 @@ static const char doctor_usage[] =
     "\n"
     "  --interval S        take a second sample after S seconds (default 0: one sample)\n"
     "  --fabric            add the fabric and SM findings (MADs from this node)\n"
+    "  --tune              add rdmakit tune audit's findings (no profile) about /, or\n"
+    "                      the tree above --sysfs-root when that ends in /sys\n"
     "  --expect-rate GBPS  flag ACTIVE ports below this rate (e.g. 200)\n"
     "  --sysfs-root DIR    read DIR instead of /sys\n"
     "  --json              {\"findings\": [{severity, code, subject, message, "
     "remedy}]}\n" CLI_MAD_HELP "  --help              this text\n"
     "\n"
     "Exit status: 0 nothing above ok, 1 warnings, 2 critical, 3 could not check.\n";
+
+enum { OPT_DOCTOR_TUNE = 600 };
 
 static const struct option doctor_options[] = {
     {"interval", required_argument, NULL, OPT_INTERVAL},
@@ -37,6 +45,7 @@ static const struct option doctor_options[] = {
     {"json", no_argument, NULL, OPT_JSON},
     {"help", no_argument, NULL, OPT_HELP},
     {"fabric", no_argument, NULL, OPT_FABRIC},
+    {"tune", no_argument, NULL, OPT_DOCTOR_TUNE},
     CLI_MAD_LONG_OPTIONS,
     {NULL, 0, NULL, 0},
 };
@@ -44,7 +53,7 @@ static const struct option doctor_options[] = {
 struct doctor_args {
 	struct cli_common common;
 	struct cli_mad mad;
-	bool fabric;
+	bool fabric, tune;
 	struct rk_health_options health;
 	double interval;
 };
@@ -66,6 +75,8 @@ static int parse_doctor_args(int argc, char **argv, struct doctor_args *args)
 				return EXIT_TROUBLE;
 		} else if (opt == OPT_FABRIC) {
 			args->fabric = true;
+		} else if (opt == OPT_DOCTOR_TUNE) {
+			args->tune = true;
 		} else if ((handled = cli_mad_option(&args->mad, opt, optarg)) != 0) {
 			if (handled < 0)
 				return EXIT_TROUBLE;
@@ -126,6 +137,40 @@ static int take_samples(const struct doctor_args *args, struct doctor_view *view
 	return err;
 }
 
+/* The root tune reads: the tree above --sysfs-root when that ends in /sys, else /. */
+static void tune_root_of(const struct cli_common *common, char *root, size_t size)
+{
+	const char *sys = common->sysfs_root;
+	size_t len = sys ? strlen(sys) : 0;
+
+	while (len > 1 && sys[len - 1] == '/')
+		len--;
+	if (len > 4 && strncmp(sys + len - 4, "/sys", 4) == 0)
+		snprintf(root, size, "%.*s", (int)(len - 4), sys);
+	else
+		snprintf(root, size, "/");
+}
+
+/* The tune audit's findings (hazards, no profile) added to doctor's. */
+static int check_tune(const struct cli_common *common, struct rk_findings *findings)
+{
+	char root[4096];
+	struct rk_tune_options options = {.root = root};
+	struct rk_tune_audit audit = {0};
+	int err;
+
+	tune_root_of(common, root, sizeof(root));
+	err = rk_tune_audit_host(&options, &audit, NULL);
+	for (size_t i = 0; !err && i < audit.findings.count; i++) {
+		const struct rk_finding *f = &audit.findings.items[i];
+
+		err = rk_findings_add(findings, f->severity, f->code, f->subject, f->remedy, "%s",
+				      f->message);
+	}
+	rk_tune_audit_free(&audit);
+	return err;
+}
+
 static int check_all(const struct doctor_args *args, const struct doctor_view *view,
 		     struct rk_findings *findings)
 {
@@ -138,6 +183,8 @@ static int check_all(const struct doctor_args *args, const struct doctor_view *v
 		err = rk_health_check_sm(args->interval > 0 ? &m->prev_sm : NULL, &m->sm, findings);
 	if (!err && view->fabric)
 		err = rk_health_check_sweep(m->fabric, &m->sweep, findings);
+	if (!err && args->tune)
+		err = check_tune(&args->common, findings);
 	return err;
 }
 

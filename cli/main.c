@@ -19,6 +19,7 @@ static const struct command commands[] = {
     {"fabric", cmd_fabric, "discover the InfiniBand fabric; flag degraded links"},
     {"sm", cmd_sm, "subnet managers: master, standbys, activity"},
     {"sweep", cmd_sweep, "counters of every port of the fabric, many MADs in flight"},
+    {"tune", cmd_tune, "audit host and OpenSM settings; apply a profile, roll it back"},
 };
 
 static void print_usage(FILE *out)

@@ -4,6 +4,7 @@
 #include "cd_config_keys.h"
 
 #include "cd_submit.h"
+#include "cd_tune.h"
 
 #include "rdmakit/catalog.h"
 
@@ -168,6 +169,10 @@ static const struct cd_key *find_key(const char *name)
 	for (size_t i = 0; i < nfabric; i++)
 		if (strcasecmp(name, fabric[i].name) == 0)
 			return &fabric[i];
+	fabric = cd_tune_keys(&nfabric);
+	for (size_t i = 0; i < nfabric; i++)
+		if (strcasecmp(name, fabric[i].name) == 0)
+			return &fabric[i];
 	return NULL;
 }
 
@@ -183,11 +188,13 @@ static void append_names(char *names, size_t size, const struct cd_key *list, si
 
 static int reject_unknown(const oconfig_item_t *item, const char *shown)
 {
-	char names[384] = "", why[416];
+	char names[512] = "", why[544];
 	size_t nfabric;
 	const struct cd_key *fabric = cd_fabric_keys(&nfabric);
 
 	append_names(names, sizeof(names), keys, sizeof(keys) / sizeof(keys[0]));
+	append_names(names, sizeof(names), fabric, nfabric);
+	fabric = cd_tune_keys(&nfabric);
 	append_names(names, sizeof(names), fabric, nfabric);
 	snprintf(why, sizeof(why), "unknown option (known: %s)", names);
 	return cd_key_reject(item, shown, why);
@@ -212,6 +219,7 @@ int cd_config_init(struct cd_config *config)
 	config->hw_counters = true;
 	config->sysfs_root = strdup("/sys");
 	cd_fabric_config_init(&config->fabric);
+	cd_tune_config_init(&config->tune);
 	return config->sysfs_root ? 0 : -ENOMEM;
 }
 
@@ -252,5 +260,6 @@ void cd_config_free(struct cd_config *config)
 		free(config->hw_names[i]);
 	free(config->hw_names);
 	cd_fabric_config_free(&config->fabric);
+	cd_tune_config_free(&config->tune);
 	memset(config, 0, sizeof(*config));
 }

@@ -6,6 +6,8 @@
 #include "cd_collectd.h"
 #include "cd_ports.h"
 
+#include "rdmakit/tune.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -24,6 +26,14 @@ struct cd_fabric_config {
 	char orphan[128];    /* the first fabric key given, as written, for the mode check */
 };
 
+/* The tune mode: rdmakit tune's audit of a root every interval. */
+struct cd_tune_config {
+	bool enabled;			       /* Tune */
+	double interval;		       /* TuneInterval, seconds (default 3600) */
+	char *root;			       /* TuneRoot, or NULL for / */
+	const struct rk_tune_profile *profile; /* TuneProfile, or NULL: hazards only */
+};
+
 /* What the plugin reads and sends. */
 struct cd_config {
 	char *sysfs_root;      /* SysfsRoot, default "/sys" */
@@ -33,6 +43,7 @@ struct cd_config {
 	size_t hw_count;
 	bool notifications; /* Notifications, default false */
 	struct cd_fabric_config fabric;
+	struct cd_tune_config tune;
 };
 
 /** Fill in the defaults; -ENOMEM when out of memory. */

@@ -7,9 +7,11 @@
 #include "cd_host.h"
 #include "cd_sm.h"
 #include "cd_submit.h"
+#include "cd_tune.h"
 
 #define FABRIC_READ CD_PLUGIN_NAME "/fabric"
 #define SM_READ	    CD_PLUGIN_NAME "/sm"
+#define TUNE_READ   CD_PLUGIN_NAME "/tune"
 
 static struct cd_config config;
 static bool config_ready;  /* defaults are in place */
@@ -18,6 +20,7 @@ static struct cd_host *host_mode;
 static struct cd_mon *mon; /* shared by the fabric and SM modes */
 static struct cd_fabric *fabric_mode;
 static struct cd_sm *sm_mode;
+static struct cd_tune *tune_mode;
 
 static int rdmakit_config(oconfig_item_t *block)
 {
@@ -45,8 +48,16 @@ static int rdmakit_read_sm(user_data_t *ud)
 	return cd_sm_read(sm_mode);
 }
 
+static int rdmakit_read_tune(user_data_t *ud)
+{
+	(void)ud;
+	return cd_tune_read(tune_mode);
+}
+
 static void stop_modes(void)
 {
+	cd_tune_stop(tune_mode);
+	tune_mode = NULL;
 	cd_sm_stop(sm_mode);
 	cd_fabric_stop(fabric_mode);
 	cd_mon_stop(mon);
@@ -66,8 +77,10 @@ static int start_modes(void)
 		       strerror(-err));
 		return err;
 	}
-	if (!config.fabric.ports && !config.fabric.sm)
-		return 0;
+	if (config.tune.enabled)
+		err = cd_tune_start(&config, &tune_mode);
+	if (err || (!config.fabric.ports && !config.fabric.sm))
+		return err;
 	err = cd_mon_start(&config, &mon);
 	if (err && config.fabric.name_map)
 		cd_log(LOG_ERR, "not started: cannot load NodeNameMap \"%s\": %s",
@@ -79,7 +92,8 @@ static int start_modes(void)
 	return err;
 }
 
-/* The host read at collectd's interval; fabric and SM reads at FabricInterval. */
+/* The host read at collectd's interval; fabric and SM reads at FabricInterval; the tune
+ * audit at TuneInterval. */
 static int register_reads(void)
 {
 	cdtime_t interval =
@@ -93,6 +107,11 @@ static int register_reads(void)
 		return err;
 	if (sm_mode)
 		err = plugin_register_complex_read(NULL, SM_READ, rdmakit_read_sm, interval, NULL);
+	if (!err && tune_mode)
+		err = plugin_register_complex_read(NULL, TUNE_READ, rdmakit_read_tune,
+						   DOUBLE_TO_CDTIME_T(config.tune.interval), NULL);
+	if (err && sm_mode)
+		plugin_unregister_read(SM_READ);
 	if (err && fabric_mode)
 		plugin_unregister_read(FABRIC_READ);
 	return err;
@@ -109,6 +128,8 @@ static int rdmakit_init(void)
 		stop_modes();
 		return -1;
 	}
+	cd_log(LOG_INFO, "rdmakit %s started: host mode%s%s", RDMAKIT_VERSION,
+	       fabric_mode ? ", fabric mode" : "", sm_mode ? ", SM mode" : "");
 	return 0;
 }
 

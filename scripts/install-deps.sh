@@ -6,11 +6,12 @@ set -eu
 
 packages="
   build-essential cmake pkg-config clang-format valgrind python3 procps time
-  libjson-c-dev libcmocka-dev
+  libjson-c-dev libcmocka-dev iproute2
   libibverbs-dev librdmacm-dev libibumad-dev libibmad-dev libibnetdisc-dev
   ibsim-utils opensm infiniband-diags
   collectd-core collectd-dev collectd-utils libyajl2
   snmpd snmp libsnmp-dev smitools snmptrapd
+  scdoc debhelper fakeroot lintian rpm rpmlint
 "
 
 missing=""

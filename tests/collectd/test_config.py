@@ -17,7 +17,7 @@ BAD = [
     ('Frobnicate 3', 'Frobnicate 3: unknown option (known: SysfsRoot, Port, IgnoreSelected, '
                      'HwCounters, HwCounter, Notifications, Fabric, SubnetManager, '
                      'FabricInterval, FabricWindow, FabricTimeout, FabricPackets, NodeNameMap, '
-                     'Rediscover, CA, CAPort)'),
+                     'Rediscover, CA, CAPort, Tune, TuneInterval, TuneRoot, TuneProfile)'),
     ('IgnoreSelected "maybe"', 'IgnoreSelected "maybe": expected true or false'),
     ('HwCounters 1', 'HwCounters 1: expected true or false'),
     ('Notifications true false', 'Notifications true false: expected true or false'),

@@ -1,0 +1,486 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* The journal: one line per record, "HASH TYPE FIELD...", fields percent-encoded, each HASH the
+ * FNV-1a of the previous record's hash and this record, so an edit anywhere breaks the chain; a
+ * head file (count and last hash, replaced atomically after each record) catches a journal cut
+ * at a record boundary; backups carry their length and hash in their record. */
+#include "journal.h"
+
+#include "rdmakit/log.h"
+#include "tune_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define ZERO_HASH "0000000000000000"
+
+uint64_t journal_hash(uint64_t hash, const void *bytes, size_t len)
+{
+	const unsigned char *p = bytes;
+
+	for (size_t i = 0; i < len; i++) {
+		hash ^= p[i];
+		hash *= 0x100000001b3ULL;
+	}
+	return hash;
+}
+
+void journal_step(void)
+{
+	static long steps;
+	const char *env = getenv("RDMAKIT_TUNE_STOP_AFTER");
+
+	if (env && ++steps >= strtol(env, NULL, 10))
+		raise(SIGKILL); /* the crash test's "kill -9 here" */
+}
+
+void journal_temp_path(const char *path, char *buf, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+
+	snprintf(buf, size, "%.*s.%s.rdmakit-tmp", slash ? (int)(slash - path + 1) : 0, path,
+		 slash ? slash + 1 : path);
+}
+
+static int write_all(int fd, const void *bytes, size_t len)
+{
+	const char *p = bytes;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int fsync_dir_of(const char *path)
+{
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+	int fd, err = 0;
+
+	snprintf(dir, sizeof(dir), "%.*s", slash && slash != path ? (int)(slash - path) : 1,
+		 slash ? path : ".");
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fsync(fd) != 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+int journal_write_atomic(const char *path, const void *bytes, size_t len, unsigned mode)
+{
+	char temp[4200];
+	int fd, err;
+
+	journal_temp_path(path, temp, sizeof(temp));
+	fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return -errno;
+	err = write_all(fd, bytes, len);
+	if (!err && fchmod(fd, mode & 07777) != 0)
+		err = -errno;
+	if (!err && fsync(fd) != 0)
+		err = -errno;
+	if (close(fd) != 0 && !err)
+		err = -errno;
+	if (!err && rename(temp, path) != 0)
+		err = -errno;
+	if (err)
+		unlink(temp);
+	return err ? err : fsync_dir_of(path);
+}
+
+static void encode(const char *in, char *out, size_t size)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t o = 0;
+
+	for (const unsigned char *p = (const unsigned char *)in; *p && o + 4 < size; p++) {
+		if (*p <= ' ' || *p >= 0x7f || *p == '%') {
+			out[o++] = '%';
+			out[o++] = hex[*p >> 4];
+			out[o++] = hex[*p & 15];
+		} else {
+			out[o++] = (char)*p;
+		}
+	}
+	if (o == 0 && o + 1 < size)
+		out[o++] = '-'; /* an empty field */
+	out[o] = '\0';
+}
+
+static void decode(char *s)
+{
+	char *o = s;
+
+	if (strcmp(s, "-") == 0) {
+		s[0] = '\0';
+		return;
+	}
+	for (char *p = s; *p; p++) {
+		unsigned v;
+
+		if (*p == '%' && sscanf(p + 1, "%2x", &v) == 1) {
+			*o++ = (char)v;
+			p += 2;
+		} else {
+			*o++ = *p;
+		}
+	}
+	*o = '\0';
+}
+
+void journal_backup_path(const struct journal *j, const char *n, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s/backup-%s", j->dir, n);
+}
+
+static int push_record(struct journal *j, char *line)
+{
+	struct jrecord *r;
+	char *save = NULL;
+
+	if (j->count == j->capacity) {
+		size_t grown = j->capacity ? j->capacity * 2 : 32;
+		struct jrecord *bigger = realloc(j->records, grown * sizeof(*bigger));
+
+		if (!bigger)
+			return -ENOMEM;
+		j->records = bigger;
+		j->capacity = grown;
+	}
+	r = &j->records[j->count];
+	r->nfields = 0;
+	for (char *t = strtok_r(line, " ", &save); t && r->nfields < JOURNAL_MAX_FIELDS;
+	     t = strtok_r(NULL, " ", &save)) {
+		r->fields[r->nfields] = strdup(t);
+		if (!r->fields[r->nfields])
+			return -ENOMEM;
+		decode(r->fields[r->nfields++]);
+	}
+	j->count++;
+	return 0;
+}
+
+static void damaged(struct journal *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void damaged(struct journal *j, const char *fmt, ...)
+{
+	va_list args;
+
+	j->info.state = RK_TUNE_DAMAGED;
+	va_start(args, fmt);
+	vsnprintf(j->info.problem, sizeof(j->info.problem), fmt, args);
+	va_end(args);
+}
+
+/* Split, check every record's hash against the chain, and keep the records. */
+static int parse_lines(struct journal *j, char *data, size_t len)
+{
+	uint64_t hash;
+	char prev[17] = ZERO_HASH, *p = data, *end = data + len;
+	int err = 0;
+
+	while (p < end && !err && j->info.state != RK_TUNE_DAMAGED) {
+		char *nl = memchr(p, '\n', (size_t)(end - p)), mine[17];
+
+		if (!nl) {
+			j->torn = true; /* a record cut short by a crash, or the rest cut off */
+			break;
+		}
+		*nl = '\0';
+		hash = journal_hash(journal_hash(JOURNAL_HASH_SEED, prev, 16), p + 17,
+				    strlen(p) > 17 ? strlen(p) - 17 : 0);
+		snprintf(mine, sizeof(mine), "%016" PRIx64, hash);
+		if (strlen(p) < 18 || strncmp(p, mine, 16) != 0 || p[16] != ' ') {
+			damaged(j, "record %zu does not match its checksum (edited?)",
+				j->count + 1);
+			break;
+		}
+		memcpy(prev, mine, sizeof(prev));
+		err = push_record(j, p + 17);
+		if (!err)
+			memcpy(j->records[j->count - 1].hash, mine, sizeof(mine));
+		p = nl + 1;
+		j->valid_len = (size_t)(p - data);
+	}
+	memcpy(j->last_hash, prev, sizeof(prev));
+	return err;
+}
+
+/* The head names how many records were committed and the last one's hash. */
+static void check_head(struct journal *j)
+{
+	char path[4200], text[64], hash[17] = "";
+	size_t count = 0;
+
+	snprintf(path, sizeof(path), "%s/head", j->dir);
+	if (tune_read_text("/", path, text, sizeof(text)) < 0 ||
+	    sscanf(text, "%zu %16s", &count, hash) != 2) {
+		damaged(j, "its head file is missing or unreadable");
+	} else if (j->count < count) {
+		damaged(j, "the journal is truncated%s: its head committed %zu records",
+			j->torn ? " in the middle of a record" : "", count);
+	} else if (j->torn && j->count > count) {
+		damaged(j, "a record after the last one committed is cut short");
+	} else if (j->count > count + 1) {
+		damaged(j, "the journal has more records than its head committed (%zu)", count);
+	} else if (strcmp(count ? j->records[count - 1].hash : ZERO_HASH, hash) != 0) {
+		damaged(j, "the journal does not end where its head says (record %zu)", count);
+	}
+}
+
+static const char *field(const struct jrecord *r, size_t i)
+{
+	return i < r->nfields ? r->fields[i] : "";
+}
+
+/* A backup must be there with the length and hash its record gives. */
+static void check_backup(struct journal *j, const struct jrecord *r)
+{
+	char path[4200], *data = NULL, mine[17];
+	size_t len = 0;
+
+	if (strcmp(field(r, 3), "1") != 0)
+		return;
+	journal_backup_path(j, field(r, 1), path, sizeof(path));
+	if (tune_slurp("/", path, &data, &len, NULL) != 0) {
+		damaged(j, "backup %s is missing", field(r, 1));
+		return;
+	}
+	snprintf(mine, sizeof(mine), "%016" PRIx64, journal_hash(JOURNAL_HASH_SEED, data, len));
+	if (strtoull(field(r, 5), NULL, 10) != len || strcmp(mine, field(r, 6)) != 0)
+		damaged(j, "backup %s does not match its record (changed?)", field(r, 1));
+	free(data);
+}
+
+static void summarize(struct journal *j)
+{
+	const struct jrecord *first = j->count ? &j->records[0] : NULL;
+
+	if (!first || strcmp(field(first, 0), "begin") != 0) {
+		if (j->info.state != RK_TUNE_DAMAGED)
+			damaged(j, "the journal does not start with its begin record");
+		return;
+	}
+	snprintf(j->info.label, sizeof(j->info.label), "%s", field(first, 2));
+	j->info.started = strtoll(field(first, 3), NULL, 10);
+	for (size_t i = 1; i < j->count; i++) {
+		const struct jrecord *r = &j->records[i];
+
+		if (strcmp(field(r, 0), "file") == 0 || strcmp(field(r, 0), "live") == 0)
+			j->info.changes++;
+		else if (strcmp(field(r, 0), "fail") == 0)
+			j->info.failed++;
+		else if (strcmp(field(r, 0), "end") == 0 && j->info.state == RK_TUNE_INCOMPLETE)
+			j->info.state = RK_TUNE_APPLIED;
+		else if (strcmp(field(r, 0), "rollback") == 0)
+			j->info.state = RK_TUNE_ROLLED_BACK;
+		if (strcmp(field(r, 0), "file") == 0 && j->info.state != RK_TUNE_DAMAGED)
+			check_backup(j, r);
+	}
+}
+
+static void set_dir(struct journal *j, const char *root, const char *id)
+{
+	char rel[256];
+
+	snprintf(j->root, sizeof(j->root), "%s", root);
+	snprintf(j->id, sizeof(j->id), "%s", id);
+	snprintf(j->info.id, sizeof(j->info.id), "%s", id);
+	snprintf(rel, sizeof(rel), RK_TUNE_JOURNAL_DIR "/%s", id);
+	tune_path(root, rel, j->dir, sizeof(j->dir));
+}
+
+int journal_load(const char *root, const char *id, struct journal *j)
+{
+	char path[4200], *data;
+	size_t len;
+	int err;
+
+	*j = (struct journal){.fd = -1};
+	set_dir(j, root, id);
+	j->info.state = RK_TUNE_INCOMPLETE;
+	snprintf(path, sizeof(path), "%s/journal", j->dir);
+	err = tune_slurp("/", path, &data, &len, NULL);
+	if (err) {
+		damaged(j, "its journal file cannot be read");
+		return err == -ENOENT ? 0 : err;
+	}
+	err = parse_lines(j, data, len);
+	free(data);
+	if (!err && j->info.state != RK_TUNE_DAMAGED)
+		check_head(j);
+	if (!err && j->info.state != RK_TUNE_DAMAGED)
+		summarize(j);
+	return err;
+}
+
+static int write_head(struct journal *j)
+{
+	char path[4200], text[64];
+	int n = snprintf(text, sizeof(text), "%zu %s\n", j->count, j->last_hash);
+
+	snprintf(path, sizeof(path), "%s/head", j->dir);
+	return journal_write_atomic(path, text, (size_t)n, 0600);
+}
+
+static int mkdir_p(const char *path, mode_t mode)
+{
+	char copy[4096];
+
+	snprintf(copy, sizeof(copy), "%s", path);
+	for (char *p = copy + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			if (mkdir(copy, mode) != 0 && errno != EEXIST)
+				return -errno;
+			*p = '/';
+		}
+	return mkdir(copy, mode) != 0 && errno != EEXIST ? -errno : 0;
+}
+
+static int next_id(const char *root, char *id, size_t size)
+{
+	char **ids;
+	size_t count;
+	long last = 0;
+	int err = journal_list(root, &ids, &count);
+
+	if (err)
+		return err;
+	for (size_t i = 0; i < count; i++)
+		if (strtol(ids[i], NULL, 10) > last)
+			last = strtol(ids[i], NULL, 10);
+	rk_names_free(ids, count);
+	if (last >= 99999999)
+		return -EOVERFLOW;
+	snprintf(id, size, "%04u", (unsigned)(last + 1));
+	return 0;
+}
+
+int journal_create(const char *root, struct journal *j)
+{
+	char base[4096], id[24], path[4200];
+	int err;
+
+	*j = (struct journal){.fd = -1};
+	tune_path(root, RK_TUNE_JOURNAL_DIR, base, sizeof(base));
+	err = mkdir_p(base, 0700);
+	if (!err)
+		err = next_id(root, id, sizeof(id));
+	if (err)
+		return err;
+	set_dir(j, root, id);
+	if (mkdir(j->dir, 0700) != 0)
+		return -errno;
+	memcpy(j->last_hash, ZERO_HASH, sizeof(j->last_hash));
+	err = write_head(j);
+	if (err)
+		return err;
+	snprintf(path, sizeof(path), "%s/journal", j->dir);
+	j->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
+	if (j->fd < 0)
+		return -errno;
+	j->info.state = RK_TUNE_INCOMPLETE;
+	return fsync_dir_of(path);
+}
+
+int journal_append(struct journal *j, const char *const *fields, size_t nfields)
+{
+	char *line = malloc(17 + nfields * (3 * JOURNAL_MAX_VALUE + 8) + 2), hash[17];
+	size_t used = 17;
+	int err;
+
+	if (!line)
+		return -ENOMEM;
+	for (size_t i = 0; i < nfields; i++) {
+		if (i)
+			line[used++] = ' ';
+		if (strlen(fields[i]) > JOURNAL_MAX_VALUE) {
+			free(line);
+			return -EFBIG;
+		}
+		encode(fields[i], line + used, 3 * JOURNAL_MAX_VALUE + 8);
+		used += strlen(line + used);
+	}
+	snprintf(
+	    hash, sizeof(hash), "%016" PRIx64,
+	    journal_hash(journal_hash(JOURNAL_HASH_SEED, j->last_hash, 16), line + 17, used - 17));
+	memcpy(line, hash, 16);
+	line[16] = ' ';
+	line[used++] = '\n';
+	err = write_all(j->fd, line, used);
+	if (!err && fsync(j->fd) != 0)
+		err = -errno;
+	if (!err) {
+		line[used - 1] = '\0';
+		err = push_record(j, line + 17);
+		memcpy(j->last_hash, hash, sizeof(hash));
+		if (!err)
+			memcpy(j->records[j->count - 1].hash, hash, sizeof(hash));
+	}
+	free(line);
+	journal_step();
+	if (!err)
+		err = write_head(j);
+	journal_step();
+	return err;
+}
+
+void journal_free(struct journal *j)
+{
+	for (size_t i = 0; i < j->count; i++)
+		for (size_t f = 0; f < j->records[i].nfields; f++)
+			free(j->records[i].fields[f]);
+	free(j->records);
+	if (j->fd >= 0)
+		close(j->fd);
+	j->records = NULL;
+	j->count = j->capacity = 0;
+	j->fd = -1;
+}
+
+int journal_list(const char *root, char ***ids, size_t *count)
+{
+	struct rk_sysfs *fs;
+	char **names;
+	size_t n, kept = 0;
+	int err = rk_sysfs_open(root, &fs);
+
+	*ids = NULL;
+	*count = 0;
+	if (err)
+		return err;
+	err = rk_sysfs_list(fs, RK_TUNE_JOURNAL_DIR, &names, &n);
+	rk_sysfs_close(fs);
+	if (err == -ENOENT)
+		return 0;
+	if (err)
+		return err;
+	for (size_t i = 0; i < n; i++) {
+		if (strspn(names[i], "0123456789") == strlen(names[i]) && names[i][0])
+			names[kept++] = names[i];
+		else
+			free(names[i]);
+	}
+	*ids = names;
+	*count = kept;
+	return 0;
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* The journal's file format: checksummed records, a head, backups (see journal.c). */
+#ifndef RDMAKIT_TUNE_JOURNAL_INTERNAL_H
+#define RDMAKIT_TUNE_JOURNAL_INTERNAL_H
+
+#include "rdmakit/tune_journal.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define JOURNAL_MAX_FIELDS 12
+/* Longest field a record holds (a live value; files go to backups). */
+#define JOURNAL_MAX_VALUE 4000
+
+/* One record: its type and decoded fields. */
+struct jrecord {
+	char *fields[JOURNAL_MAX_FIELDS]; /* fields[0] is the type */
+	size_t nfields;
+	char hash[17];
+};
+
+/* A journal directory, loaded and checked, or being written. */
+struct journal {
+	char root[4096];
+	char dir[4096]; /* absolute path of RK_TUNE_JOURNAL_DIR/<id> */
+	char id[16];
+	struct jrecord *records;
+	size_t count, capacity;
+	char last_hash[17];
+	int fd;		  /* the journal file while writing, else -1 */
+	size_t valid_len; /* bytes of whole records */
+	bool torn;	  /* a last record without its newline follows them */
+	struct rk_tune_history_entry info;
+};
+
+/** Load journal id under root and check its checksums, head and backups (info.state tells). */
+int journal_load(const char *root, const char *id, struct journal *j);
+
+/** Create a new journal with the next id under root. */
+int journal_create(const char *root, struct journal *j);
+
+/** Append a record (fields[0] is the type), fsync it, then update the head atomically. */
+int journal_append(struct journal *j, const char *const *fields, size_t nfields);
+
+/** Free a loaded or created journal. */
+void journal_free(struct journal *j);
+
+/** Sorted journal ids under root; free with rk_names_free. */
+int journal_list(const char *root, char ***ids, size_t *count);
+
+/** Path of backup n of journal j. */
+void journal_backup_path(const struct journal *j, const char *n, char *buf, size_t size);
+
+/** 64-bit FNV-1a of bytes, continuing from hash. */
+uint64_t journal_hash(uint64_t hash, const void *bytes, size_t len);
+
+/** FNV-1a's starting value. */
+#define JOURNAL_HASH_SEED 0xcbf29ce484222325ULL
+
+/** Count a write for the crash test (RDMAKIT_TUNE_STOP_AFTER=N: SIGKILL after N writes). */
+void journal_step(void);
+
+/** Write bytes to path atomically: a temporary file, fsync, rename, fsync of the directory. */
+int journal_write_atomic(const char *path, const void *bytes, size_t len, unsigned mode);
+
+/** The temporary name journal_write_atomic uses for path. */
+void journal_temp_path(const char *path, char *buf, size_t size);
+
+#endif
