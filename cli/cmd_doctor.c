@@ -73,6 +73,11 @@ static int parse_doctor_args(int argc, char **argv, struct doctor_args *args)
 			if (!cli_parse_positive("--expect-rate", optarg,
 						&args->health.expect_rate_gbps))
 				return EXIT_TROUBLE;
+			if (args->health.expect_rate_gbps > RK_RATE_MAX_GBPS)
+				return cli_usage_error("doctor",
+						       "--expect-rate: above any link's rate "
+						       "(%g Gb/s), got %s",
+						       RK_RATE_MAX_GBPS, optarg);
 		} else if (opt == OPT_FABRIC) {
 			args->fabric = true;
 		} else if (opt == OPT_DOCTOR_TUNE) {

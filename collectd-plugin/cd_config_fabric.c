@@ -69,7 +69,8 @@ static int set_packets(struct cd_config *config, const oconfig_item_t *item, con
 	return cd_key_bool(item, shown, &config->fabric.packets);
 }
 
-/* The map is loaded by init; here it only has to be a file that can be read. */
+/* The map is loaded by init; here it only has to be a file that can be read (opened without
+ * blocking: a FIFO's open would wait for a writer and hang collectd's start). */
 static int set_name_map(struct cd_config *config, const oconfig_item_t *item, const char *shown)
 {
 	const char *path = cd_key_string(item);
@@ -81,7 +82,7 @@ static int set_name_map(struct cd_config *config, const oconfig_item_t *item, co
 	note_option(&config->fabric, item, shown);
 	if (!path || !path[0])
 		return cd_key_reject(item, shown, "expected the path of a node name map file");
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		snprintf(why, sizeof(why), "cannot read it: %s",
 			 fd < 0 ? strerror(errno) : "not a regular file");

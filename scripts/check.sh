@@ -1,8 +1,26 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # Build rdmakit and run the whole test suite through ctest.
+#   scripts/check.sh             the normal build (./build, or $BUILD_DIR)
+#   scripts/check.sh --sanitize  the same suite on a build with ASan + UBSan and no recovery
+#                                (./build-sanitize, or $SANITIZE_BUILD_DIR): collectd runs with
+#                                the ASan runtime preloaded, the valgrind tests are skipped
+#                                (valgrind cannot run ASan programs; the normal build has them)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-build=${BUILD_DIR:-$top/build}
-"$top/scripts/build.sh"
+
+case "${1:-}" in
+"")
+	build=${BUILD_DIR:-$top/build}
+	BUILD_DIR=$build "$top/scripts/build.sh"
+	;;
+--sanitize)
+	build=${SANITIZE_BUILD_DIR:-$top/build-sanitize}
+	BUILD_DIR=$build "$top/scripts/build.sh" -DRDMAKIT_SANITIZE=ON
+	;;
+*)
+	echo "usage: scripts/check.sh [--sanitize]" >&2
+	exit 2
+	;;
+esac
 ctest --test-dir "$build" --output-on-failure

@@ -11,6 +11,7 @@ packages="
   ibsim-utils opensm infiniband-diags
   collectd-core collectd-dev collectd-utils libyajl2
   snmpd snmp libsnmp-dev smitools snmptrapd
+  clang libclang-rt-14-dev
   scdoc debhelper fakeroot lintian rpm rpmlint
 "
 

@@ -60,7 +60,8 @@ int rk_counter_set_open(struct rk_sysfs *fs, const char *reldir, enum rk_source 
 		if (err == 0)
 			set->count++;
 		else if (err != -ENOENT && err != -EISDIR) /* gone, or not a counter file */
-			rk_log(RK_LOG_WARNING, "%s/%s: %s", reldir, names[i], strerror(-err));
+			rk_log(RK_LOG_WARNING, "%s/%s: %s, skipped", reldir, names[i],
+			       rk_sysfs_error(err));
 	}
 	rk_names_free(names, count);
 	return 0;

@@ -9,15 +9,18 @@
  * umad shim, whose receiver thread a fork leaves behind) cannot be trusted to send MADs. */
 #include "rdmakit/fabric.h"
 
+#include "rdmakit/array.h"
 #include "rdmakit/clock.h"
 #include "rdmakit/log.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -142,29 +145,125 @@ int rk_fabric_write(int fd, const struct rk_fabric *fabric)
 	return err;
 }
 
-static int receive_nodes(const struct reader *r, struct rk_fabric *fabric, size_t count)
-{
-	fabric->nodes = calloc(count ? count : 1, sizeof(*fabric->nodes));
-	if (!fabric->nodes)
-		return -ENOMEM;
-	while (fabric->nnodes < count) {
-		struct rk_fabric_node *node = &fabric->nodes[fabric->nnodes];
-		int err = read_all(r, node, sizeof(*node));
+/* No subnet has more nodes than LIDs (48K unicast), and no node more ports than a NodeInfo
+ * can count: a header claiming more is not a fabric. Arrays grow as records arrive, so a
+ * header alone never makes the reader allocate what the stream does not hold. */
+#define MAX_NODES      65536
+#define MAX_PORTS      255
+#define FIRST_CAPACITY 64
 
-		node->ports = NULL; /* the helper's pointer; ours follows */
-		if (err)
-			return err;
-		node->description[sizeof(node->description) - 1] = '\0';
-		node->name[sizeof(node->name) - 1] = '\0';
-		fabric->nnodes++;
-		if (node->nports < 0 || node->nports > 255)
-			return -EPROTO;
-		node->ports = calloc((size_t)node->nports + 1, sizeof(*node->ports));
-		if (!node->ports)
+_Static_assert(sizeof(bool) == 1, "bool fields are checked as single bytes");
+
+/* A bool written by another process is a byte: only 0 and 1 are bools (anything else read as a
+ * bool is undefined behaviour), so each is checked as a byte before the field is used. */
+static bool byte_is_bool(const void *record, size_t offset)
+{
+	return ((const unsigned char *)record)[offset] <= 1;
+}
+
+static bool node_is_valid(const struct rk_fabric_node *node)
+{
+	return byte_is_bool(node, offsetof(struct rk_fabric_node, is_sm)) &&
+	       byte_is_bool(node, offsetof(struct rk_fabric_node, pm_known)) &&
+	       node->type >= RK_NODE_CA && node->type <= RK_NODE_ROUTER && node->nports >= 0 &&
+	       node->nports <= MAX_PORTS;
+}
+
+static bool port_is_valid(const struct rk_fabric_port *port)
+{
+	return byte_is_bool(port, offsetof(struct rk_fabric_port, present)) &&
+	       port->active_speed < RK_SPEED_COUNT;
+}
+
+static bool link_is_valid(const struct rk_fabric_link *link)
+{
+	return byte_is_bool(link, offsetof(struct rk_fabric_link, ends_disagree)) &&
+	       byte_is_bool(link, offsetof(struct rk_fabric_link, below_enabled)) &&
+	       byte_is_bool(link, offsetof(struct rk_fabric_link, below_peers)) &&
+	       byte_is_bool(link, offsetof(struct rk_fabric_link, unused_supported)) &&
+	       link->speed < RK_SPEED_COUNT;
+}
+
+static int receive_ports(const struct reader *r, struct rk_fabric_node *node)
+{
+	int err;
+
+	node->ports = calloc((size_t)node->nports + 1, sizeof(*node->ports));
+	if (!node->ports)
+		return -ENOMEM;
+	err = read_all(r, node->ports, ((size_t)node->nports + 1) * sizeof(*node->ports));
+	for (int p = 0; !err && p <= node->nports; p++)
+		if (!port_is_valid(&node->ports[p]))
+			err = -EPROTO;
+	return err;
+}
+
+static int receive_node(const struct reader *r, struct rk_fabric_node *node)
+{
+	int err = read_all(r, node, sizeof(*node));
+
+	node->ports = NULL; /* the helper's pointer; ours follows */
+	if (err)
+		return err;
+	node->description[sizeof(node->description) - 1] = '\0';
+	node->name[sizeof(node->name) - 1] = '\0';
+	return node_is_valid(node) ? receive_ports(r, node) : -EPROTO;
+}
+
+static int receive_nodes(const struct reader *r, struct rk_fabric *fabric, uint64_t count)
+{
+	size_t capacity = 0;
+
+	if (count > MAX_NODES)
+		return -EPROTO;
+	while (fabric->nnodes < count) {
+		struct rk_fabric_node *nodes = rk_array_room(
+		    fabric->nodes, &capacity, fabric->nnodes, sizeof(*nodes), FIRST_CAPACITY);
+		int err;
+
+		if (!nodes)
 			return -ENOMEM;
-		err = read_all(r, node->ports, ((size_t)node->nports + 1) * sizeof(*node->ports));
+		fabric->nodes = nodes;
+		err = receive_node(r, &fabric->nodes[fabric->nnodes]);
+		fabric->nnodes++; /* counted even when half read: rk_fabric_free frees its ports */
 		if (err)
 			return err;
+	}
+	return 0;
+}
+
+/* A link joins two ports and a port is in one link at most. */
+static uint64_t max_links(const struct rk_fabric *fabric)
+{
+	uint64_t ports = 0;
+
+	for (size_t n = 0; n < fabric->nnodes; n++)
+		ports += (uint64_t)fabric->nodes[n].nports + 1;
+	return ports / 2;
+}
+
+static int receive_links(const struct reader *r, struct rk_fabric *fabric, uint64_t count)
+{
+	size_t capacity = 0;
+
+	if (count > max_links(fabric))
+		return -EPROTO;
+	while (fabric->nlinks < count) {
+		struct rk_fabric_link *links = rk_array_room(
+		    fabric->links, &capacity, fabric->nlinks, sizeof(*links), FIRST_CAPACITY);
+		struct rk_fabric_link *link;
+		int err;
+
+		if (!links)
+			return -ENOMEM;
+		fabric->links = links;
+		link = &fabric->links[fabric->nlinks];
+		err = read_all(r, link, sizeof(*link));
+		if (err)
+			return err;
+		if (!link_is_valid(link))
+			return -EPROTO;
+		fabric->nlinks++;
 	}
 	return 0;
 }
@@ -207,23 +306,16 @@ static int read_fabric(const struct reader *r, struct rk_fabric **out)
 	fabric = calloc(1, sizeof(*fabric));
 	if (!fabric)
 		return -ENOMEM;
-	err = receive_nodes(r, fabric, (size_t)header.nnodes);
-	if (!err) {
-		fabric->links = calloc(header.nlinks ? header.nlinks : 1, sizeof(*fabric->links));
-		err = fabric->links ? read_all(r, fabric->links,
-					       (size_t)header.nlinks * sizeof(*fabric->links))
-				    : -ENOMEM;
-	}
+	err = receive_nodes(r, fabric, header.nnodes);
+	if (!err)
+		err = receive_links(r, fabric, header.nlinks);
+	fabric->local_node = header.local_node;
+	fabric->discovery_seconds = header.discovery_seconds;
+	if (!err && (!indexes_are_valid(fabric) || !isfinite(header.discovery_seconds)))
+		err = -EPROTO;
 	if (err) {
 		rk_fabric_free(fabric);
 		return err;
-	}
-	fabric->nlinks = (size_t)header.nlinks;
-	fabric->local_node = header.local_node;
-	fabric->discovery_seconds = header.discovery_seconds;
-	if (!indexes_are_valid(fabric)) {
-		rk_fabric_free(fabric);
-		return -EPROTO;
 	}
 	*out = fabric;
 	return 0;
@@ -265,7 +357,8 @@ static int receive_result(const struct reader *r, int *result, struct rk_fabric 
 			*result = header.value;
 			return header.value ? 0 : read_fabric(r, out);
 		}
-		if (header.type != RECORD_LOG || header.length >= sizeof(message))
+		if (header.type != RECORD_LOG || header.length >= sizeof(message) ||
+		    header.value < RK_LOG_ERR || header.value > RK_LOG_DEBUG)
 			return -EPROTO;
 		err = read_all(r, message, header.length);
 		if (err)

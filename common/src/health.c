@@ -128,13 +128,27 @@ static int check_inactive_port(const struct rk_device *dev, const struct rk_port
 			       port->phys_state_name[0] ? port->phys_state_name : "unknown");
 }
 
+/* A check must never report health it did not see: a port whose state could not be read is a
+ * finding of its own. */
+static int check_unknown_state(const struct rk_device *dev, const struct rk_port *port,
+			       struct rk_findings *out)
+{
+	char subject[80];
+
+	port_subject(dev, port, subject, sizeof(subject));
+	return rk_findings_add(out, RK_SEVERITY_WARNING, "PORT_STATE_UNKNOWN", subject,
+			       "check that the port's state attribute is readable (the driver, "
+			       "or the tree given as the sysfs root); the log says what failed",
+			       "port state could not be read: its health is not known");
+}
+
 static int check_port_state(const struct rk_device *dev, const struct rk_port *port,
 			    struct rk_findings *out)
 {
 	char subject[80];
 
 	if (port->state < 0)
-		return 0; /* unreadable state: nothing to judge */
+		return check_unknown_state(dev, port, out);
 	if (port->state != RK_PORT_ACTIVE)
 		return check_inactive_port(dev, port, out);
 	if (!is_infiniband(port) || port->sm_lid != 0)

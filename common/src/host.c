@@ -11,6 +11,15 @@
 
 #define CLASS_DIR "class/infiniband"
 
+/* A file that is there but cannot be an attribute (a FIFO, a directory, a symlink loop, no
+ * permission) is worth a message; a missing one is not (sysfs has it or not, by driver and
+ * kernel), nor an error the kernel returns on read (an unset GID's attributes: EINVAL). */
+static void log_unreadable(const char *path, int err)
+{
+	if (err == -ESPIPE || err == -EISDIR || err == -ELOOP || err == -EACCES)
+		rk_log(RK_LOG_WARNING, "%s: %s, skipped", path, rk_sysfs_error(err));
+}
+
 /* Read dir/name into buf; "" and -errno when missing or unreadable. */
 static ssize_t read_text(struct rk_sysfs *fs, const char *dir, const char *name, char *buf,
 			 size_t size)
@@ -22,8 +31,10 @@ static ssize_t read_text(struct rk_sysfs *fs, const char *dir, const char *name,
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path))
 		return -ENAMETOOLONG;
 	len = rk_sysfs_read(fs, path, buf, size);
-	if (len < 0)
+	if (len < 0) {
 		buf[0] = '\0';
+		log_unreadable(path, (int)len);
+	}
 	return len;
 }
 
@@ -34,7 +45,8 @@ int rk_parse_rate(const char *text, double *gbps, int *width, char *speed, size_
 	long lanes;
 	size_t len;
 
-	if (end == text || rate < 0 || strncmp(end, " Gb/sec", 7) != 0)
+	if (end == text || !(rate >= 0 && rate <= RK_RATE_MAX_GBPS) ||
+	    strncmp(end, " Gb/sec", 7) != 0)
 		return -EINVAL;
 	*gbps = rate;
 	*width = -1;
@@ -43,7 +55,7 @@ int rk_parse_rate(const char *text, double *gbps, int *width, char *speed, size_
 	if (!end)
 		return 0; /* rate without a width: still a rate */
 	lanes = strtol(end + 1, &end, 10);
-	if (lanes <= 0 || (*end != 'X' && *end != 'x'))
+	if (lanes <= 0 || lanes > RK_WIDTH_MAX || (*end != 'X' && *end != 'x'))
 		return 0;
 	*width = (int)lanes;
 	end++;
@@ -75,7 +87,7 @@ int rk_parse_pcie_speed(const char *text, double *gts)
 	char *end;
 	double speed = strtod(text, &end);
 
-	if (end == text || speed <= 0)
+	if (end == text || !(speed > 0 && speed <= RK_PCIE_SPEED_MAX_GTS))
 		return -EINVAL;
 	while (*end == ' ')
 		end++;
@@ -148,9 +160,12 @@ static void open_port_attr(struct rk_sysfs *fs, const char *dir, const char *nam
 			   struct rk_attr *attr)
 {
 	char path[160];
+	int err;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if (rk_attr_open(fs, path, attr) != 0) {
+	err = rk_attr_open(fs, path, attr);
+	if (err) {
+		log_unreadable(path, err);
 		attr->fd = -1;
 		attr->path = NULL;
 	}

@@ -5,9 +5,12 @@
 #include "rdmakit/sysfs.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 struct name_entry {
 	uint64_t guid;
@@ -89,19 +92,38 @@ static int parse_line(struct rk_name_map *map, const char *path, unsigned lineno
 	return add_entry(map, guid, name);
 }
 
+/* The map as a stream, opened without blocking and only when it is a regular file (a FIFO's
+ * open would wait for a writer); NULL and *err when not. */
+static FILE *open_map_file(const char *path, int *err)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	FILE *file = NULL;
+	struct stat st;
+
+	if (fd < 0 || fstat(fd, &st) != 0)
+		*err = -errno;
+	else if (!S_ISREG(st.st_mode))
+		*err = S_ISDIR(st.st_mode) ? -EISDIR : -ESPIPE;
+	else if (!(file = fdopen(fd, "r")))
+		*err = -errno;
+	if (file)
+		return file;
+	if (fd >= 0)
+		close(fd);
+	rk_log(RK_LOG_ERR, "%s: cannot open node name map: %s", path, rk_sysfs_error(*err));
+	return NULL;
+}
+
 int rk_name_map_load(const char *path, struct rk_name_map **out)
 {
 	struct rk_name_map *map;
 	char line[512];
 	unsigned lineno = 0;
 	int err = 0;
-	FILE *file = fopen(path, "re");
+	FILE *file = open_map_file(path, &err);
 
-	if (!file) {
-		err = -errno;
-		rk_log(RK_LOG_ERR, "%s: cannot open node name map: %s", path, strerror(errno));
+	if (!file)
 		return err;
-	}
 	map = calloc(1, sizeof(*map));
 	if (!map)
 		err = -ENOMEM;
@@ -112,7 +134,8 @@ int rk_name_map_load(const char *path, struct rk_name_map **out)
 		rk_name_map_free(map);
 		return err;
 	}
-	qsort(map->entries, map->count, sizeof(*map->entries), compare_entries);
+	if (map->count) /* an empty map has no array to sort */
+		qsort(map->entries, map->count, sizeof(*map->entries), compare_entries);
 	*out = map;
 	return 0;
 }
@@ -120,9 +143,11 @@ int rk_name_map_load(const char *path, struct rk_name_map **out)
 const char *rk_name_map_lookup(const struct rk_name_map *map, uint64_t guid)
 {
 	struct name_entry key = {.guid = guid};
-	const struct name_entry *hit =
-	    bsearch(&key, map->entries, map->count, sizeof(key), compare_entries);
+	const struct name_entry *hit;
 
+	if (!map->count)
+		return NULL;
+	hit = bsearch(&key, map->entries, map->count, sizeof(key), compare_entries);
 	return hit ? hit->name : NULL;
 }
 

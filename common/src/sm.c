@@ -122,6 +122,8 @@ int rk_sm_query(struct rk_mad_port *port, const struct rk_fabric *fabric,
 			       strerror(-sm->status));
 	}
 	free(requests);
+	if (err) /* nothing was filled in: the caller has nothing to free */
+		rk_sm_status_free(status);
 	return err;
 }
 

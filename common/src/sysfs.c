@@ -101,14 +101,41 @@ static void note_fallback(struct rk_sysfs *fs)
 		    fs->fd_budget);
 }
 
-/* An attribute is a file: a directory where one was expected is -EISDIR. */
-static int check_not_dir(int dirfd, const char *path, int flags)
+/* An attribute is a regular file: a directory is -EISDIR, anything else (a FIFO, a socket, a
+ * device node) -ESPIPE, so no read ever waits on a writer or drains a device. */
+static int check_regular(const struct stat *st)
+{
+	if (S_ISREG(st->st_mode))
+		return 0;
+	return S_ISDIR(st->st_mode) ? -EISDIR : -ESPIPE;
+}
+
+/* Open relpath for reading without blocking (a FIFO's open waits for a writer otherwise), and
+ * only when it is a regular file; the descriptor, or -errno. */
+static int open_regular(int dirfd, const char *relpath)
+{
+	struct stat st;
+	int fd = openat(dirfd, relpath, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	int err;
+
+	if (fd < 0)
+		return -errno;
+	err = fstat(fd, &st) != 0 ? -errno : check_regular(&st);
+	if (err) {
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+/* Without opening it: is relpath a regular file? 0 or -errno. */
+static int check_regular_at(int dirfd, const char *relpath)
 {
 	struct stat st;
 
-	if (fstatat(dirfd, path, &st, flags) != 0)
+	if (fstatat(dirfd, relpath, &st, 0) != 0)
 		return -errno;
-	return S_ISDIR(st.st_mode) ? -EISDIR : 0;
+	return check_regular(&st);
 }
 
 int rk_attr_open(struct rk_sysfs *fs, const char *relpath, struct rk_attr *attr)
@@ -119,16 +146,11 @@ int rk_attr_open(struct rk_sysfs *fs, const char *relpath, struct rk_attr *attr)
 	attr->path = NULL;
 	attr->warned = false;
 	if (fs->fds_open < fs->fd_budget) {
-		fd = openat(fs->root_fd, relpath, O_RDONLY | O_CLOEXEC);
+		fd = open_regular(fs->root_fd, relpath);
 		if (fd < 0)
-			return -errno;
-		err = check_not_dir(fd, "", AT_EMPTY_PATH);
-		if (err) {
-			close(fd);
-			return err;
-		}
+			return fd;
 		fs->fds_open++;
-	} else if ((err = check_not_dir(fs->root_fd, relpath, 0)) != 0) {
+	} else if ((err = check_regular_at(fs->root_fd, relpath)) != 0) {
 		return err;
 	} else {
 		note_fallback(fs);
@@ -172,11 +194,11 @@ static ssize_t read_fd(int fd, char *buf, size_t size)
 
 ssize_t rk_sysfs_read(struct rk_sysfs *fs, const char *relpath, char *buf, size_t size)
 {
-	int fd = openat(fs->root_fd, relpath, O_RDONLY | O_CLOEXEC);
+	int fd = open_regular(fs->root_fd, relpath);
 	ssize_t len;
 
 	if (fd < 0)
-		return -errno;
+		return fd;
 	len = read_fd(fd, buf, size);
 	close(fd);
 	return len;
@@ -189,6 +211,15 @@ ssize_t rk_attr_read(struct rk_sysfs *fs, const struct rk_attr *attr, char *buf,
 	if (!attr->path)
 		return -EBADF;
 	return rk_sysfs_read(fs, attr->path, buf, size);
+}
+
+const char *rk_sysfs_error(int err)
+{
+	if (err == -ESPIPE)
+		return "not a regular file (a FIFO, socket or device node?)";
+	if (err == -EISDIR)
+		return "a directory, not an attribute file";
+	return strerror(-err);
 }
 
 void rk_attr_warn_once(struct rk_attr *attr, const char *problem, const char *text)

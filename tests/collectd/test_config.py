@@ -71,7 +71,8 @@ class BadConfig(unittest.TestCase):
         with cdtest.Daemon(block) as daemon:
             if args:
                 proc = cdtest.subprocess.run([cdtest.COLLECTD, *args, "-C", daemon.conf],
-                                             capture_output=True, text=True, timeout=30)
+                                             capture_output=True, text=True, timeout=30,
+                                             env=cdtest.collectd_env(None, daemon.dir))
                 status, output = proc.returncode, proc.stdout + proc.stderr
             else:
                 status, output = daemon.start(expect_values=False), daemon.start_output
@@ -85,6 +86,16 @@ class BadConfig(unittest.TestCase):
         for lines, message in BAD:
             with self.subTest(lines=lines):
                 self.check_refused(lines, message)
+
+    def test_node_name_map_that_is_a_fifo_is_refused_at_once(self):
+        """Found by fuzz_cd_config: a FIFO as NodeNameMap used to hang collectd's start in
+        open (waiting for a writer) until the start timed out."""
+        fifo_dir = tempfile.mkdtemp(prefix="rdmakit-fifo-")
+        self.addCleanup(shutil.rmtree, fifo_dir, True)
+        fifo = os.path.join(fifo_dir, "names")
+        os.mkfifo(fifo)
+        self.check_refused(f'Fabric true\n  NodeNameMap "{fifo}"',
+                           f'NodeNameMap "{fifo}": cannot read it: not a regular file')
 
     def test_refused_in_one_shot_mode(self):
         self.check_refused('IgnoreSelected "maybe"', 'IgnoreSelected "maybe"', ["-T"])

@@ -59,7 +59,9 @@ LoadPlugin rdmakit_drain
 
     def run_once(self, conf):
         proc = subprocess.run([cdtest.COLLECTD, "-T", "-C", conf], capture_output=True,
-                              text=True, timeout=60)
+                              text=True, timeout=60, env=cdtest.collectd_env(None, self.dir))
+        errors = cdtest.sanitizer_errors(self.dir) if cdtest.SANITIZED else []
+        self.assertEqual(errors, [])
         return proc.returncode, proc.stdout + proc.stderr
 
     def expected(self):

@@ -69,8 +69,9 @@ class Values(unittest.TestCase):
         return found
 
     def check_instance(self, daemon, instance, expected):
-        def complete():
-            return set(daemon.value_files(instance)) >= set(expected)
+        def complete():  # every file there with a whole row (csv writes them one by one)
+            return (set(daemon.value_files(instance)) >= set(expected) and
+                    all(daemon.last(instance, key) for key in expected))
 
         cdtest.wait_for(complete, 10, f"every value of {instance}")
         self.assertEqual(sorted(daemon.value_files(instance)), sorted(expected), instance)

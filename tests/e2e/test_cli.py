@@ -349,6 +349,11 @@ class Doctor(unittest.TestCase):
         doc = run_json("doctor", "--expect-rate", "200", root="roce", rc=1)
         self.assertEqual(codes(doc), [("RATE_BELOW_EXPECTED", "mlx5_2:1")])
         self.assertEqual(codes(run_json("doctor", "--expect-rate", "200", root="ib-hdr")), [])
+        for rate, text in (("nan", "not a number"), ("1e999", "not a number"),
+                           ("inf", "not a number"), ("1e300", "above any link's rate")):
+            proc = run("doctor", "--expect-rate", rate, root="ib-hdr")
+            self.assertEqual(proc.returncode, 3, rate)
+            self.assertIn(f"--expect-rate: {text}", proc.stderr)
 
     def test_rising_errors_and_congestion_between_samples(self):
         with fixture_copy("ib-hdr") as root:
@@ -390,6 +395,115 @@ class Doctor(unittest.TestCase):
         for cmd in ("status", "counters", "doctor"):
             proc = run(cmd, "--help", check_rc=0)
             self.assertIn(f"Usage: rdmakit {cmd}", proc.stdout)
+
+
+def strict_json(text):
+    """json.loads that refuses NaN and Infinity (Python accepts them; JSON does not)."""
+    def refuse(name):
+        raise ValueError(f"not JSON: {name}")
+    return json.loads(text, parse_constant=refuse)
+
+
+PORT1 = "class/infiniband/mlx5_0/ports/1"
+
+
+def make_hostile(root, relpath, kind):
+    """Put a FIFO, a directory, a symlink loop, 1 MB of text or binary garbage at relpath."""
+    path = os.path.join(root, relpath)
+    if os.path.isdir(path) and not os.path.islink(path):
+        shutil.rmtree(path)
+    elif os.path.lexists(path):
+        os.unlink(path)
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "dir":
+        os.mkdir(path)
+    elif kind == "loop":
+        os.symlink(os.path.basename(path), path)
+    elif kind == "huge":
+        with open(path, "w") as f:
+            f.write("4" * (1 << 20))
+    elif kind == "binary":
+        with open(path, "wb") as f:
+            f.write(bytes(range(256)) * 16)
+
+
+class HostileTrees(unittest.TestCase):
+    """Where an attribute should be: FIFOs (whose open used to hang every command), directories,
+    symlink loops, 1 MB values and binary garbage. Every command returns, names the file and
+    reads the rest; doctor never calls an unseen port ok."""
+
+    WHY = {"fifo": "not a regular file", "dir": "a directory",
+           "loop": "Too many levels of symbolic links"}
+
+    def run_all(self, root):
+        out = {}
+        for cmd in ("status", "counters", "doctor"):
+            proc = subprocess.run([RDMAKIT, cmd, "--json", "--sysfs-root", root],
+                                  capture_output=True, text=True, timeout=20)
+            out[cmd] = (proc.returncode, strict_json(proc.stdout), proc.stderr)
+        return out
+
+    def test_non_files_at_port_state_rate_and_counter(self):
+        for kind in ("fifo", "dir", "loop"):
+            with self.subTest(kind=kind), fixture_copy("ib-hdr") as root:
+                for name in ("state", "rate", "counters/symbol_error"):
+                    make_hostile(root, f"{PORT1}/{name}", kind)
+                out = self.run_all(root)
+                rc, doc, err = out["status"]
+                self.assertEqual(rc, 0, err)
+                p = port(doc, "mlx5_0")
+                self.assertEqual((p["state"], p["rate_gbps"]), (None, None))
+                self.assertEqual(port(doc, "mlx5_1")["state"], "ACTIVE")
+                self.assertIn(f"{PORT1}/state: {self.WHY[kind]}", err)
+                self.assertIn(f"{PORT1}/rate: {self.WHY[kind]}", err)
+                if kind != "dir":  # a directory in counters/ is an old kernel's, skipped quietly
+                    self.assertIn(f"{PORT1}/counters/symbol_error: {self.WHY[kind]}", err)
+                self.assertNotIn("symbol_error", port(doc, "mlx5_0")["counters"])
+                rc, doc, err = out["doctor"]
+                self.assertEqual(rc, 1, err)
+                self.assertEqual(codes(doc), [("PORT_STATE_UNKNOWN", "mlx5_0:1")])
+
+    def test_huge_and_binary_values(self):
+        for kind in ("huge", "binary"):
+            with self.subTest(kind=kind), fixture_copy("ib-hdr") as root:
+                for name in ("state", "rate", "lid", "counters/symbol_error", "../../fw_ver"):
+                    make_hostile(root, os.path.normpath(f"{PORT1}/{name}"), kind)
+                out = self.run_all(root)
+                rc, doc, err = out["status"]
+                self.assertEqual(rc, 0, err)
+                p = port(doc, "mlx5_0")
+                self.assertEqual((p["state"], p["rate_gbps"], p["lid"]), (None, None, None))
+                self.assertIn(f"{PORT1}/state: malformed", err)
+                self.assertIsNone(p["counters"]["symbol_error"])
+                self.assertEqual(out["doctor"][0], 1)
+                found = codes(out["doctor"][1])
+                self.assertIn(("PORT_STATE_UNKNOWN", "mlx5_0:1"), found)
+                self.assertIn(("COUNTERS_UNAVAILABLE", "mlx5_0:1"), found)  # symbol_error
+                if kind == "huge":  # "4444..." is not mlx5_1's firmware
+                    self.assertIn(("FW_MISMATCH", "MT4123"), found)
+
+    def test_rates_that_are_not_numbers(self):
+        for text in ("nan Gb/sec (4X HDR)", "1e999 Gb/sec (4X HDR)", "-inf Gb/sec"):
+            with self.subTest(rate=text), fixture_copy("ib-hdr") as root:
+                with open(os.path.join(root, PORT1, "rate"), "w") as f:
+                    f.write(text + "\n")
+                out = self.run_all(root)
+                rc, doc, err = out["status"]
+                self.assertEqual(rc, 0, err)
+                self.assertIsNone(port(doc, "mlx5_0")["rate_gbps"])
+                self.assertIn("malformed rate", err)
+                self.assertEqual(out["doctor"][:2], (0, {"findings": [], "worst": "ok"}))
+
+    def test_node_name_map_that_is_a_fifo(self):
+        with fixture_copy("ib-hdr") as root:
+            fifo = os.path.join(root, "names")
+            os.mkfifo(fifo)
+            proc = subprocess.run([RDMAKIT, "doctor", "--fabric", "--node-name-map", fifo,
+                                   "--sysfs-root", root], capture_output=True, text=True,
+                                  timeout=20)
+            self.assertEqual(proc.returncode, 3, proc.stderr)
+            self.assertIn(f"{fifo}: cannot open node name map: not a regular file", proc.stderr)
 
 
 class DescriptorBudget(unittest.TestCase):

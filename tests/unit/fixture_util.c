@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -120,6 +121,45 @@ int move_path(const char *root, const char *from, const char *to)
 	snprintf(from_path, sizeof(from_path), "%s/%s", root, from);
 	snprintf(to_path, sizeof(to_path), "%s/%s", root, to);
 	return rename(from_path, to_path);
+}
+
+/* Remove whatever is at root/relpath (a file or a tree); its full path into path. */
+static void clear_path(const char *root, const char *relpath, char *path, size_t size)
+{
+	snprintf(path, size, "%s/%s", root, relpath);
+	if (unlink(path) != 0)
+		remove_tree(path);
+}
+
+int replace_with(const char *root, const char *relpath, enum hostile_kind kind)
+{
+	char path[4096];
+
+	clear_path(root, relpath, path, sizeof(path));
+	switch (kind) {
+	case HOSTILE_FIFO:
+		return mkfifo(path, 0644);
+	case HOSTILE_DIR:
+		return mkdir(path, 0755);
+	case HOSTILE_LOOP:
+		return symlink(strrchr(path, '/') + 1, path); /* a link to itself */
+	}
+	return -1;
+}
+
+void limit_address_space(size_t extra)
+{
+	unsigned long pages = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+	struct rlimit limit;
+
+	if (f) {
+		if (fscanf(f, "%lu", &pages) != 1)
+			pages = 0;
+		fclose(f);
+	}
+	limit.rlim_cur = limit.rlim_max = pages * (unsigned long)sysconf(_SC_PAGESIZE) + extra;
+	setrlimit(RLIMIT_AS, &limit);
 }
 
 static void capture(enum rk_log_level level, const char *message, void *ctx)

@@ -23,6 +23,26 @@ void write_file(const char *root, const char *relpath, const char *text);
 /** Rename root/from to root/to; rename's result. */
 int move_path(const char *root, const char *from, const char *to);
 
+/* What a hostile tree puts where an attribute file should be. */
+enum hostile_kind {
+	HOSTILE_FIFO, /* a named pipe: opening it for reading waits for a writer */
+	HOSTILE_DIR,  /* an empty directory */
+	HOSTILE_LOOP, /* a symlink to itself */
+};
+
+/** Replace root/relpath (file or tree) with a FIFO, a directory or a symlink loop; 0 or -1. */
+int replace_with(const char *root, const char *relpath, enum hostile_kind kind);
+
+/* Whether this build runs under AddressSanitizer (RDMAKIT_SANITIZE). */
+#if defined(__SANITIZE_ADDRESS__)
+#define RUNNING_UNDER_ASAN 1
+#else
+#define RUNNING_UNDER_ASAN 0
+#endif
+
+/** Limit this process's address space to what it maps now plus extra bytes. */
+void limit_address_space(size_t extra);
+
 /** Start capturing the core's log messages (drops earlier ones). */
 void log_capture_start(void);
 

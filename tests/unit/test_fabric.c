@@ -4,6 +4,7 @@
 #include "rdmakit/fabric.h"
 
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define SPEEDS(a, b) ((1u << (a)) | (1u << (b)))
@@ -238,6 +240,213 @@ static void cut_or_bad_fabric_streams_are_refused(void **state)
 	rk_fabric_free(f);
 }
 
+/* The stream of f, as rk_fabric_write writes it, into buf; its length. */
+static size_t stream_of(const struct rk_fabric *f, unsigned char *buf, size_t size)
+{
+	int fds[2];
+	ssize_t len;
+
+	assert_int_equal(pipe(fds), 0);
+	assert_int_equal(rk_fabric_write(fds[1], f), 0);
+	close(fds[1]);
+	len = read(fds[0], buf, size);
+	close(fds[0]);
+	assert_true(len > 0 && (size_t)len < size);
+	return (size_t)len;
+}
+
+/* rk_fabric_read of buf[0..len) through a pipe. */
+static int read_stream(const unsigned char *buf, size_t len, struct rk_fabric **out)
+{
+	int fds[2], err;
+
+	assert_int_equal(pipe(fds), 0);
+	assert_int_equal(write(fds[1], buf, len), (ssize_t)len);
+	close(fds[1]);
+	*out = NULL;
+	err = rk_fabric_read(fds[0], out);
+	close(fds[0]);
+	return err;
+}
+
+/* make_fabric(3, 1) with one link, and where its records start in its stream. */
+struct stream_layout {
+	size_t header, node[3], links, len;
+};
+
+static struct rk_fabric *layout_fabric(unsigned char *buf, size_t size, struct stream_layout *at)
+{
+	struct rk_fabric *f = make_fabric(3, 1);
+	size_t node_bytes = sizeof(struct rk_fabric_node) + 9 * sizeof(struct rk_fabric_port);
+
+	set_link(f, 0, 0, 1, 2, 1, 4, RK_SPEED_EDR);
+	at->len = stream_of(f, buf, size);
+	at->links = at->len - sizeof(struct rk_fabric_link);
+	at->header = at->links - 3 * node_bytes;
+	for (size_t i = 0; i < 3; i++)
+		at->node[i] = at->header + i * node_bytes;
+	return f;
+}
+
+static int read_patched(const unsigned char *orig, const struct stream_layout *at, size_t offset,
+			const void *bytes, size_t count)
+{
+	unsigned char copy[65536];
+	struct rk_fabric *back;
+	int err;
+
+	memcpy(copy, orig, at->len);
+	memcpy(copy + offset, bytes, count);
+	err = read_stream(copy, at->len, &back);
+	if (err)
+		assert_null(back);
+	rk_fabric_free(back);
+	return err;
+}
+
+/* Raw bytes from another process into bool fields: only 0 and 1 are bools (one link was
+ * reported as "255 links support a faster speed"); enums out of range are refused too. */
+static void stream_bools_and_enums_are_checked(void **state)
+{
+	static const unsigned char bad_bool = 255, two = 2;
+	const size_t port1 = sizeof(struct rk_fabric_node) + sizeof(struct rk_fabric_port);
+	const struct {
+		size_t offset;
+		const unsigned char *byte;
+	} * c, cases[] = {
+		   {offsetof(struct rk_fabric_node, is_sm), &bad_bool},
+		   {offsetof(struct rk_fabric_node, pm_known), &two},
+		   {port1 + offsetof(struct rk_fabric_port, present), &bad_bool},
+	       };
+	static const size_t link_bools[] = {offsetof(struct rk_fabric_link, ends_disagree),
+					    offsetof(struct rk_fabric_link, below_enabled),
+					    offsetof(struct rk_fabric_link, below_peers),
+					    offsetof(struct rk_fabric_link, unused_supported)};
+	const int bad_type = 9, bad_speed = RK_SPEED_COUNT;
+	unsigned char buf[65536];
+	struct stream_layout at;
+	struct rk_fabric *f = layout_fabric(buf, sizeof(buf), &at);
+
+	(void)state;
+	assert_int_equal(read_patched(buf, &at, 0, "", 0), 0); /* unpatched: whole */
+	for (c = cases; c < cases + sizeof(cases) / sizeof(cases[0]); c++)
+		assert_int_equal(read_patched(buf, &at, at.node[1] + c->offset, c->byte, 1),
+				 -EPROTO);
+	for (size_t i = 0; i < sizeof(link_bools) / sizeof(link_bools[0]); i++)
+		assert_int_equal(read_patched(buf, &at, at.links + link_bools[i], &bad_bool, 1),
+				 -EPROTO);
+	assert_int_equal(read_patched(buf, &at, at.node[2] + offsetof(struct rk_fabric_node, type),
+				      &bad_type, sizeof(bad_type)),
+			 -EPROTO);
+	assert_int_equal(
+	    read_patched(buf, &at,
+			 at.node[0] + port1 + offsetof(struct rk_fabric_port, active_speed),
+			 &bad_speed, sizeof(bad_speed)),
+	    -EPROTO);
+	assert_int_equal(read_patched(buf, &at, at.links + offsetof(struct rk_fabric_link, speed),
+				      &bad_speed, sizeof(bad_speed)),
+			 -EPROTO);
+	rk_fabric_free(f);
+}
+
+/* Counts are bounded before anything is allocated: more nodes than a subnet has LIDs, more
+ * links than the ports read can make, a non-finite discovery time. */
+static void stream_counts_are_bounded(void **state)
+{
+	const uint64_t nodes_huge = 1ull << 40, links_more_than_ports = 14;
+	const double nan_seconds = NAN;
+	unsigned char buf[65536];
+	struct stream_layout at;
+	struct rk_fabric *f = layout_fabric(buf, sizeof(buf), &at);
+
+	(void)state;
+	/* the header: node count, link count, discovery seconds (fabric_helper.c) */
+	assert_int_equal(read_patched(buf, &at, 0, &nodes_huge, 8), -EPROTO);
+	assert_int_equal(read_patched(buf, &at, 8, &links_more_than_ports, 8), -EPROTO);
+	assert_int_equal(read_patched(buf, &at, 16, &nan_seconds, 8), -EPROTO);
+	rk_fabric_free(f);
+}
+
+/* A header claiming the most nodes a subnet can have, then three: the reader allocates as
+ * records arrive, so it asks for far less than 65,536 nodes' worth (13 MB) before the stream
+ * ends. Run in a child whose address space is limited to what it has plus 8 MB. */
+static void stream_is_read_incrementally(void **state)
+{
+	const uint64_t most_nodes = 65536;
+	unsigned char buf[65536];
+	struct stream_layout at;
+	struct rk_fabric *f = layout_fabric(buf, sizeof(buf), &at);
+	int status;
+	pid_t pid;
+
+	(void)state;
+	if (RUNNING_UNDER_ASAN) {
+		print_message("skipped: an address-space limit cannot hold ASan's shadow memory\n");
+		rk_fabric_free(f);
+		return;
+	}
+	memcpy(buf, &most_nodes, 8);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct rk_fabric *back;
+
+		limit_address_space(8 << 20);
+		_exit(read_stream(buf, at.len, &back) == -ENODATA ? 0 : 1);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	rk_fabric_free(f);
+}
+
+/* An empty map has no entries to sort or search (qsort and bsearch through NULL are undefined
+ * behaviour: the sanitized build stops on them). */
+static void empty_name_map_loads_and_finds_nothing(void **state)
+{
+	char dir[] = "/tmp/rdmakit-names-XXXXXX";
+	char path[64];
+	struct rk_name_map *map;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	write_file(dir, "empty", "");
+	snprintf(path, sizeof(path), "%s/empty", dir);
+	assert_int_equal(rk_name_map_load(path, &map), 0);
+	assert_null(rk_name_map_lookup(map, 0x0002c90200100001ull));
+	rk_name_map_free(map);
+	write_file(dir, "comments", "# only a comment\n\n");
+	snprintf(path, sizeof(path), "%s/comments", dir);
+	assert_int_equal(rk_name_map_load(path, &map), 0);
+	assert_null(rk_name_map_lookup(map, 1));
+	rk_name_map_free(map);
+	remove_tree(dir);
+}
+
+/* A FIFO as the map used to hang fopen for a writer; a directory is refused with a reason. */
+static void name_map_that_is_not_a_file(void **state)
+{
+	char dir[] = "/tmp/rdmakit-names-XXXXXX";
+	char path[64];
+	struct rk_name_map *map = NULL;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	log_capture_start();
+	assert_int_equal(replace_with(dir, "fifo", HOSTILE_FIFO), 0);
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	alarm(10);
+	assert_int_equal(rk_name_map_load(path, &map), -ESPIPE);
+	alarm(0);
+	assert_int_equal(log_capture_count("fifo: cannot open node name map: not a regular file"),
+			 1);
+	snprintf(path, sizeof(path), "%s", dir);
+	assert_int_equal(rk_name_map_load(path, &map), -EISDIR);
+	assert_int_equal(log_capture_count("cannot open node name map: a directory"), 1);
+	assert_null(map);
+	remove_tree(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -248,6 +457,11 @@ int main(void)
 	    cmocka_unit_test(supported_but_not_enabled_is_only_a_note),
 	    cmocka_unit_test(speed_names_and_rates),
 	    cmocka_unit_test(name_map_parses_and_reports_bad_lines),
+	    cmocka_unit_test(stream_bools_and_enums_are_checked),
+	    cmocka_unit_test(stream_counts_are_bounded),
+	    cmocka_unit_test(stream_is_read_incrementally),
+	    cmocka_unit_test(empty_name_map_loads_and_finds_nothing),
+	    cmocka_unit_test(name_map_that_is_not_a_file),
 	};
 
 	return cmocka_run_group_tests_name("fabric", tests, NULL, NULL);

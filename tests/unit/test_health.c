@@ -227,6 +227,54 @@ static void congestion_relative_to_data(void **state)
 	rk_findings_free(&f);
 }
 
+/* doctor must never call a port healthy whose state it did not see: missing, malformed or
+ * not a file, the port gets PORT_STATE_UNKNOWN (warning) and the other port stays quiet. */
+static void unreadable_port_state_is_a_finding(void **state)
+{
+	static const char *const port_state = "class/infiniband/mlx5_0/ports/1/state";
+	char *root = fixture_copy("ib-hdr");
+	struct rk_findings f;
+	const struct rk_finding *hit;
+
+	(void)state;
+	for (int kind = 0; kind < 3; kind++) {
+		if (kind == 0)
+			write_file(root, port_state, "ACTIVE\n"); /* no number */
+		else
+			assert_int_equal(
+			    replace_with(root, port_state, kind == 1 ? HOSTILE_FIFO : HOSTILE_DIR),
+			    0);
+		f = check_root(root, 0);
+		hit = find(&f, "PORT_STATE_UNKNOWN", "mlx5_0:1");
+		assert_non_null(hit);
+		assert_int_equal(hit->severity, RK_SEVERITY_WARNING);
+		assert_non_null(strstr(hit->message, "could not be read"));
+		assert_int_equal(f.count, 1);
+		assert_int_equal(rk_findings_worst(&f), RK_SEVERITY_WARNING);
+		rk_findings_free(&f);
+	}
+	fixture_discard(root);
+}
+
+/* An infinite rate on one port made every other port "below peers". */
+static void infinite_rate_is_unknown_not_a_peer(void **state)
+{
+	char *root = fixture_copy("ib-hdr");
+	struct rk_findings f;
+
+	(void)state;
+	write_file(root, "class/infiniband/mlx5_0/ports/1/rate", "1e999 Gb/sec (4X HDR)\n");
+	f = check_root(root, 0);
+	assert_null(find(&f, "RATE_BELOW_PEERS", "mlx5_1:1"));
+	assert_int_equal(f.count, 0);
+	rk_findings_free(&f);
+	write_file(root, "class/infiniband/mlx5_0/ports/1/rate", "nan Gb/sec (4X HDR)\n");
+	f = check_root(root, 200);
+	assert_int_equal(f.count, 0);
+	rk_findings_free(&f);
+	fixture_discard(root);
+}
+
 static void vanished_device_and_empty_host(void **state)
 {
 	char *root = fixture_copy("ib-hdr");
@@ -270,6 +318,8 @@ int main(void)
 	    cmocka_unit_test(rising_error_counters),
 	    cmocka_unit_test(congestion_relative_to_data),
 	    cmocka_unit_test(vanished_device_and_empty_host),
+	    cmocka_unit_test(unreadable_port_state_is_a_finding),
+	    cmocka_unit_test(infinite_rate_is_unknown_not_a_peer),
 	};
 
 	return cmocka_run_group_tests_name("health", tests, NULL, NULL);

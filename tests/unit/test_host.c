@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -51,6 +52,27 @@ static void rate_strings_of_every_kernel(void **state)
 	assert_int_equal(rk_parse_rate("200 Mb/sec (4X HDR)", &g, &w, s, sizeof(s)), -EINVAL);
 }
 
+/* NaN and infinities are not rates (they print as NaN/Infinity, which is not JSON, and make
+ * every other port "below peers"), nor is anything above any link's rate. */
+static void rates_that_are_not_finite_or_absurd_are_refused(void **state)
+{
+	static const char *const bad[] = {
+	    "nan Gb/sec (4X HDR)", "-nan Gb/sec",	  "NAN Gb/sec (4X HDR)",
+	    "inf Gb/sec (4X HDR)", "infinity Gb/sec",	  "1e999 Gb/sec (4X HDR)",
+	    "-1e999 Gb/sec",	   "1e6 Gb/sec (4X HDR)", "-200 Gb/sec (4X HDR)"};
+	double g = 7;
+	int w = 7;
+	char s[8] = "";
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(rk_parse_rate(bad[i], &g, &w, s, sizeof(s)), -EINVAL);
+	assert_true(g == 7);
+	check_rate("2400 Gb/sec (12X XDR)", 2400, 12, "XDR");
+	check_rate("200 Gb/sec (99X HDR)", 200, -1, ""); /* no link has 99 lanes */
+	check_rate("200 Gb/sec (99999999999999999999X HDR)", 200, -1, "");
+}
+
 static void pcie_speed_strings(void **state)
 {
 	double gts = 0;
@@ -65,6 +87,11 @@ static void pcie_speed_strings(void **state)
 	assert_int_equal(rk_parse_pcie_speed("Unknown", &gts), -EINVAL);
 	assert_int_equal(rk_parse_pcie_speed("Unknown speed", &gts), -EINVAL);
 	assert_int_equal(rk_parse_pcie_speed("16.0 Gb/s", &gts), -EINVAL);
+	assert_int_equal(rk_parse_pcie_speed("nan GT/s", &gts), -EINVAL);
+	assert_int_equal(rk_parse_pcie_speed("inf GT/s PCIe", &gts), -EINVAL);
+	assert_int_equal(rk_parse_pcie_speed("1e999 GT/s", &gts), -EINVAL);
+	assert_int_equal(rk_parse_pcie_speed("5000 GT/s", &gts), -EINVAL);
+	assert_true(gts == 8.0);
 }
 
 static void port_numbers_as_sysfs_names_them(void **state)
@@ -243,6 +270,39 @@ static void malformed_port_values_are_unknown(void **state)
 	fixture_discard(root);
 }
 
+/* A FIFO, a directory and a symlink loop where a port's attributes should be: the host opens
+ * at once, says which file is wrong and why, and reads everything else. */
+static void hostile_attributes_are_reported_and_skipped(void **state)
+{
+	char *root = fixture_copy("ib-hdr");
+	struct rk_host *host;
+	const struct rk_port *port;
+
+	(void)state;
+	log_capture_start();
+	assert_int_equal(replace_with(root, DEV0 "/ports/1/state", HOSTILE_FIFO), 0);
+	assert_int_equal(replace_with(root, DEV0 "/ports/1/rate", HOSTILE_DIR), 0);
+	assert_int_equal(replace_with(root, DEV0 "/ports/1/lid", HOSTILE_LOOP), 0);
+	assert_int_equal(replace_with(root, DEV0 "/fw_ver", HOSTILE_FIFO), 0);
+	alarm(10); /* a blocking open ends the test, not the suite */
+	assert_int_equal(rk_host_open(root, &host), 0);
+	rk_host_refresh(host);
+	alarm(0);
+	port = &host->devices[0].ports[0];
+	assert_int_equal(port->state, -1);
+	assert_true(port->rate_gbps < 0);
+	assert_true(port->lid == -1);
+	assert_true(port->sm_lid == 1);
+	assert_string_equal(host->devices[0].fw_ver, "");
+	assert_int_equal(log_capture_count("ports/1/state: not a regular file"), 1);
+	assert_int_equal(log_capture_count("ports/1/rate: a directory"), 1);
+	assert_int_equal(log_capture_count("ports/1/lid: Too many levels of symbolic links"), 1);
+	assert_int_equal(log_capture_count("mlx5_0/fw_ver: not a regular file"), 1);
+	assert_int_equal(host->devices[1].ports[0].state, RK_PORT_ACTIVE);
+	rk_host_close(host);
+	fixture_discard(root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -256,6 +316,8 @@ int main(void)
 	    cmocka_unit_test(new_device_is_picked_up),
 	    cmocka_unit_test(empty_root_has_no_devices),
 	    cmocka_unit_test(malformed_port_values_are_unknown),
+	    cmocka_unit_test(rates_that_are_not_finite_or_absurd_are_refused),
+	    cmocka_unit_test(hostile_attributes_are_reported_and_skipped),
 	};
 
 	return cmocka_run_group_tests_name("host", tests, NULL, NULL);

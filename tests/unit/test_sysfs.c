@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -133,6 +134,7 @@ static void budget_falls_back_to_open_read_close(void **state)
 		assert_true(rk_attr_read(fs, &attrs[i], buf, sizeof(buf)) > 0);
 		assert_string_equal(buf, values[i]);
 	}
+	rk_attr_close(fs, &attrs[0]);
 	assert_int_equal(rk_attr_open(fs, "class/infiniband/mlx5_0/nope", &attrs[0]), -ENOENT);
 	for (int i = 1; i < 4; i++)
 		rk_attr_close(fs, &attrs[i]);
@@ -180,6 +182,88 @@ static void link_name_gives_pci_address(void **state)
 	rk_sysfs_close(fs);
 }
 
+/* A FIFO, a directory or a symlink loop where an attribute should be: refused at once (a
+ * FIFO's open used to wait for a writer forever), whether kept open or read by path. */
+static void non_files_are_refused_without_blocking(void **state)
+{
+	static const char *const rate = "class/infiniband/mlx5_0/ports/1/rate";
+	static const struct {
+		enum hostile_kind kind;
+		int err;
+		const char *why;
+	} cases[] = {
+	    {HOSTILE_FIFO, -ESPIPE, "not a regular file"},
+	    {HOSTILE_DIR, -EISDIR, "a directory"},
+	    {HOSTILE_LOOP, -ELOOP, "Too many levels of symbolic links"},
+	};
+	char *root = fixture_copy("ib-hdr");
+	struct rk_sysfs *fs;
+	struct rk_attr attr;
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(rk_sysfs_open(root, &fs), 0);
+	alarm(10); /* a blocking open ends the test, not the suite */
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(replace_with(root, rate, cases[i].kind), 0);
+		rk_sysfs_set_fd_budget(fs, 100);
+		assert_int_equal(rk_attr_open(fs, rate, &attr), cases[i].err);
+		rk_sysfs_set_fd_budget(fs, 0);
+		assert_int_equal(rk_attr_open(fs, rate, &attr), cases[i].err);
+		assert_int_equal(rk_sysfs_read(fs, rate, buf, sizeof(buf)), cases[i].err);
+		assert_non_null(strstr(rk_sysfs_error(cases[i].err), cases[i].why));
+	}
+	alarm(0);
+	rk_sysfs_close(fs);
+	fixture_discard(root);
+}
+
+/* An attribute that turns into a FIFO after it was opened by path is refused at its read. */
+static void fallback_read_of_a_fifo_does_not_block(void **state)
+{
+	static const char *const lid = "class/infiniband/mlx5_0/ports/1/lid";
+	char *root = fixture_copy("ib-hdr");
+	struct rk_sysfs *fs;
+	struct rk_attr attr;
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(rk_sysfs_open(root, &fs), 0);
+	rk_sysfs_set_fd_budget(fs, 0);
+	assert_int_equal(rk_attr_open(fs, lid, &attr), 0);
+	assert_int_equal(replace_with(root, lid, HOSTILE_FIFO), 0);
+	alarm(10);
+	assert_int_equal(rk_attr_read(fs, &attr, buf, sizeof(buf)), -ESPIPE);
+	alarm(0);
+	rk_attr_close(fs, &attr);
+	rk_sysfs_close(fs);
+	fixture_discard(root);
+}
+
+/* A megabyte of binary garbage is read as its first bytes, never past the buffer. */
+static void huge_binary_attribute_is_cut_to_the_buffer(void **state)
+{
+	char *root = fixture_copy("ib-hdr");
+	char path[4096], buf[64];
+	struct rk_sysfs *fs;
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/class/infiniband/mlx5_0/ports/1/rate", root);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	for (int i = 0; i < 1 << 20; i++)
+		fputc(i % 251 + 1, f);
+	fclose(f);
+	assert_int_equal(rk_sysfs_open(root, &fs), 0);
+	assert_int_equal(
+	    rk_sysfs_read(fs, "class/infiniband/mlx5_0/ports/1/rate", buf, sizeof(buf)),
+	    sizeof(buf) - 1);
+	assert_int_equal(buf[sizeof(buf) - 1], '\0');
+	rk_sysfs_close(fs);
+	fixture_discard(root);
+}
+
 static void open_missing_root_fails(void **state)
 {
 	struct rk_sysfs *fs = NULL;
@@ -202,6 +286,9 @@ int main(void)
 	    cmocka_unit_test(list_sorts_like_versions),
 	    cmocka_unit_test(link_name_gives_pci_address),
 	    cmocka_unit_test(open_missing_root_fails),
+	    cmocka_unit_test(non_files_are_refused_without_blocking),
+	    cmocka_unit_test(fallback_read_of_a_fifo_does_not_block),
+	    cmocka_unit_test(huge_binary_attribute_is_cut_to_the_buffer),
 	};
 
 	return cmocka_run_group_tests_name("sysfs", tests, NULL, NULL);

@@ -107,7 +107,15 @@ void rk_host_close(struct rk_host *host);
 /** Seconds between the last two refreshes, or 0 before the second. */
 double rk_host_interval(const struct rk_host *host);
 
-/** Parse a rate attribute ("200 Gb/sec (4X HDR)") into Gb/s, lanes and speed name. */
+/* Above any port's rate or any PCIe link's speed (12x XDR is 2,400 Gb/s, PCIe 7 128 GT/s): a
+ * larger value in sysfs is garbage, as are NaN and infinities. */
+#define RK_RATE_MAX_GBPS      100000.0
+#define RK_PCIE_SPEED_MAX_GTS 1000.0
+/* More lanes than any link has (12x). */
+#define RK_WIDTH_MAX 32
+
+/** Parse a rate attribute ("200 Gb/sec (4X HDR)") into Gb/s, lanes and speed name; -EINVAL for
+ * a rate that is not finite, negative or above RK_RATE_MAX_GBPS. */
 int rk_parse_rate(const char *text, double *gbps, int *width, char *speed, size_t speed_size);
 
 /* Highest port number sysfs can name (switchdev representors go past 255). */
@@ -117,7 +125,8 @@ int rk_parse_rate(const char *text, double *gbps, int *width, char *speed, size_
  * switch's management port); -EINVAL otherwise. */
 int rk_parse_port_number(const char *text, unsigned *num);
 
-/** Parse a PCIe link speed ("16.0 GT/s PCIe") into GT/s. */
+/** Parse a PCIe link speed ("16.0 GT/s PCIe") into GT/s; -EINVAL when not above 0 and at most
+ * RK_PCIE_SPEED_MAX_GTS. */
 int rk_parse_pcie_speed(const char *text, double *gts);
 
 /** "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER", or "?" for a port state number. */

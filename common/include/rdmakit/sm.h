@@ -43,7 +43,8 @@ struct rk_sm_summary {
 	size_t in_state[RK_SM_MASTER + 1]; /* SMs that answered, by enum rk_sm_state */
 };
 
-/** Query SMInfo at the local port's SM LID and at every IsSM port of fabric (may be NULL). */
+/** Query SMInfo at the local port's SM LID and at every IsSM port of fabric (may be NULL); on
+ * failure status holds nothing to free. */
 int rk_sm_query(struct rk_mad_port *port, const struct rk_fabric *fabric,
 		const struct rk_mad_options *options, struct rk_sm_status *status);
 

@@ -33,7 +33,8 @@ void rk_sysfs_set_fd_budget(struct rk_sysfs *fs, size_t budget);
 /** Number of attributes read by open-read-close because the budget ran out. */
 size_t rk_sysfs_fallback_count(const struct rk_sysfs *fs);
 
-/** Open the attribute at relpath; -ENOENT when the file does not exist. */
+/** Open the attribute at relpath without blocking; -ENOENT when the file does not exist,
+ * -EISDIR for a directory, -ESPIPE for anything else that is not a regular file (a FIFO). */
 int rk_attr_open(struct rk_sysfs *fs, const char *relpath, struct rk_attr *attr);
 
 /** Close an attribute (safe on a zeroed or already closed one). */
@@ -45,8 +46,11 @@ ssize_t rk_attr_read(struct rk_sysfs *fs, const struct rk_attr *attr, char *buf,
 /** Log a problem with an attribute (its value quoted when text is given), once while open. */
 void rk_attr_warn_once(struct rk_attr *attr, const char *problem, const char *text);
 
-/** Read the attribute at relpath once (open, read, close); length or -errno. */
+/** Read the attribute at relpath once (open, read, close); length or -errno (as rk_attr_open). */
 ssize_t rk_sysfs_read(struct rk_sysfs *fs, const char *relpath, char *buf, size_t size);
+
+/** Why rk_attr_open or rk_sysfs_read failed with err, for a message. */
+const char *rk_sysfs_error(int err);
 
 /** True when relpath exists under the root. */
 bool rk_sysfs_exists(struct rk_sysfs *fs, const char *relpath);

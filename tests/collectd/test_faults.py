@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
+"""Faults under a running collectd with rdmakit.so (README: fault matrix).
+
+- A hostile SysfsRoot (FIFOs, a directory, a symlink loop where attributes should be):
+  collectd starts, names each bad file once, and sends every other value.
+- The simulator itself (ibsim and its OpenSM) dies and comes back while collectd sweeps the
+  fabric: the outage is logged, collectd keeps running, and discovery (in its helper, a new
+  process) finds the whole fabric again. Per-port counters do not come back in the same
+  collectd under the simulator: ibsim's umad shim connects a process to ibsim once, when it
+  first opens the umad device (umad2sim.c, umad2sim_dev_create), and never again.
+"""
+import os
+import sys
+import tempfile
+import time
+import unittest
+
+import cdtest
+
+sys.path.insert(0, os.path.join(cdtest.TOP, "tests", "sim"))
+import simlib  # noqa: E402
+
+PLUGIN = "rdma_fabric"
+PORT0 = "class/infiniband/mlx5_0/ports/1"
+
+
+class HostileTree(unittest.TestCase):
+    def test_fifos_directories_and_loops_in_the_tree(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        root = cdtest.copy_fixture("ib-hdr", tmp.name)
+        for name, make in (("state", os.mkfifo), ("counters/port_xmit_wait", os.mkfifo),
+                           ("rate", os.mkdir)):
+            path = os.path.join(root, PORT0, name)
+            os.unlink(path)
+            make(path)
+        os.unlink(os.path.join(root, PORT0, "lid"))
+        os.symlink("lid", os.path.join(root, PORT0, "lid"))
+        with cdtest.Daemon(cdtest.plugin_block(SysfsRoot=root)) as daemon:
+            self.assertEqual(daemon.start(), 0, daemon.start_output)
+            cdtest.wait_for(lambda: daemon.last("mlx5_1-1", "derive-port_xmit_wait"), 10,
+                            "mlx5_1's values")
+            cdtest.wait_for(lambda: daemon.last("mlx5_0-1", "if_octets"), 10, "mlx5_0's data")
+            self.assertIsNone(daemon.last("mlx5_0-1", "derive-port_xmit_wait"))
+            log = daemon.log()
+            for name, why in (("state", "not a regular file"), ("rate", "a directory"),
+                              ("lid", "Too many levels of symbolic links"),
+                              ("counters/port_xmit_wait", "not a regular file")):
+                self.assertEqual(log.count(f"{PORT0}/{name}: {why}"), 1, log)
+            self.assertTrue(daemon.running())
+
+
+class SimulatorRestart(unittest.TestCase):
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.net = simlib.generate(os.path.join(tmp.name, "ft.net"), leaves=2, hosts=2,
+                                   spines=1, radix=4)
+        self.sim = simlib.Sim(f"rkcdr{os.getpid()}", self.net, tmp.name).__enter__()
+        self.addCleanup(self.sim.__exit__, None, None, None)
+        self.sim.opensm("Hca1", 10)
+        self.daemon = cdtest.Daemon(cdtest.plugin_block(
+            SysfsRoot=cdtest.fixture("ib-hdr"), Fabric=True, FabricInterval=1,
+            FabricTimeout=100, Rediscover=2))
+        self.addCleanup(self.daemon.cleanup)
+        self.assertEqual(self.daemon.start(env=cdtest.sim_env(self.sim.name)), 0,
+                         self.daemon.start_output)
+
+    def rows(self, ident):
+        return self.daemon.rows("", ident, PLUGIN)
+
+    def test_ibsim_dies_and_comes_back(self):
+        cdtest.wait_for(lambda: len(self.rows("count-nodes")) >= 2, 30, "two sweeps")
+        self.assertEqual(self.rows("count-unanswered_ports")[-1][1], 0)
+        nodes = self.rows("count-nodes")[-1][1]
+        self.sim.ctl("stop", self.sim.name)
+        cdtest.wait_for(lambda: "PORT_NO_ANSWER" in self.daemon.log(), 20, "the outage logged")
+        time.sleep(3)
+        self.assertTrue(self.daemon.running(), self.daemon.log())
+        discoveries = self.daemon.log().count("fabric discovered in")
+        self.sim.ctl("start", self.sim.name, self.net)
+        self.sim.opensm("Hca1", 10)
+        cdtest.wait_for(lambda: self.daemon.log().count("fabric discovered in") > discoveries,
+                        90, "a discovery after the restart")
+        before = len(self.rows("count-nodes"))
+        cdtest.wait_for(lambda: len(self.rows("count-nodes")) >= before + 2, 30,
+                        "sweeps after the restart")
+        self.assertEqual(self.rows("count-nodes")[-1][1], nodes)
+        self.assertTrue(self.daemon.running())
+        print("after the restart: unanswered ports",
+              [r[1] for r in self.rows("count-unanswered_ports")[-3:]])
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* What the fuzz targets share: a silent log handler, a private directory in tmpfs. */
+#ifndef RDMAKIT_FUZZ_UTIL_H
+#define RDMAKIT_FUZZ_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/** Route the core's log to a handler that drops messages (they are still formatted). */
+void fuzz_quiet_log(void);
+
+/** This process's scratch directory in tmpfs (/dev/shm), created on first use. */
+const char *fuzz_scratch_dir(void);
+
+/** Remove everything under dir (not dir itself). */
+void fuzz_empty_dir(const char *dir);
+
+/** Write size bytes to path (created or truncated); 0 or -1. */
+int fuzz_write_file(const char *path, const uint8_t *data, size_t size);
+
+#endif
