@@ -118,3 +118,4 @@ tail -q -n 2 "$cd_dir"/csv/demo/rdma_fabric-leaf1-3/derive-symbol_error-* 2>/dev
 printf '\nnotifications (collectd.log):\n'
 grep -h 'Notification:' "$cd_dir/collectd.log" | sed 's/^.*Notification: /  /' || true
 stop_collectd
+"$top/scripts/demo-snmp.sh" "$build" rkdemo$$ "$work"

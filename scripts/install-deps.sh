@@ -10,6 +10,7 @@ packages="
   libibverbs-dev librdmacm-dev libibumad-dev libibmad-dev libibnetdisc-dev
   ibsim-utils opensm infiniband-diags
   collectd-core collectd-dev collectd-utils libyajl2
+  snmpd snmp libsnmp-dev smitools snmptrapd
   clang libclang-rt-14-dev
   scdoc debhelper fakeroot lintian rpm rpmlint
   qemu-system-x86 busybox-static ibverbs-providers ibverbs-utils rdmacm-utils perftest

@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+#include "ak_build.h"
+
+#include "ak_columns.h"
+
+#include "rdmakit/catalog.h"
+#include "rdmakit/clock.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* RdmakitLinkSpeed, in the order of its enumeration. */
+static const char *const speed_names[] = {"",	 "SDR", "DDR", "QDR", "FDR10",
+					  "FDR", "EDR", "HDR", "NDR", "XDR"};
+
+static unsigned speed_number(const char *speed)
+{
+	for (unsigned i = 1; i < sizeof(speed_names) / sizeof(speed_names[0]); i++)
+		if (strcmp(speed, speed_names[i]) == 0)
+			return i;
+	return 0;
+}
+
+static unsigned link_layer_number(const char *link_layer)
+{
+	if (strcmp(link_layer, "InfiniBand") == 0)
+		return 1;
+	return strcmp(link_layer, "Ethernet") == 0 ? 2 : 0;
+}
+
+int ak_parse_hex_bytes(const char *text, unsigned char *out, size_t len)
+{
+	size_t n = 0;
+	int half = -1;
+
+	for (const char *p = text; *p; p++) {
+		if (*p == ':')
+			continue;
+		if (!isxdigit((unsigned char)*p) || n == len)
+			return -EINVAL;
+		int digit =
+		    isdigit((unsigned char)*p) ? *p - '0' : tolower((unsigned char)*p) - 'a' + 10;
+
+		if (half < 0) {
+			half = digit;
+		} else {
+			out[n++] = (unsigned char)(half << 4 | digit);
+			half = -1;
+		}
+	}
+	return n == len && half < 0 ? 0 : -EINVAL;
+}
+
+static int set_guid(struct ak_row *row, unsigned column, const char *text)
+{
+	unsigned char guid[8];
+
+	if (ak_parse_hex_bytes(text, guid, sizeof(guid)) != 0)
+		return 0; /* unreadable: no instance */
+	return ak_row_set_octets(row, column, guid, sizeof(guid));
+}
+
+static void set_if_known(struct ak_row *row, unsigned column, int64_t value)
+{
+	if (value >= 0)
+		ak_row_set_number(row, column, AK_CELL_UNSIGNED, (uint64_t)value);
+}
+
+static void set_pcie(struct ak_row *row, const struct rk_pci *pci)
+{
+	if (pci->cur_speed_gts > 0)
+		set_if_known(row, AK_DEVICE_PCIE_CUR_SPEED, lround(pci->cur_speed_gts * 1000));
+	if (pci->max_speed_gts > 0)
+		set_if_known(row, AK_DEVICE_PCIE_MAX_SPEED, lround(pci->max_speed_gts * 1000));
+	set_if_known(row, AK_DEVICE_PCIE_CUR_WIDTH, pci->cur_width);
+	set_if_known(row, AK_DEVICE_PCIE_MAX_WIDTH, pci->max_width);
+	set_if_known(row, AK_DEVICE_SRIOV_NUMVFS, pci->sriov_numvfs);
+	set_if_known(row, AK_DEVICE_SRIOV_TOTALVFS, pci->sriov_totalvfs);
+	set_if_known(row, AK_DEVICE_PCI_VENDOR, pci->vendor);
+	set_if_known(row, AK_DEVICE_PCI_DEVICE, pci->device_id);
+}
+
+static int add_device(struct ak_table *table, uint32_t index, const struct rk_device *dev)
+{
+	struct ak_row *row = ak_table_add_row(table, &index, 1);
+	int err;
+
+	if (!row)
+		return -ENOMEM;
+	if (dev->node_type > 0)
+		ak_row_set_number(row, AK_DEVICE_NODE_TYPE, AK_CELL_INTEGER,
+				  (uint64_t)dev->node_type);
+	ak_row_set_number(row, AK_DEVICE_NUMA_NODE, AK_CELL_INTEGER,
+			  (uint64_t)(int64_t)dev->pci.numa_node);
+	set_pcie(row, &dev->pci);
+	set_if_known(row, AK_DEVICE_NUM_PORTS, dev->nports);
+	err = ak_row_set_string(row, AK_DEVICE_NAME, dev->name);
+	if (!err)
+		err = ak_row_set_string(row, AK_DEVICE_HW_REV, dev->hw_rev);
+	if (!err)
+		err = ak_row_set_string(row, AK_DEVICE_NODE_DESC, dev->node_desc);
+	if (!err)
+		err = set_guid(row, AK_DEVICE_NODE_GUID, dev->node_guid);
+	if (!err)
+		err = set_guid(row, AK_DEVICE_SYS_IMAGE_GUID, dev->sys_image_guid);
+	if (!err)
+		err = ak_row_set_string(row, AK_DEVICE_FIRMWARE, dev->fw_ver);
+	if (!err)
+		err = ak_row_set_string(row, AK_DEVICE_HCA_TYPE, dev->hca_type);
+	if (!err)
+		err = ak_row_set_string(row, AK_DEVICE_BOARD_ID, dev->board_id);
+	return err ? err : ak_row_set_string(row, AK_DEVICE_PCI_ADDRESS, dev->pci.address);
+}
+
+/* The most severe finding about "device:port" (findings are sorted most severe first). */
+static const struct rk_finding *worst_finding(const struct rk_findings *findings,
+					      const struct rk_device *dev, unsigned port)
+{
+	char subject[96];
+
+	snprintf(subject, sizeof(subject), "%s:%u", dev->name, port);
+	for (size_t i = 0; i < findings->count; i++)
+		if (strcmp(findings->items[i].subject, subject) == 0)
+			return &findings->items[i];
+	return NULL;
+}
+
+static int set_worst(struct ak_row *row, const struct rk_finding *worst)
+{
+	char text[360];
+
+	ak_row_set_number(row, AK_PORT_WORST_SEVERITY, AK_CELL_INTEGER,
+			  worst ? (uint64_t)worst->severity + 1 : 1);
+	if (worst)
+		snprintf(text, sizeof(text), "%s: %s", worst->code, worst->message);
+	else
+		text[0] = '\0';
+	text[255] = '\0'; /* DisplayString (SIZE(0..255)) */
+	return ak_row_set_string(row, AK_PORT_WORST_FINDING, text);
+}
+
+static int set_gid(struct ak_row *row, const char *text)
+{
+	unsigned char gid[16];
+
+	if (ak_parse_hex_bytes(text, gid, sizeof(gid)) != 0)
+		return 0;
+	return ak_row_set_octets(row, AK_PORT_GID0, gid, sizeof(gid));
+}
+
+static int add_port(struct ak_table *table, uint32_t dev_index, const struct rk_device *dev,
+		    const struct rk_port *port, const struct rk_findings *findings)
+{
+	uint32_t index[2] = {dev_index, port->num};
+	struct ak_row *row = ak_table_add_row(table, index, 2);
+	int err;
+
+	if (!row)
+		return -ENOMEM;
+	if (port->state > 0)
+		ak_row_set_number(row, AK_PORT_STATE, AK_CELL_INTEGER, (uint64_t)port->state);
+	if (port->phys_state > 0)
+		ak_row_set_number(row, AK_PORT_PHYS_STATE, AK_CELL_INTEGER,
+				  (uint64_t)port->phys_state);
+	if (port->rate_gbps >= 0)
+		set_if_known(row, AK_PORT_RATE, lround(port->rate_gbps * 1000));
+	set_if_known(row, AK_PORT_WIDTH, port->width);
+	ak_row_set_number(row, AK_PORT_SPEED, AK_CELL_INTEGER, speed_number(port->speed));
+	ak_row_set_number(row, AK_PORT_LINK_LAYER, AK_CELL_INTEGER,
+			  link_layer_number(port->link_layer));
+	set_if_known(row, AK_PORT_LID, port->lid);
+	set_if_known(row, AK_PORT_SM_LID, port->sm_lid);
+	set_if_known(row, AK_PORT_LMC, port->lmc);
+	set_if_known(row, AK_PORT_SM_SL, port->sm_sl);
+	err = set_gid(row, port->gid0);
+	if (!err)
+		err = ak_row_set_string(row, AK_PORT_NETDEV, port->netdev);
+	return err ? err : set_worst(row, worst_finding(findings, dev, port->num));
+}
+
+static struct ak_discontinuity *find_discontinuity(struct ak_build_state *state, const char *device,
+						   unsigned port)
+{
+	struct ak_discontinuity *list;
+
+	for (size_t i = 0; i < state->ndiscontinuities; i++)
+		if (state->discontinuities[i].port == port &&
+		    strcmp(state->discontinuities[i].device, device) == 0)
+			return &state->discontinuities[i];
+	list = realloc(state->discontinuities, (state->ndiscontinuities + 1) * sizeof(*list));
+	if (!list)
+		return NULL;
+	state->discontinuities = list;
+	list = &list[state->ndiscontinuities++];
+	memset(list, 0, sizeof(*list));
+	snprintf(list->device, sizeof(list->device), "%s", device);
+	list->port = port;
+	return list;
+}
+
+/* One PMA counter: its value, or its bit (its place in the catalog) in the saturated or
+ * unavailable set. */
+static bool set_pma_counter(struct ak_row *row, const struct rk_metric *metric, unsigned bit,
+			    const struct rk_counter *counter, unsigned char *saturated,
+			    unsigned char *unavailable)
+{
+	if (!counter || !counter->sampled || counter->state == RK_VALUE_UNAVAILABLE)
+		unavailable[bit / 8] |= (unsigned char)(0x80 >> (bit % 8));
+	else if (counter->state == RK_VALUE_SATURATED)
+		saturated[bit / 8] |= (unsigned char)(0x80 >> (bit % 8));
+	else
+		ak_row_set_number(row, metric->column, AK_CELL_COUNTER64, counter->value);
+	return counter && counter->has_delta && counter->raw < counter->prev_raw &&
+	       !counter->metric->wraps;
+}
+
+static int add_port_counters(struct ak_build_state *state, struct ak_table *table,
+			     uint32_t dev_index, const struct rk_device *dev,
+			     const struct rk_port *port)
+{
+	uint32_t index[2] = {dev_index, port->num};
+	unsigned char saturated[3] = {0}, unavailable[3] = {0};
+	struct ak_discontinuity *disc = find_discontinuity(state, dev->name, port->num);
+	struct ak_row *row = ak_table_add_row(table, index, 2);
+	size_t npma;
+	const struct rk_metric *pma = rk_catalog_pma(&npma);
+	bool cleared = false;
+	int err;
+
+	if (!row || !disc)
+		return -ENOMEM;
+	for (size_t j = 0; j < npma && j < 8 * sizeof(saturated); j++)
+		cleared |= set_pma_counter(row, &pma[j], (unsigned)j,
+					   rk_counter_set_find(&port->counters, pma[j].name),
+					   saturated, unavailable);
+	if (cleared)
+		disc->ticks = (uint32_t)((rk_monotonic_seconds() - state->started_at) * 100);
+	ak_row_set_number(row, AK_PC_DISCONTINUITY, AK_CELL_TIMETICKS, disc->ticks);
+	err = ak_row_set_octets(row, AK_PC_SATURATED, saturated, sizeof(saturated));
+	return err ? err
+		   : ak_row_set_octets(row, AK_PC_UNAVAILABLE, unavailable, sizeof(unavailable));
+}
+
+/* Driver counters of one directory; port_key is the port number + 1, or 0 for the device. */
+static int add_driver_counters(struct ak_table *table, uint32_t dev_index, uint32_t port_key,
+			       const struct rk_counter_set *set)
+{
+	for (size_t i = 0; i < set->count; i++) {
+		const struct rk_counter *counter = &set->items[i];
+		uint32_t index[3] = {dev_index, port_key, (uint32_t)i + 1};
+		struct ak_row *row;
+		unsigned state;
+
+		if (counter->metric->kind != RK_KIND_COUNTER)
+			continue; /* lifespan is a setting, not a counter */
+		row = ak_table_add_row(table, index, 3);
+		if (!row || ak_row_set_string(row, AK_DC_NAME, counter->name) != 0)
+			return -ENOMEM;
+		state = !counter->sampled || counter->state == RK_VALUE_UNAVAILABLE ? 2
+			: counter->state == RK_VALUE_SATURATED			    ? 3
+										    : 1;
+		ak_row_set_number(row, AK_DC_STATE, AK_CELL_INTEGER, state);
+		if (state == 1)
+			ak_row_set_number(row, AK_DC_VALUE, AK_CELL_COUNTER64, counter->value);
+	}
+	return 0;
+}
+
+static int add_device_rows(struct ak_build_state *state, struct ak_snapshot *snap, uint32_t index,
+			   const struct rk_device *dev, const struct rk_findings *findings)
+{
+	int err = add_device(&snap->tables[AK_T_DEVICE], index, dev);
+
+	if (!err)
+		err = add_driver_counters(&snap->tables[AK_T_DRIVER_COUNTER], index, 0,
+					  &dev->hw_counters);
+	for (unsigned p = 0; p < dev->nports && !err; p++) {
+		const struct rk_port *port = &dev->ports[p];
+
+		err = add_port(&snap->tables[AK_T_PORT], index, dev, port, findings);
+		if (!err && port->counters.count > 0)
+			err = add_port_counters(state, &snap->tables[AK_T_PORT_COUNTER], index, dev,
+						port);
+		if (!err)
+			err = add_driver_counters(&snap->tables[AK_T_DRIVER_COUNTER], index,
+						  port->num + 1, &port->hw_counters);
+	}
+	return err;
+}
+
+static int add_agent(struct ak_snapshot *snap, const struct ak_refresh_stats *stats,
+		     size_t nfindings)
+{
+	uint32_t zero = 0;
+	struct ak_row *row = ak_table_add_row(&snap->tables[AK_T_AGENT], &zero, 1);
+
+	if (!row)
+		return -ENOMEM;
+	ak_row_set_number(row, AK_AGENT_HOST_REFRESHED_AT, AK_CELL_UNSIGNED, stats->refreshed_at);
+	ak_row_set_number(row, AK_AGENT_HOST_REFRESH_DURATION, AK_CELL_UNSIGNED,
+			  stats->duration_ms);
+	ak_row_set_number(row, AK_AGENT_SNAPSHOT_AGE, AK_CELL_AGE, 0);
+	ak_row_set_number(row, AK_AGENT_REFRESH_ERRORS, AK_CELL_COUNTER32, stats->errors);
+	ak_row_set_number(row, AK_AGENT_FABRIC_SWEPT_AT, AK_CELL_UNSIGNED, stats->fabric_swept_at);
+	if (stats->fabric) {
+		ak_row_set_number(row, AK_AGENT_FABRIC_SWEEP_DURATION, AK_CELL_UNSIGNED,
+				  stats->fabric_duration_ms);
+		ak_row_set_number(row, AK_AGENT_FABRIC_SWEEP_ERRORS, AK_CELL_COUNTER32,
+				  stats->fabric_errors);
+	}
+	ak_row_set_number(row, AK_AGENT_ACTIVE_FINDINGS, AK_CELL_UNSIGNED, nfindings);
+	return ak_row_set_string(row, AK_AGENT_VERSION, RDMAKIT_VERSION);
+}
+
+int ak_build_host(struct ak_build_state *state, const struct rk_host *host,
+		  const struct rk_findings *findings, const struct ak_refresh_stats *stats,
+		  struct ak_snapshot **out)
+{
+	struct ak_snapshot *snap = ak_snapshot_new();
+	int err;
+
+	if (!snap)
+		return -ENOMEM;
+	snap->taken_at = rk_monotonic_seconds();
+	err = add_agent(snap, stats, findings->count);
+	for (size_t i = 0; i < host->ndevices && !err; i++)
+		if (!host->devices[i].vanished)
+			err = add_device_rows(state, snap, (uint32_t)i + 1, &host->devices[i],
+					      findings);
+	if (!err)
+		err = ak_build_findings(state, findings, snap);
+	if (err) {
+		ak_snapshot_free(snap);
+		return err;
+	}
+	*out = snap;
+	return 0;
+}

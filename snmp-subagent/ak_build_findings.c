@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* The active findings table: a finding keeps its row number while it stays active. */
+#include "ak_build.h"
+
+#include "ak_columns.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const struct ak_active_finding *find_active(const struct ak_build_state *state,
+						   const struct rk_finding *finding)
+{
+	for (size_t i = 0; i < state->nfindings; i++)
+		if (strcmp(state->findings[i].code, finding->code) == 0 &&
+		    strcmp(state->findings[i].subject, finding->subject) == 0)
+			return &state->findings[i];
+	return NULL;
+}
+
+/* The numbers of this read's findings: the old ones kept, new ones after the last. */
+static int number_findings(struct ak_build_state *state, const struct rk_findings *findings,
+			   struct ak_active_finding **out)
+{
+	struct ak_active_finding *list = calloc(findings->count + 1, sizeof(*list));
+
+	if (!list)
+		return -ENOMEM;
+	for (size_t i = 0; i < findings->count; i++) {
+		const struct rk_finding *finding = &findings->items[i];
+		const struct ak_active_finding *old = find_active(state, finding);
+
+		snprintf(list[i].code, sizeof(list[i].code), "%s", finding->code);
+		snprintf(list[i].subject, sizeof(list[i].subject), "%s", finding->subject);
+		list[i].index = old ? old->index : ++state->next_finding;
+		list[i].raised_at = old ? old->raised_at : (uint32_t)time(NULL);
+	}
+	*out = list;
+	return 0;
+}
+
+static int truncated(struct ak_row *row, unsigned column, const char *text)
+{
+	return ak_row_set_octets(row, column, text, strnlen(text, 255));
+}
+
+static int add_finding(struct ak_table *table, const struct ak_active_finding *active,
+		       const struct rk_finding *finding)
+{
+	struct ak_row *row = ak_table_add_row(table, &active->index, 1);
+	int err;
+
+	if (!row)
+		return -ENOMEM;
+	ak_row_set_number(row, AK_FINDING_SEVERITY, AK_CELL_INTEGER,
+			  (uint64_t)finding->severity + 1);
+	ak_row_set_number(row, AK_FINDING_RAISED_AT, AK_CELL_UNSIGNED, active->raised_at);
+	err = ak_row_set_string(row, AK_FINDING_CODE, finding->code);
+	if (!err)
+		err = ak_row_set_string(row, AK_FINDING_SUBJECT, finding->subject);
+	if (!err)
+		err = truncated(row, AK_FINDING_MESSAGE, finding->message);
+	return err ? err : truncated(row, AK_FINDING_REMEDY, finding->remedy);
+}
+
+int ak_build_findings(struct ak_build_state *state, const struct rk_findings *findings,
+		      struct ak_snapshot *snapshot)
+{
+	struct ak_active_finding *list = NULL;
+	int err = number_findings(state, findings, &list);
+
+	for (size_t i = 0; i < findings->count && !err; i++)
+		err = add_finding(&snapshot->tables[AK_T_FINDING], &list[i], &findings->items[i]);
+	if (err) {
+		free(list);
+		return err;
+	}
+	free(state->findings);
+	state->findings = list;
+	state->nfindings = findings->count;
+	return 0;
+}
+
+void ak_build_state_free(struct ak_build_state *state)
+{
+	free(state->findings);
+	free(state->discontinuities);
+	memset(state, 0, sizeof(*state));
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* rdmakit-agentx's settings: the config file (one "key value" per line) and the options. */
+#ifndef AK_CONFIG_H
+#define AK_CONFIG_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#define AK_DEFAULT_CONFIG	   "/etc/rdmakit/agentx.conf"
+#define AK_DEFAULT_REFRESH	   10.0
+#define AK_DEFAULT_FABRIC_INTERVAL 30.0
+#define AK_DEFAULT_REDISCOVER	   300.0
+
+struct ak_config {
+	char *agentx_socket; /* NULL: net-snmp's default */
+	char *sysfs_root;    /* "/sys" */
+	char *pidfile, *user;
+	double refresh;		 /* seconds between host refreshes */
+	double expect_rate_gbps; /* health option; 0 = none */
+	bool fabric, sm;	 /* fabric and SM modes (a management node) */
+	char *ca, *node_name_map;
+	int ca_port;		     /* 0: libibumad's default */
+	unsigned window, timeout_ms; /* 0: the core's defaults */
+	double fabric_interval;	     /* seconds between fabric sweeps and SM queries */
+	double rediscover;	     /* seconds before the topology is rediscovered */
+};
+
+/** The defaults (host only, /sys, refresh every 10 s). */
+void ak_config_defaults(struct ak_config *config);
+
+/** Free the strings of a config. */
+void ak_config_free(struct ak_config *config);
+
+/** Read a config file into config; a missing file is fine when missing_ok. Errors go to err
+ * as "FILE:LINE: reason"; returns 0 or -EINVAL / -errno. */
+int ak_config_read(const char *path, bool missing_ok, struct ak_config *config, FILE *err);
+
+/** Apply one setting by name (as in the file); "why" gets the reason on -EINVAL. */
+int ak_config_set(struct ak_config *config, const char *key, const char *value, char *why,
+		  size_t why_size);
+
+#endif

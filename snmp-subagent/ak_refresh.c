@@ -1,0 +1,322 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+#include "ak_refresh.h"
+
+#include "rdmakit/clock.h"
+#include "rdmakit/log.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#define AK_REFRESH_NICE 10
+
+/* The events that become traps (rdmakitNotifications). */
+static bool is_trap(const struct rk_event *event)
+{
+	return event->is_finding || event->kind == RK_EVENT_PORT_STATE ||
+	       event->kind == RK_EVENT_SM_MASTER_CHANGED;
+}
+
+/* A finding cleared, under whichever kind the core reports it. */
+static bool clears_finding(const struct rk_event *event)
+{
+	return event->kind == RK_EVENT_FINDING_CLEARED ||
+	       event->kind == RK_EVENT_FABRIC_PORT_ANSWERS ||
+	       event->kind == RK_EVENT_LINK_RECOVERED;
+}
+
+static uint32_t finding_index(const struct ak_build_state *build, const struct rk_finding *finding)
+{
+	for (size_t i = 0; i < build->nfindings; i++)
+		if (strcmp(build->findings[i].code, finding->code) == 0 &&
+		    strcmp(build->findings[i].subject, finding->subject) == 0)
+			return build->findings[i].index;
+	return 0;
+}
+
+/* The events since the last read; the first read only primes the tracker. Fabric and SM
+ * views are given only when they were read again. */
+static void track_events(struct ak_refresher *refresher, const struct rk_findings *findings,
+			 bool fabric_polled)
+{
+	const struct ak_fabric_watch *fabric = refresher->fabric;
+	struct rk_event_views views = {.host = refresher->host, .host_findings = findings};
+	int err;
+
+	if (fabric_polled && fabric->ports)
+		views.fabric_findings = &fabric->fabric_findings;
+	if (fabric_polled && fabric->sm) {
+		views.sm = &fabric->monitor.sm;
+		views.sm_findings = &fabric->sm_findings;
+	}
+
+	rk_event_list_clear(&refresher->events);
+	err = rk_events_track(refresher->tracker, &views, &refresher->events);
+	if (err) {
+		rk_log(RK_LOG_ERR, "tracking events failed: %s", strerror(-err));
+		rk_event_list_clear(&refresher->events);
+	}
+	if (!refresher->tracked_once)
+		rk_event_list_clear(&refresher->events);
+	refresher->tracked_once = true;
+}
+
+/* A trap for an event, with the indexes of its objects; false when it is not one. */
+static bool trap_of(const struct ak_refresher *refresher, const struct rk_event *event,
+		    struct ak_trap *trap)
+{
+	if (!is_trap(event))
+		return false;
+	memset(trap, 0, sizeof(*trap));
+	trap->event = *event;
+	trap->cleared = clears_finding(event);
+	if (event->is_finding)
+		trap->finding_index = finding_index(&refresher->build, &event->finding);
+	for (size_t d = 0; d < refresher->host->ndevices; d++)
+		if (strcmp(refresher->host->devices[d].name, event->device) == 0) {
+			trap->device_index = (uint32_t)d + 1;
+			ak_parse_hex_bytes(refresher->host->devices[d].node_guid, trap->node_guid,
+					   sizeof(trap->node_guid));
+		}
+	return true;
+}
+
+/* Cleared findings take their row index from before the build, raised ones from after. */
+static void post_traps(struct ak_refresher *refresher, bool cleared)
+{
+	struct ak_trap trap;
+
+	for (size_t i = 0; i < refresher->events.count; i++) {
+		const struct rk_event *event = &refresher->events.items[i];
+
+		if (clears_finding(event) == cleared && trap_of(refresher, event, &trap))
+			ak_mailbox_post_trap(refresher->box, &trap);
+	}
+}
+
+static int read_host(struct ak_refresher *refresher, const struct rk_health_options *health,
+		     struct rk_findings *findings)
+{
+	int err = rk_host_refresh(refresher->host);
+
+	if (!err)
+		err = rk_host_rescan(refresher->host);
+	if (err)
+		rk_log(RK_LOG_ERR, "reading the host failed: %s", strerror(-err));
+	if (rk_health_check_host(refresher->host, health, findings) != 0)
+		rk_log(RK_LOG_ERR, "checking the host's health ran out of memory");
+	rk_findings_sort(findings);
+	return err;
+}
+
+/* Every finding now active: the host's, the fabric's and the SMs'. */
+static int all_findings(const struct rk_findings *host, const struct ak_fabric_watch *fabric,
+			struct rk_findings *out)
+{
+	const struct rk_findings *parts[] = {host, &fabric->fabric_findings, &fabric->sm_findings};
+	int err = 0;
+
+	for (size_t p = 0; p < 3 && !err; p++)
+		for (size_t i = 0; i < parts[p]->count && !err; i++) {
+			const struct rk_finding *f = &parts[p]->items[i];
+
+			err = rk_findings_add(out, f->severity, f->code, f->subject, f->remedy,
+					      "%s", f->message);
+			if (!err)
+				rk_findings_locate(out, f->node_guid, f->port);
+		}
+	rk_findings_sort(out);
+	return err;
+}
+
+/* The SM and fabric tables, built again only after a sweep. */
+static int build_fabric_part(struct ak_refresher *refresher)
+{
+	struct ak_snapshot *part = ak_snapshot_new();
+	int err = part ? ak_build_fabric(refresher->fabric, part) : -ENOMEM;
+
+	if (!err && ak_snapshot_seal(part) > 0)
+		rk_log(RK_LOG_WARNING, "fabric rows with the same GUID and port were dropped");
+	if (err) {
+		ak_snapshot_free(part);
+		return err;
+	}
+	ak_snapshot_free(refresher->fabric_part);
+	refresher->fabric_part = part;
+	return 0;
+}
+
+static int build(struct ak_refresher *refresher, const struct rk_findings *findings,
+		 const struct ak_refresh_stats *stats, bool polled, struct ak_snapshot **out)
+{
+	struct rk_findings all = {0};
+	int err = all_findings(findings, refresher->fabric, &all);
+
+	if (!err && polled)
+		err = build_fabric_part(refresher);
+	if (!err)
+		err = ak_build_host(&refresher->build, refresher->host, &all, stats, out);
+	if (!err && ak_snapshot_seal(*out) > 0)
+		rk_log(RK_LOG_WARNING, "rows with the same index were dropped");
+	if (!err && refresher->fabric_part)
+		(*out)->fabric = ak_snapshot_hold(refresher->fabric_part);
+	if (err && *out) {
+		ak_snapshot_free(*out);
+		*out = NULL;
+	}
+	rk_findings_free(&all);
+	return err;
+}
+
+static void refresh_once(struct ak_refresher *refresher)
+{
+	struct rk_health_options health;
+	struct rk_findings findings = {0};
+	struct ak_refresh_stats stats = {0};
+	struct ak_snapshot *snapshot = NULL;
+	double started = rk_monotonic_seconds();
+	bool polled;
+	int err;
+
+	ak_mailbox_free_retired(refresher->box);
+	pthread_mutex_lock(&refresher->lock);
+	health = refresher->health;
+	pthread_mutex_unlock(&refresher->lock);
+	if (read_host(refresher, &health, &findings) != 0)
+		refresher->errors++;
+	stats.refreshed_at = (uint32_t)time(NULL);
+	stats.duration_ms = (uint32_t)lround((rk_monotonic_seconds() - started) * 1000);
+	stats.errors = refresher->errors;
+	polled = ak_fabric_poll(refresher->fabric);
+	stats.fabric = refresher->fabric->ports || refresher->fabric->sm;
+	stats.fabric_swept_at = refresher->fabric->swept_at;
+	stats.fabric_duration_ms = refresher->fabric->duration_ms;
+	stats.fabric_errors = refresher->fabric->errors;
+	track_events(refresher, &findings, polled);
+	post_traps(refresher, true);
+	err = build(refresher, &findings, &stats, polled, &snapshot);
+	if (err)
+		rk_log(RK_LOG_ERR, "building a snapshot failed: %s", strerror(-err));
+	else
+		ak_mailbox_post_snapshot(refresher->box, snapshot);
+	post_traps(refresher, false);
+	rk_findings_free(&findings);
+}
+
+/* Sleep for the interval, or until told to stop; false when stopping. */
+static bool wait_interval(struct ak_refresher *refresher)
+{
+	struct timespec until;
+	bool stop;
+
+	pthread_mutex_lock(&refresher->lock);
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	double when = until.tv_sec + until.tv_nsec / 1e9 + refresher->interval;
+	until.tv_sec = (time_t)when;
+	until.tv_nsec = (long)((when - (double)until.tv_sec) * 1e9);
+	while (!refresher->stop &&
+	       pthread_cond_timedwait(&refresher->wake, &refresher->lock, &until) != ETIMEDOUT)
+		;
+	stop = refresher->stop;
+	pthread_mutex_unlock(&refresher->lock);
+	return !stop;
+}
+
+static void *run(void *arg)
+{
+	struct ak_refresher *refresher = arg;
+
+	/* Below the AgentX thread: a refresh (and the discovery helper it starts) yields the CPU
+	 * to requests. Linux takes a thread's ID for a per-thread nice value. */
+	if (setpriority(PRIO_PROCESS, (id_t)gettid(), AK_REFRESH_NICE) != 0)
+		rk_log(RK_LOG_INFO, "refresh thread keeps its priority: %s", strerror(errno));
+
+	while (wait_interval(refresher))
+		refresh_once(refresher);
+	return NULL;
+}
+
+static int init_sync(struct ak_refresher *refresher)
+{
+	pthread_condattr_t attr;
+	int err = pthread_condattr_init(&attr);
+
+	if (err)
+		return -err;
+	err = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	if (!err)
+		err = pthread_cond_init(&refresher->wake, &attr);
+	pthread_condattr_destroy(&attr);
+	if (err)
+		return -err;
+	err = pthread_mutex_init(&refresher->lock, NULL);
+	if (err)
+		pthread_cond_destroy(&refresher->wake);
+	return -err;
+}
+
+int ak_refresher_init(struct ak_refresher *refresher, struct ak_mailbox *box, struct rk_host *host,
+		      struct ak_fabric_watch *fabric, double interval,
+		      const struct rk_health_options *health)
+{
+	int err;
+
+	memset(refresher, 0, sizeof(*refresher));
+	refresher->box = box;
+	refresher->host = host;
+	refresher->fabric = fabric;
+	refresher->interval = interval;
+	refresher->health = *health;
+	refresher->build.started_at = rk_monotonic_seconds();
+	err = rk_event_tracker_new(&refresher->tracker);
+	if (err)
+		return err;
+	err = init_sync(refresher);
+	if (err) {
+		rk_event_tracker_free(refresher->tracker);
+		return err;
+	}
+	refresh_once(refresher);
+	return 0;
+}
+
+int ak_refresher_start(struct ak_refresher *refresher)
+{
+	int err = pthread_create(&refresher->thread, NULL, run, refresher);
+
+	if (err)
+		return -err;
+	refresher->running = true;
+	return 0;
+}
+
+void ak_refresher_update(struct ak_refresher *refresher, double interval,
+			 const struct rk_health_options *health)
+{
+	pthread_mutex_lock(&refresher->lock);
+	refresher->interval = interval;
+	refresher->health = *health;
+	pthread_mutex_unlock(&refresher->lock);
+}
+
+void ak_refresher_stop(struct ak_refresher *refresher)
+{
+	if (refresher->running) {
+		pthread_mutex_lock(&refresher->lock);
+		refresher->stop = true;
+		pthread_cond_signal(&refresher->wake);
+		pthread_mutex_unlock(&refresher->lock);
+		pthread_join(refresher->thread, NULL);
+		refresher->running = false;
+	}
+	pthread_cond_destroy(&refresher->wake);
+	pthread_mutex_destroy(&refresher->lock);
+	rk_event_tracker_free(refresher->tracker);
+	rk_event_list_free(&refresher->events);
+	ak_build_state_free(&refresher->build);
+	ak_snapshot_free(refresher->fabric_part);
+	refresher->fabric_part = NULL;
+}

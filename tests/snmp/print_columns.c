@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* Prints the core's MIB columns for tests/snmp/test_columns.py: "fact SCOPE NAME COLUMN" for
+ * every fact of the table of facts, "pma NAME COLUMN" for every PMA counter of the catalog. */
+#include "rdmakit/catalog.h"
+#include "rdmakit/facts.h"
+
+#include <stdio.h>
+
+static const char *const scope_names[] = {
+    [RK_SCOPE_PORT] = "port", [RK_SCOPE_DEVICE] = "device",	[RK_SCOPE_FABRIC] = "fabric",
+    [RK_SCOPE_SM] = "sm",     [RK_SCOPE_SM_ENTRY] = "sm_entry",
+};
+
+int main(void)
+{
+	size_t nfacts, npma;
+	const struct rk_fact *facts = rk_facts_all(&nfacts);
+	const struct rk_metric *pma = rk_catalog_pma(&npma);
+
+	for (size_t i = 0; i < nfacts; i++)
+		printf("fact %s %s %u\n", scope_names[facts[i].scope], facts[i].name,
+		       facts[i].column);
+	for (size_t i = 0; i < npma; i++)
+		printf("pma %s %u\n", pma[i].name, pma[i].column);
+	return 0;
+}

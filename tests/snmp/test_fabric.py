@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
+"""rdmakit-agentx in fabric and SM mode against a real ibsim + OpenSM (through the umad2sim
+shim), served by a real snmpd: the node and port tables match the simulated fabric, a
+PerformanceSet counter shows up with its value, the master SM is served, and after an
+Unlink/ReLink and rediscoveries every row keeps its index."""
+import os
+import sys
+import tempfile
+import time
+import unittest
+
+import snmptest
+from snmptest import Setup, fixture, wait_for
+
+sys.path.insert(0, os.path.join(snmptest.TOP, "tests", "sim"))
+import simlib  # noqa: E402
+
+SHIM = "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so"
+LEAVES, HOSTS, SPINES, RADIX = 2, 4, 1, 8
+LEAF = 0x0002c90200100000
+SPINE = 0x0002c90200200000
+HCA = 0x0002c90300000000
+
+
+def guid_index(guid):
+    return ".".join(str(guid >> (56 - 8 * i) & 0xff) for i in range(8))
+
+
+def column(rows, entry, col):
+    """{index suffix: value} of one column of a numeric walk."""
+    prefix = tuple(int(x) for x in (snmptest.ROOT_OID + entry).strip(".").split("."))
+    out = {}
+    for oid, _, value in rows:
+        if oid[:len(prefix)] == prefix and oid[len(prefix)] == col:
+            out[".".join(map(str, oid[len(prefix) + 1:]))] = value.strip('"')
+    return out
+
+
+NODE, PORT, COUNTER = ".1.5.1.1", ".1.5.2.1", ".1.5.3.1"
+SYMBOL_ERROR = 30  # the catalog's column of symbol_error (tests/snmp/test_columns.py)
+
+
+class FabricMode(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        net = simlib.generate(os.path.join(cls.tmp.name, "ft.net"), leaves=LEAVES, hosts=HOSTS,
+                              spines=SPINES, radix=RADIX, slow=["Leaf2:3=4xSDR"])
+        names = os.path.join(cls.tmp.name, "names")
+        with open(names, "w") as f:
+            f.write(f'0x{LEAF + 1:016x} "leaf-r1"\n')
+        cls.sim = simlib.Sim(f"rksnmp{os.getpid()}", net, cls.tmp.name).__enter__()
+        try:
+            cls.sim.opensm("Hca1", 10)
+            config = (f"refresh 0.5\nfabric yes\nsm yes\nfabric-interval 1\nrediscover 2\n"
+                      f"node-name-map {names}\n")
+            cls.setup = Setup(fixture("ib-hdr"), config=config, offset=11,
+                              env_extra={"LD_PRELOAD": SHIM, "IBSIM_SOCKNAME": cls.sim.name})
+            cls.setup.__enter__()
+            wait_for(lambda: column(cls.setup.walk(snmptest.ROOT_OID + NODE), NODE, 2), 30,
+                     "the fabric node table")
+        except BaseException:
+            cls.sim.__exit__(None, None, None)
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.setup.__exit__(None, None, None)
+        cls.sim.__exit__(None, None, None)
+        cls.tmp.cleanup()
+
+    def expected_nodes(self):
+        nodes = {LEAF + n: 2 for n in range(1, LEAVES + 1)}
+        nodes.update({SPINE + n: 2 for n in range(1, SPINES + 1)})
+        nodes.update({HCA + 16 * n: 1 for n in range(1, LEAVES * HOSTS + 1)})
+        return {guid_index(g): str(t) for g, t in nodes.items()}
+
+    def test_nodes_match_the_fabric(self):
+        rows = self.setup.walk(snmptest.ROOT_OID + ".1.5")
+        self.assertEqual(column(rows, NODE, 2), self.expected_nodes())
+        names = column(rows, NODE, 4)
+        self.assertEqual(names[guid_index(LEAF + 1)], "leaf-r1")
+        self.assertEqual(names[guid_index(HCA + 16 * 3)], "host3 HCA-1")
+        lids = column(rows, NODE, 5)
+        self.assertEqual(int(lids[guid_index(LEAF + 1)]), self.sim.lid("Leaf1"))
+        self.assertEqual(column(rows, NODE, 6)[guid_index(LEAF + 1)], str(RADIX))
+
+    def test_ports_and_the_degraded_link(self):
+        rows = self.setup.walk(snmptest.ROOT_OID + PORT)
+        states = column(rows, PORT, 2)
+        for n in range(1, LEAVES * HOSTS + 1):
+            self.assertEqual(states[guid_index(HCA + 16 * n) + ".1"], "4")  # active
+        peer = column(rows, PORT, 6)[guid_index(LEAF + 1) + ".2"]
+        self.assertEqual("".join(f"{int(x, 16):02x}" for x in peer.split(":")),
+                         f"{HCA + 16 * 2:016x}")
+        self.assertEqual(column(rows, PORT, 7)[guid_index(LEAF + 1) + ".2"], "1")
+        degraded = {k for k, v in column(rows, PORT, 8).items() if v == "1"}
+        self.assertEqual(degraded, {guid_index(LEAF + 2) + ".3", guid_index(HCA + 16 * 7) + ".1"})
+        self.assertIn("SDR", column(rows, PORT, 9)[guid_index(LEAF + 2) + ".3"])
+
+    def test_performance_set_counter(self):
+        self.sim.cmd('PerformanceSet "Leaf1"[3] PortCounters.SymbolErrorCounter=5')
+        key = guid_index(LEAF + 1) + ".3"
+        wait_for(lambda: column(self.setup.walk(snmptest.ROOT_OID + COUNTER), COUNTER,
+                                SYMBOL_ERROR)
+                 .get(key, "").split(" ")[0] == "5", 15, "SymbolErrorCounter 5 served")
+
+    def test_snmptable(self):
+        out = self.setup.tool("snmptable", "-Cf", ",", "-CH", "-Ci", "-Ob",
+                              "RDMAKIT-MIB::rdmakitFabricNodeTable")
+        rows = {line.split(",")[0]: line.split(",")[1] for line in out.strip().splitlines()}
+        self.assertEqual(rows, {k: {"1": "ca", "2": "switch"}[v]
+                                for k, v in self.expected_nodes().items()})
+
+    def test_fabric_summary(self):
+        values = self.setup.named("RDMAKIT-MIB::rdmakitFabricSummary")
+        self.assertEqual(values["rdmakitFabricNodes.0"], str(LEAVES + SPINES + LEAVES * HOSTS))
+        self.assertEqual(values["rdmakitFabricSwitches.0"], str(LEAVES + SPINES))
+        self.assertEqual(values["rdmakitFabricCas.0"], str(LEAVES * HOSTS))
+        self.assertEqual(values["rdmakitFabricDegradedLinks.0"], "1")
+
+    def test_master_sm(self):
+        values = self.setup.named("RDMAKIT-MIB::rdmakitSm")
+        self.assertEqual(values["rdmakitSmMasterLid.0"], str(self.sim.lid("host1 HCA-1")))
+        self.assertEqual(values["rdmakitSmMasterState.0"], "3")  # master
+        self.assertEqual(values["rdmakitSmMasters.0"], "1")
+        self.assertEqual(values["rdmakitSmStandbys.0"], "0")
+
+    def test_indexes_survive_unlink_relink(self):
+        before = [r[0] for r in self.setup.walk(snmptest.ROOT_OID + NODE)]
+        self.sim.cmd('Unlink "Hca4"[1]')
+        gone = guid_index(HCA + 16 * 4)
+        wait_for(lambda: gone not in column(self.setup.walk(snmptest.ROOT_OID + NODE), NODE, 2),
+                 20, "Hca4 gone after a rediscovery")
+        self.sim.cmd('ReLink "Hca4"[1]')
+        wait_for(lambda: [r[0] for r in self.setup.walk(snmptest.ROOT_OID + NODE)] == before,
+                 30, "every node back at its index")
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
+"""Every table of RDMAKIT-MIB walked through a real snmpd on several fixture trees: the values
+are the fixture files' (octets for data counters), OIDs strictly increase, GETBULK with
+max-repetitions 1000 gives the same walk, missing rows are noSuchInstance."""
+import os
+import re
+import unittest
+
+import snmptest
+from snmptest import Setup, fixture
+
+CATALOG = os.path.join(snmptest.TOP, "common", "src", "catalog.c")
+TREES = ["ib-hdr", "roce", "saturated", "no-pma", "port-states", "messy", "rxe", "hfi1"]
+
+
+def pma_catalog():
+    """[(sysfs name, scale, width)] of the catalog's PMA counters, in its order."""
+    with open(CATALOG) as f:
+        text = f.read()
+    found = [(m.group(1), int(m.group(4)), int(m.group(2))) for m in re.finditer(
+        r'PMA\(\d+,\s*"(\w+)",\s*(\d+),\s*(\d+),\s*(\d+),', text)]
+    assert len(found) == 21, "catalog.c's PMA entries not found"
+    return found
+
+
+def camel(name):
+    return "".join(p[:1].upper() + p[1:] for p in name.split("_"))
+
+
+def read(path):
+    with open(path) as f:
+        return f.read().strip()
+
+
+def devices(root):
+    base = os.path.join(root, "class", "infiniband")
+    return sorted(os.listdir(base), key=lambda n: [int(t) if t.isdigit() else t
+                                                   for t in re.split(r"(\d+)", n)])
+
+
+def ports(root, dev):
+    return sorted(int(p) for p in os.listdir(os.path.join(root, "class", "infiniband", dev,
+                                                          "ports")))
+
+
+def number(text):
+    try:
+        return int(text, 0)
+    except ValueError:
+        return None
+
+
+class Tables(unittest.TestCase):
+    def check_tree(self, name):
+        root = fixture(name)
+        with Setup(root) as s:
+            rows = s.walk()
+            oids = [r[0] for r in rows]
+            self.assertTrue(rows, "the walk returned nothing")
+            for a, b in zip(oids, oids[1:]):
+                self.assertLess(a, b, f"{name}: OIDs not strictly increasing")
+            self.assertEqual(s.walk(bulk=True, extra=("-Cr1000",)), rows,
+                             f"{name}: GETBULK max-repetitions 1000 differs from GETNEXT")
+            values = s.named()
+            self.check_devices(root, values)
+            self.check_ports(root, values)
+            self.check_counters(root, values)
+            self.check_driver_counters(root, values)
+            self.check_missing(s)
+
+    def check_devices(self, root, values):
+        for i, dev in enumerate(devices(root), 1):
+            base = os.path.join(root, "class", "infiniband", dev)
+            self.assertEqual(values[f"rdmakitDeviceName.{i}"], dev)
+            guid = read(os.path.join(base, "node_guid")).replace(":", "")
+            shown = values[f"rdmakitDeviceNodeGuid.{i}"].split(":")
+            self.assertEqual("".join(f"{int(x, 16):02x}" for x in shown), guid, dev)
+            self.assertEqual(values[f"rdmakitDeviceFirmware.{i}"],
+                             read(os.path.join(base, "fw_ver")), dev)
+        self.assertNotIn(f"rdmakitDeviceName.{len(devices(root)) + 1}", values)
+
+    def check_ports(self, root, values):
+        for i, dev in enumerate(devices(root), 1):
+            for p in ports(root, dev):
+                state = read(os.path.join(root, "class", "infiniband", dev, "ports", str(p),
+                                          "state")).split(":")[0]
+                self.assertEqual(values[f"rdmakitPortState.{i}.{p}"], state,
+                                 f"{dev}:{p}")
+
+    def check_counters(self, root, values):
+        for i, dev in enumerate(devices(root), 1):
+            for p in ports(root, dev):
+                cdir = os.path.join(root, "class", "infiniband", dev, "ports", str(p),
+                                    "counters")
+                key = f"{i}.{p}"
+                if not os.path.isdir(cdir):
+                    self.assertNotIn(f"rdmakitPcSaturated.{key}", values)
+                    continue
+                sat, unavail = set(), set()
+                for bit, (counter, scale, width) in enumerate(pma_catalog()):
+                    column = f"rdmakitPc{camel(counter)}.{key}"
+                    path = os.path.join(cdir, counter)
+                    raw = number(read(path)) if os.path.exists(path) else None
+                    if raw is None:
+                        unavail.add(bit)
+                        self.assertNotIn(column, values, "unavailable served as a number")
+                    elif width < 64 and raw == (1 << width) - 1:
+                        sat.add(bit)
+                        self.assertNotIn(column, values, "saturated served as a number")
+                    else:
+                        self.assertEqual(int(values[column].split()[0]), raw * scale, column)
+                self.assertEqual(bits(values[f"rdmakitPcSaturated.{key}"]), sat, key)
+                self.assertEqual(bits(values[f"rdmakitPcUnavailable.{key}"]), unavail, key)
+
+    def check_driver_counters(self, root, values):
+        for i, dev in enumerate(devices(root), 1):
+            dirs = [(0, os.path.join(root, "class", "infiniband", dev, "hw_counters"))]
+            dirs += [(p + 1, os.path.join(root, "class", "infiniband", dev, "ports", str(p),
+                                          "hw_counters")) for p in ports(root, dev)]
+            for port_key, hw in dirs:
+                names = sorted(os.listdir(hw)) if os.path.isdir(hw) else []
+                for n, counter in enumerate(names, 1):
+                    key = f"{i}.{port_key}.{n}"
+                    if counter == "lifespan":
+                        self.assertNotIn(f"rdmakitDcName.{key}", values)
+                        continue
+                    self.assertEqual(values[f"rdmakitDcName.{key}"], counter)
+                    self.assertEqual(int(values[f"rdmakitDcValue.{key}"]),
+                                     int(read(os.path.join(hw, counter))), key)
+                    self.assertEqual(values[f"rdmakitDcState.{key}"], "1")  # ok(1)
+
+    def check_missing(self, s):
+        self.assertIn("No Such Instance",
+                      s.tool("snmpget", "RDMAKIT-MIB::rdmakitPortState.99.1"))
+        self.assertIn("No Such Instance",
+                      s.tool("snmpget", "RDMAKIT-MIB::rdmakitAgentVersion.1"))
+        self.assertIn("No Such Object",
+                      s.tool("snmpget", f"{snmptest.ROOT_OID}.1.2.2.1.99.1.1"))
+        self.assertIn("No Such Object",
+                      s.tool("snmpget", f"{snmptest.ROOT_OID}.1.2.2.1.1.1.1"))
+        last = s.tool("snmpgetnext", f"{snmptest.ROOT_OID}.1.99")
+        self.assertNotIn(snmptest.ROOT_OID[1:] + ".", last.replace("iso.", "1."))
+
+    def test_trees(self):
+        for name in TREES:
+            with self.subTest(tree=name):
+                self.check_tree(name)
+
+    def test_snmptable(self):
+        with Setup(fixture("port-states")) as s:
+            out = s.tool("snmptable", "-Cf", ",", "-CH", "RDMAKIT-MIB::rdmakitPortTable")
+            states = [line.split(",")[0] for line in out.strip().splitlines()]
+            self.assertEqual(states, ["down", "down", "armed", "active"])
+
+
+def bits(text):
+    """The bit numbers set in a BITS value as snmpwalk -OQ prints it ("00 00 00 " or
+    "80 00 00 symbolError(0) ...")."""
+    octets = re.findall(r"\b[0-9A-Fa-f]{2}\b", text.split("(")[0])
+    found = set()
+    for i, octet in enumerate(octets[:3]):
+        for b in range(8):
+            if int(octet, 16) & (0x80 >> b):
+                found.add(i * 8 + b)
+    return found
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
