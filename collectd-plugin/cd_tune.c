@@ -4,77 +4,11 @@
 #include "cd_findings.h"
 #include "cd_submit.h"
 
-#include <sys/stat.h>
-
-#define TUNE_INTERVAL_DEFAULT 3600.0
-
 struct cd_tune {
 	const struct cd_config *config;
 	struct rk_event_tracker *tracker; /* the findings of the last audit */
 	struct rk_event_list events;
 };
-
-static int set_tune(struct cd_config *config, const oconfig_item_t *item, const char *shown)
-{
-	return cd_key_bool(item, shown, &config->tune.enabled);
-}
-
-static int set_interval(struct cd_config *config, const oconfig_item_t *item, const char *shown)
-{
-	return cd_key_number(item, shown, 1, 86400 * 7, false,
-			     "expected seconds between audits, 1 to 604800",
-			     &config->tune.interval);
-}
-
-static int set_root(struct cd_config *config, const oconfig_item_t *item, const char *shown)
-{
-	const char *path = cd_key_string(item);
-	struct stat st;
-	char *copy;
-
-	if (!path || path[0] != '/' || stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
-		return cd_key_reject(item, shown,
-				     "expected the absolute path of an existing directory");
-	copy = strdup(path);
-	if (!copy)
-		return cd_key_reject(item, shown, "out of memory");
-	free(config->tune.root);
-	config->tune.root = copy;
-	return 0;
-}
-
-static int set_profile(struct cd_config *config, const oconfig_item_t *item, const char *shown)
-{
-	const char *name = cd_key_string(item);
-
-	config->tune.profile = name ? rk_tune_profile_find(name) : NULL;
-	return config->tune.profile ? 0
-				    : cd_key_reject(item, shown, "expected latency or throughput");
-}
-
-static const struct cd_key keys[] = {
-    {"Tune", set_tune},
-    {"TuneInterval", set_interval},
-    {"TuneRoot", set_root},
-    {"TuneProfile", set_profile},
-};
-
-const struct cd_key *cd_tune_keys(size_t *count)
-{
-	*count = sizeof(keys) / sizeof(keys[0]);
-	return keys;
-}
-
-void cd_tune_config_init(struct cd_tune_config *tune)
-{
-	*tune = (struct cd_tune_config){.interval = TUNE_INTERVAL_DEFAULT};
-}
-
-void cd_tune_config_free(struct cd_tune_config *tune)
-{
-	free(tune->root);
-	tune->root = NULL;
-}
 
 int cd_tune_start(const struct cd_config *config, struct cd_tune **out)
 {
