@@ -3,7 +3,7 @@
 #include "fabric_out.h"
 #include "json_out.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 
 static const char fabric_usage[] =
@@ -13,50 +13,41 @@ static const char fabric_usage[] =
     "Discovers the InfiniBand fabric from this node (switches, CAs, routers, their\n"
     "ports and the links between them) and flags degraded links: slower or narrower\n"
     "than the best both ends enable, or than most links between the same models.\n"
-    "\n"
-    "  --links                list every link\n"
-    "  --degraded             list only degraded links\n"
-    "  --json                 {\"nodes\": [...], \"links\": [...]}\n" CLI_MAD_HELP
-    "  --help                 this text\n";
-
-static const struct option fabric_options[] = {
-    {"links", no_argument, NULL, OPT_LINKS},
-    {"degraded", no_argument, NULL, OPT_DEGRADED},
-    {"json", no_argument, NULL, OPT_JSON},
-    {"help", no_argument, NULL, OPT_HELP},
-    CLI_MAD_LONG_OPTIONS,
-    {NULL, 0, NULL, 0},
-};
+    "\n";
 
 struct fabric_args {
 	struct cli_common common;
 	struct cli_mad mad;
-	enum link_selection links;
+	int links; /* enum link_selection */
 };
 
-static int parse_fabric_args(int argc, char **argv, struct fabric_args *args)
-{
-	int opt, handled;
+#define FIELD(name) offsetof(struct fabric_args, name)
 
-	while ((opt = getopt_long(argc, argv, CLI_MAD_SHORT_OPTIONS, fabric_options, NULL)) != -1) {
-		if (opt == OPT_HELP) {
-			fputs(fabric_usage, stdout);
-			return 0;
-		} else if (opt == OPT_LINKS) {
-			args->links = LINKS_ALL;
-		} else if (opt == OPT_DEGRADED) {
-			args->links = LINKS_DEGRADED;
-		} else if ((handled = cli_mad_option(&args->mad, opt, optarg)) != 0) {
-			if (handled < 0)
-				return EXIT_TROUBLE;
-		} else if (!cli_common_option(&args->common, opt, optarg)) {
-			return cli_usage_error("fabric", "unknown option");
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error("fabric", "unexpected argument \"%s\"", argv[optind]);
-	return -1; /* go on */
-}
+static const struct cli_option fabric_options[] = {
+    {.name = "links",
+     .store = cli_store_choice,
+     .field = FIELD(links),
+     .value = LINKS_ALL,
+     .help = "list every link"},
+    {.name = "degraded",
+     .store = cli_store_choice,
+     .field = FIELD(links),
+     .value = LINKS_DEGRADED,
+     .help = "list only degraded links"},
+    {.name = "json",
+     .store = cli_store_flag,
+     .field = FIELD(common.json),
+     .help = "{\"nodes\": [...], \"links\": [...]}"},
+    {0},
+};
+
+static const struct cli_command fabric_command = {
+    .name = "fabric",
+    .usage = fabric_usage,
+    .options = fabric_options,
+    .mad = true,
+    .column = 25,
+};
 
 int cmd_fabric(int argc, char **argv)
 {
@@ -64,9 +55,9 @@ int cmd_fabric(int argc, char **argv)
 	struct rk_monitor_options options;
 	struct rk_name_map *names;
 	struct rk_fabric *fabric;
-	int status = parse_fabric_args(argc, argv, &args);
+	int status;
 
-	if (status >= 0)
+	if (!cli_parse(&fabric_command, argc, argv, &args, &args.mad, &status))
 		return status;
 	if (!cli_load_name_map(&args.mad, &names))
 		return EXIT_TROUBLE;

@@ -3,7 +3,7 @@
 #include "json_out.h"
 #include "text_out.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 
 static const char status_usage[] =
@@ -11,48 +11,57 @@ static const char status_usage[] =
     "\n"
     "Every RDMA device and port of this host, as ibstat shows them, with the PCI\n"
     "function behind each device (address, NUMA node, PCIe link, SR-IOV VFs).\n"
-    "\n"
-    "  --sysfs-root DIR  read DIR instead of /sys (e.g. a fixture tree)\n"
-    "  --json            one JSON object: {\"devices\": [...]}, counters included\n"
-    "  --help            this text\n";
+    "\n";
 
-static const struct option status_options[] = {
-    {"sysfs-root", required_argument, NULL, OPT_SYSFS_ROOT},
-    {"json", no_argument, NULL, OPT_JSON},
-    {"help", no_argument, NULL, OPT_HELP},
-    {NULL, 0, NULL, 0},
+struct status_args {
+	struct cli_common common;
+	struct port_filter filter;
+};
+
+static const struct cli_option status_options[] = {
+    {.name = "sysfs-root",
+     .arg = "DIR",
+     .store = cli_store_text,
+     .field = offsetof(struct status_args, common.sysfs_root),
+     .help = "read DIR instead of /sys (e.g. a fixture tree)"},
+    {.name = "json",
+     .store = cli_store_flag,
+     .field = offsetof(struct status_args, common.json),
+     .help = "one JSON object: {\"devices\": [...]}, counters included"},
+    {0},
+};
+
+static const struct cli_option status_operand = {.arg = "DEVICE[:PORT]",
+						 .store = cli_store_port_filter,
+						 .field = offsetof(struct status_args, filter)};
+
+static const struct cli_command status_command = {
+    .name = "status",
+    .usage = status_usage,
+    .options = status_options,
+    .operand = &status_operand,
+    .column = 20,
 };
 
 int cmd_status(int argc, char **argv)
 {
-	struct cli_common common = {0};
-	struct port_filter filter = {0};
+	struct status_args args = {0};
 	struct rk_host *host;
-	int opt;
+	int status;
 
-	while ((opt = getopt_long(argc, argv, "", status_options, NULL)) != -1) {
-		if (opt == OPT_HELP) {
-			fputs(status_usage, stdout);
-			return 0;
-		}
-		if (!cli_common_option(&common, opt, optarg))
-			return cli_usage_error("status", "unknown option");
-	}
-	if (argc - optind > 1)
-		return cli_usage_error("status", "too many arguments");
-	if (optind < argc && !cli_parse_port_filter(argv[optind], &filter))
-		return EXIT_TROUBLE;
-	host = cli_open_host(&common);
+	if (!cli_parse(&status_command, argc, argv, &args, NULL, &status))
+		return status;
+	host = cli_open_host(&args.common);
 	if (!host)
 		return EXIT_TROUBLE;
-	if (!cli_filter_exists(host, &filter)) {
+	if (!cli_filter_exists(host, &args.filter)) {
 		rk_host_close(host);
 		return EXIT_TROUBLE;
 	}
-	if (common.json)
-		json_print(json_status(host, &filter), true);
+	if (args.common.json)
+		json_print(json_status(host, &args.filter), true);
 	else
-		text_status(stdout, host, &filter);
+		text_status(stdout, host, &args.filter);
 	rk_host_close(host);
 	return 0;
 }

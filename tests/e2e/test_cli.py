@@ -305,7 +305,8 @@ class Counters(unittest.TestCase):
                              998877665544 * 4)
 
     def test_bad_arguments(self):
-        for args, text in ((["--interval", "abc"], "--interval: not a number"),
+        for args, text in ((["--interval", "abc"],
+                            "--interval abc: expected a number of seconds from 0 to 86400"),
                            (["--count", "0"], "--count: expected a whole number"),
                            (["mlx5_0:x"], "expected DEVICE or DEVICE:PORT"),
                            (["--bogus"], "unknown option")):
