@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "cli.h"
+#include "fabric_dot.h"
 #include "fabric_out.h"
 #include "json_out.h"
 
@@ -7,8 +8,8 @@
 #include <stdio.h>
 
 static const char fabric_usage[] =
-    "Usage: rdmakit fabric [--links | --degraded] [--json] [-C CA] [-P PORT]\n"
-    "                      [--node-name-map FILE] [--timeout MS]\n"
+    "Usage: rdmakit fabric [--links | --degraded | --dot] [--interval S] [--json]\n"
+    "                      [-C CA] [-P PORT] [--node-name-map FILE] [--timeout MS]\n"
     "\n"
     "Discovers the InfiniBand fabric from this node (switches, CAs, routers, their\n"
     "ports and the links between them) and flags degraded links: slower or narrower\n"
@@ -19,6 +20,8 @@ struct fabric_args {
 	struct cli_common common;
 	struct cli_mad mad;
 	int links; /* enum link_selection */
+	bool dot;
+	double interval;
 };
 
 #define FIELD(name) offsetof(struct fabric_args, name)
@@ -34,6 +37,21 @@ static const struct cli_option fabric_options[] = {
      .field = FIELD(links),
      .value = LINKS_DEGRADED,
      .help = "list only degraded links"},
+    {.name = "dot",
+     .store = cli_store_flag,
+     .field = FIELD(dot),
+     .help = "the topology as a Graphviz graph (dot -Tsvg draws it):\n"
+	     "switches and CAs by name, links with width and speed,\n"
+	     "degraded links red with the reason; links whose ports\n"
+	     "went down between two discoveries dashed (that takes\n"
+	     "--interval)"},
+    {.name = "interval",
+     .arg = "S",
+     .store = cli_store_setting,
+     .field = FIELD(interval),
+     .value = RK_SETTING_INTERVAL_S,
+     .help = "discover twice, S seconds apart, and show the second\n"
+	     "discovery (default 0: once)"},
     {.name = "json",
      .store = cli_store_flag,
      .field = FIELD(common.json),
@@ -49,28 +67,81 @@ static const struct cli_command fabric_command = {
     .column = 25,
 };
 
+/* Options that cannot go together; false after the usage error. */
+static bool check_combination(const struct fabric_args *args, int *status)
+{
+	*status = EXIT_TROUBLE;
+	if (args->dot && args->common.json)
+		cli_usage_error("fabric", "--dot and --json: choose one");
+	else if (args->dot && args->links != LINKS_NONE)
+		cli_usage_error("fabric", "--dot draws every link: drop --links and --degraded");
+	else
+		return true;
+	return false;
+}
+
+/* The fabric, and with an interval the discovery before it (else *prev stays NULL). */
+static int discover(const struct fabric_args *args, const struct rk_fabric_options *options,
+		    struct rk_fabric **prev, struct rk_fabric **fabric)
+{
+	int err = rk_fabric_discover(options, fabric);
+
+	*prev = NULL;
+	if (err || args->interval <= 0)
+		return err;
+	cli_sleep(args->interval);
+	*prev = *fabric;
+	err = rk_fabric_discover(options, fabric);
+	if (err) {
+		rk_fabric_free(*prev);
+		*prev = NULL;
+	}
+	return err;
+}
+
+static int print_dot(const struct rk_fabric *prev, const struct rk_fabric *fabric)
+{
+	struct rk_findings findings = {0};
+	int err = prev ? rk_health_check_fabric(prev, fabric, &findings) : 0;
+
+	if (!err)
+		dot_fabric(stdout, fabric, prev, &findings);
+	rk_findings_free(&findings);
+	return err;
+}
+
+static int print_fabric(const struct fabric_args *args, const struct rk_fabric *prev,
+			const struct rk_fabric *fabric)
+{
+	if (args->dot)
+		return print_dot(prev, fabric);
+	if (args->common.json)
+		json_print(json_fabric(fabric, args->links), true);
+	else
+		text_fabric(stdout, fabric, args->links);
+	return 0;
+}
+
 int cmd_fabric(int argc, char **argv)
 {
 	struct fabric_args args = {0};
 	struct rk_monitor_options options;
 	struct rk_name_map *names;
-	struct rk_fabric *fabric;
+	struct rk_fabric *fabric, *prev;
 	int status;
 
-	if (!cli_parse(&fabric_command, argc, argv, &args, &args.mad, &status))
+	if (!cli_parse(&fabric_command, argc, argv, &args, &args.mad, &status) ||
+	    !check_combination(&args, &status))
 		return status;
 	if (!cli_load_name_map(&args.mad, &names))
 		return EXIT_TROUBLE;
 	cli_monitor_options(&args.mad, names, false, &options);
-	if (rk_fabric_discover(&options.fabric, &fabric) != 0) {
-		rk_name_map_free(names);
-		return EXIT_TROUBLE;
+	status = EXIT_TROUBLE;
+	if (discover(&args, &options.fabric, &prev, &fabric) == 0) {
+		status = print_fabric(&args, prev, fabric) == 0 ? 0 : EXIT_TROUBLE;
+		rk_fabric_free(prev);
+		rk_fabric_free(fabric);
 	}
-	if (args.common.json)
-		json_print(json_fabric(fabric, args.links), true);
-	else
-		text_fabric(stdout, fabric, args.links);
-	rk_fabric_free(fabric);
 	rk_name_map_free(names);
-	return 0;
+	return status;
 }

@@ -12,6 +12,7 @@ packages="
   collectd-core collectd-dev collectd-utils libyajl2
   clang libclang-rt-14-dev
   scdoc debhelper fakeroot lintian rpm rpmlint
+  graphviz
 "
 
 missing=""
