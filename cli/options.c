@@ -19,7 +19,7 @@ struct option_set {
 	const struct cli_option *entries[MAX_OPTIONS];
 	char *bases[MAX_OPTIONS]; /* the struct each entry's field is in */
 	size_t count;
-	struct option longs[MAX_OPTIONS + 2];
+	struct option longs[MAX_OPTIONS + 1]; /* and the zero entry that ends them */
 	char shorts[2 * MAX_OPTIONS + 1];
 };
 
@@ -38,9 +38,12 @@ static void option_shown(const struct cli_option *option, char *buf, size_t size
 		snprintf(buf, size, "--%s", option->name);
 }
 
-static void add_table(struct option_set *set, const struct cli_option *table, void *base)
+/* false when the tables hold more than MAX_OPTIONS options */
+static bool add_table(struct option_set *set, const struct cli_option *table, void *base)
 {
-	for (; table && table->store && set->count < MAX_OPTIONS; table++) {
+	for (; table && table->store; table++) {
+		if (set->count == MAX_OPTIONS)
+			return false;
 		struct option *o = &set->longs[set->count];
 		size_t used = strlen(set->shorts);
 
@@ -52,16 +55,20 @@ static void add_table(struct option_set *set, const struct cli_option *table, vo
 		set->entries[set->count] = table;
 		set->bases[set->count++] = base;
 	}
+	return true;
 }
 
-static void build_set(const struct cli_command *command, void *args, struct cli_mad *mad,
+static bool build_set(const struct cli_command *command, void *args, struct cli_mad *mad,
 		      struct option_set *set)
 {
 	memset(set, 0, sizeof(*set));
-	add_table(set, command->options, args);
-	if (command->mad)
-		add_table(set, cli_mad_options, mad);
-	add_table(set, help_table, NULL);
+	if (add_table(set, command->options, args) &&
+	    (!command->mad || add_table(set, cli_mad_options, mad)) &&
+	    add_table(set, help_table, NULL))
+		return true;
+	fprintf(stderr, "rdmakit %s: more than %d options (raise MAX_OPTIONS in %s)\n",
+		command->name, MAX_OPTIONS, __FILE__);
+	return false;
 }
 
 /* Map getopt's answer (a short letter or 256 + index) to the entry. */
@@ -124,11 +131,12 @@ bool cli_parse(const struct cli_command *command, int argc, char **argv, void *a
 	struct option_set set;
 	int opt;
 
-	build_set(command, args, mad, &set);
+	*status = EXIT_TROUBLE;
+	if (!build_set(command, args, mad, &set))
+		return false;
 	while ((opt = getopt_long(argc, argv, set.shorts, set.longs, NULL)) != -1) {
 		int i = entry_index(&set, opt);
 
-		*status = EXIT_TROUBLE;
 		if (i < 0) {
 			cli_usage_error(command->name, "unknown option");
 			return false;
