@@ -63,6 +63,13 @@ int cmd_fabric(int argc, char **argv);
 /** Open the host under the common options' root and take a first sample; NULL on failure. */
 struct rk_host *cli_open_host(const struct cli_common *common);
 
+struct port_filter;
+
+/** cli_open_host when the host has the device (and port) the filter names; else prints why
+ * and returns NULL. */
+struct rk_host *cli_open_filtered_host(const struct cli_common *common,
+				       const struct port_filter *filter);
+
 /** Sleep for seconds (interrupted sleeps resume). */
 void cli_sleep(double seconds);
 

@@ -24,32 +24,19 @@ struct counters_args {
 #define FIELD(name) offsetof(struct counters_args, name)
 
 static const struct cli_option counters_options[] = {
-    {.name = "interval",
-     .arg = "S",
-     .store = cli_store_setting,
-     .field = FIELD(interval),
-     .value = RK_SETTING_INTERVAL_S,
-     .help = "seconds between samples (default 1); given without --count,\n"
-	     "samples until interrupted"},
-    {.name = "count",
-     .arg = "N",
-     .store = cli_store_count,
-     .field = FIELD(count),
-     .help = "number of samples (default 1, or unlimited with --interval)"},
-    {.name = "sysfs-root",
-     .arg = "DIR",
-     .store = cli_store_text,
-     .field = FIELD(common.sysfs_root),
-     .help = "read DIR instead of /sys"},
-    {.name = "json",
-     .store = cli_store_flag,
-     .field = FIELD(common.json),
-     .help = "one JSON object per sample (one line each when N > 1)"},
+    CLI_OPTION("interval", "S", cli_store_setting, FIELD(interval), RK_SETTING_INTERVAL_S,
+	       "seconds between samples (default 1); given without --count,\n"
+	       "samples until interrupted"),
+    CLI_OPTION("count", "N", cli_store_count, FIELD(count), 0,
+	       "number of samples (default 1, or unlimited with --interval)"),
+    CLI_OPTION("sysfs-root", "DIR", cli_store_text, FIELD(common.sysfs_root), 0,
+	       "read DIR instead of /sys"),
+    CLI_FLAG("json", FIELD(common.json), "one JSON object per sample (one line each when N > 1)"),
     {0},
 };
 
-static const struct cli_option counters_operand = {
-    .arg = "DEVICE[:PORT]", .store = cli_store_port_filter, .field = FIELD(filter)};
+static const struct cli_option counters_operand =
+    CLI_OPTION(NULL, "DEVICE[:PORT]", cli_store_port_filter, FIELD(filter), 0, NULL);
 
 static const struct cli_command counters_command = {
     .name = "counters",
@@ -88,13 +75,9 @@ int cmd_counters(int argc, char **argv)
 
 	if (!parse_counters_args(argc, argv, &args, &status))
 		return status;
-	host = cli_open_host(&args.common);
+	host = cli_open_filtered_host(&args.common, &args.filter);
 	if (!host)
 		return EXIT_TROUBLE;
-	if (!cli_filter_exists(host, &args.filter)) {
-		rk_host_close(host);
-		return EXIT_TROUBLE;
-	}
 	print_sample(&args, host);
 	for (unsigned long n = 1; args.count == 0 || n < args.count; n++) {
 		cli_sleep(args.interval);

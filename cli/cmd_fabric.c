@@ -27,35 +27,19 @@ struct fabric_args {
 #define FIELD(name) offsetof(struct fabric_args, name)
 
 static const struct cli_option fabric_options[] = {
-    {.name = "links",
-     .store = cli_store_choice,
-     .field = FIELD(links),
-     .value = LINKS_ALL,
-     .help = "list every link"},
-    {.name = "degraded",
-     .store = cli_store_choice,
-     .field = FIELD(links),
-     .value = LINKS_DEGRADED,
-     .help = "list only degraded links"},
-    {.name = "dot",
-     .store = cli_store_flag,
-     .field = FIELD(dot),
-     .help = "the topology as a Graphviz graph (dot -Tsvg draws it):\n"
+    CLI_OPTION("links", NULL, cli_store_choice, FIELD(links), LINKS_ALL, "list every link"),
+    CLI_OPTION("degraded", NULL, cli_store_choice, FIELD(links), LINKS_DEGRADED,
+	       "list only degraded links"),
+    CLI_FLAG("dot", FIELD(dot),
+	     "the topology as a Graphviz graph (dot -Tsvg draws it):\n"
 	     "switches and CAs by name, links with width and speed,\n"
 	     "degraded links red with the reason; links whose ports\n"
 	     "went down between two discoveries dashed (that takes\n"
-	     "--interval)"},
-    {.name = "interval",
-     .arg = "S",
-     .store = cli_store_setting,
-     .field = FIELD(interval),
-     .value = RK_SETTING_INTERVAL_S,
-     .help = "discover twice, S seconds apart, and show the second\n"
-	     "discovery (default 0: once)"},
-    {.name = "json",
-     .store = cli_store_flag,
-     .field = FIELD(common.json),
-     .help = "{\"nodes\": [...], \"links\": [...]}"},
+	     "--interval)"),
+    CLI_OPTION("interval", "S", cli_store_setting, FIELD(interval), RK_SETTING_INTERVAL_S,
+	       "discover twice, S seconds apart, and show the second\n"
+	       "discovery (default 0: once)"),
+    CLI_FLAG("json", FIELD(common.json), "{\"nodes\": [...], \"links\": [...]}"),
     {0},
 };
 

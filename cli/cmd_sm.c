@@ -23,17 +23,12 @@ struct sm_args {
 	double interval;
 };
 
+#define FIELD(name) offsetof(struct sm_args, name)
+
 static const struct cli_option sm_options[] = {
-    {.name = "interval",
-     .arg = "S",
-     .store = cli_store_setting,
-     .field = offsetof(struct sm_args, interval),
-     .value = RK_SETTING_INTERVAL_S,
-     .help = "query twice, S seconds apart (default 0: once)"},
-    {.name = "json",
-     .store = cli_store_flag,
-     .field = offsetof(struct sm_args, common.json),
-     .help = "{\"sms\": [...], \"findings\": [...]}"},
+    CLI_OPTION("interval", "S", cli_store_setting, FIELD(interval), RK_SETTING_INTERVAL_S,
+	       "query twice, S seconds apart (default 0: once)"),
+    CLI_FLAG("json", FIELD(common.json), "{\"sms\": [...], \"findings\": [...]}"),
     {0},
 };
 

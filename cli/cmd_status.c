@@ -18,22 +18,18 @@ struct status_args {
 	struct port_filter filter;
 };
 
+#define FIELD(name) offsetof(struct status_args, name)
+
 static const struct cli_option status_options[] = {
-    {.name = "sysfs-root",
-     .arg = "DIR",
-     .store = cli_store_text,
-     .field = offsetof(struct status_args, common.sysfs_root),
-     .help = "read DIR instead of /sys (e.g. a fixture tree)"},
-    {.name = "json",
-     .store = cli_store_flag,
-     .field = offsetof(struct status_args, common.json),
-     .help = "one JSON object: {\"devices\": [...]}, counters included"},
+    CLI_OPTION("sysfs-root", "DIR", cli_store_text, FIELD(common.sysfs_root), 0,
+	       "read DIR instead of /sys (e.g. a fixture tree)"),
+    CLI_FLAG("json", FIELD(common.json),
+	     "one JSON object: {\"devices\": [...]}, counters included"),
     {0},
 };
 
-static const struct cli_option status_operand = {.arg = "DEVICE[:PORT]",
-						 .store = cli_store_port_filter,
-						 .field = offsetof(struct status_args, filter)};
+static const struct cli_option status_operand =
+    CLI_OPTION(NULL, "DEVICE[:PORT]", cli_store_port_filter, FIELD(filter), 0, NULL);
 
 static const struct cli_command status_command = {
     .name = "status",
@@ -51,13 +47,9 @@ int cmd_status(int argc, char **argv)
 
 	if (!cli_parse(&status_command, argc, argv, &args, NULL, &status))
 		return status;
-	host = cli_open_host(&args.common);
+	host = cli_open_filtered_host(&args.common, &args.filter);
 	if (!host)
 		return EXIT_TROUBLE;
-	if (!cli_filter_exists(host, &args.filter)) {
-		rk_host_close(host);
-		return EXIT_TROUBLE;
-	}
 	if (args.common.json)
 		json_print(json_status(host, &args.filter), true);
 	else

@@ -36,41 +36,21 @@ static bool store_reset(const struct cli_option *option, const char *arg, void *
 #define FIELD(name) offsetof(struct sweep_args, name)
 
 static const struct cli_option sweep_options[] = {
-    {.name = "errors-only",
-     .store = cli_store_flag,
-     .field = FIELD(errors_only),
-     .help = "show only ports with non-zero error counters"},
-    {.name = "interval",
-     .arg = "S",
-     .store = cli_store_setting,
-     .field = FIELD(interval),
-     .value = RK_SETTING_INTERVAL_S,
-     .help = "sweep again every S seconds, with deltas and rates"},
-    {.name = "count",
-     .arg = "N",
-     .store = cli_store_count,
-     .field = FIELD(count),
-     .help = "number of sweeps (default 1, or unlimited with --interval)"},
-    {.name = "reset",
-     .arg = "NAMES",
-     .store = store_reset,
-     .field = FIELD(reset_mask),
-     .help = "after the first sweep, clear these error counters\n"
-	     "(comma-separated, e.g. symbol_error,link_downed) on\n"
-	     "every swept port"},
-    {.name = "rediscover",
-     .arg = "S",
-     .store = cli_store_setting,
-     .field = FIELD(rediscover),
-     .value = RK_SETTING_REDISCOVER_S,
-     .help = "rediscover the topology when older than S seconds\n"
-	     "(default " RK_STRINGIFY(RK_REDISCOVER_DEFAULT_S) "; it is also rediscovered when "
-							       "ports stop\n"
-							       "answering)"},
-    {.name = "json",
-     .store = cli_store_flag,
-     .field = FIELD(common.json),
-     .help = "{\"ports\": [...], \"failed\": [...]} per sweep"},
+    CLI_FLAG("errors-only", FIELD(errors_only), "show only ports with non-zero error counters"),
+    CLI_OPTION("interval", "S", cli_store_setting, FIELD(interval), RK_SETTING_INTERVAL_S,
+	       "sweep again every S seconds, with deltas and rates"),
+    CLI_OPTION("count", "N", cli_store_count, FIELD(count), 0,
+	       "number of sweeps (default 1, or unlimited with --interval)"),
+    CLI_OPTION("reset", "NAMES", store_reset, FIELD(reset_mask), 0,
+	       "after the first sweep, clear these error counters\n"
+	       "(comma-separated, e.g. symbol_error,link_downed) on\n"
+	       "every swept port"),
+    CLI_OPTION("rediscover", "S", cli_store_setting, FIELD(rediscover), RK_SETTING_REDISCOVER_S,
+	       "rediscover the topology when older than S seconds\n"
+	       "(default " RK_STRINGIFY(RK_REDISCOVER_DEFAULT_S) "; it is also rediscovered "
+								 "when ports stop\n"
+								 "answering)"),
+    CLI_FLAG("json", FIELD(common.json), "{\"ports\": [...], \"failed\": [...]} per sweep"),
     {0},
 };
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "cli.h"
+#include "port_filter.h"
 
 #include "rdmakit/limits.h"
 
@@ -21,6 +22,18 @@ struct rk_host *cli_open_host(const struct cli_common *common)
 		return NULL;
 	}
 	rk_host_refresh(host);
+	return host;
+}
+
+struct rk_host *cli_open_filtered_host(const struct cli_common *common,
+				       const struct port_filter *filter)
+{
+	struct rk_host *host = cli_open_host(common);
+
+	if (host && !cli_filter_exists(host, filter)) {
+		rk_host_close(host);
+		return NULL;
+	}
 	return host;
 }
 
@@ -53,31 +66,21 @@ const struct cli_option cli_mad_options[] = {
      .arg = "CA",
      .store = cli_store_text,
      .field = MAD_FIELD(ca),
-     .label = "-C CA, -P PORT",
-     .help = "local CA and port to send MADs from (default: the first)"},
-    {.name = "Port",
+     .help = "local CA and port to send MADs from (default: the first)",
+     .label = "-C CA, -P PORT"},
+    {.name = "Port", /* told with -C */
      .letter = 'P',
      .arg = "PORT",
      .store = cli_store_unsigned_setting,
      .field = MAD_FIELD(port),
      .value = RK_SETTING_CA_PORT},
-    {.name = "node-name-map",
-     .arg = "FILE",
-     .store = cli_store_text,
-     .field = MAD_FIELD(node_name_map),
-     .help = "friendly names (ib-node-name-map format)"},
-    {.name = "timeout",
-     .arg = "MS",
-     .store = cli_store_unsigned_setting,
-     .field = MAD_FIELD(timeout_ms),
-     .value = RK_SETTING_TIMEOUT_MS,
-     .help = "per-MAD timeout (default " RK_STRINGIFY(RK_MAD_DEFAULT_TIMEOUT_MS) ")"},
-    {.name = "window",
-     .arg = "N",
-     .store = cli_store_unsigned_setting,
-     .field = MAD_FIELD(window),
-     .value = RK_SETTING_WINDOW,
-     .help = "MADs in flight at once (default " RK_STRINGIFY(RK_MAD_DEFAULT_WINDOW) ")"},
+    CLI_OPTION("node-name-map", "FILE", cli_store_text, MAD_FIELD(node_name_map), 0,
+	       "friendly names (ib-node-name-map format)"),
+    CLI_OPTION("timeout", "MS", cli_store_unsigned_setting, MAD_FIELD(timeout_ms),
+	       RK_SETTING_TIMEOUT_MS,
+	       "per-MAD timeout (default " RK_STRINGIFY(RK_MAD_DEFAULT_TIMEOUT_MS) ")"),
+    CLI_OPTION("window", "N", cli_store_unsigned_setting, MAD_FIELD(window), RK_SETTING_WINDOW,
+	       "MADs in flight at once (default " RK_STRINGIFY(RK_MAD_DEFAULT_WINDOW) ")"),
     {0},
 };
 

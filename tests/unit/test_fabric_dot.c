@@ -86,6 +86,18 @@ static char *draw(const struct rk_fabric *fabric, const struct rk_fabric *prev,
 	return text;
 }
 
+/* The graph of now, with the fabric findings since before (NULL: the first discovery). */
+static char *draw_since(const struct rk_fabric *before, const struct rk_fabric *now)
+{
+	struct rk_findings findings = {0};
+	char *text;
+
+	assert_int_equal(rk_health_check_fabric(before, now, &findings), 0);
+	text = draw(now, before, &findings);
+	rk_findings_free(&findings);
+	return text;
+}
+
 static size_t count(const char *text, const char *needle)
 {
 	size_t n = 0;
@@ -176,12 +188,9 @@ static void a_link_that_went_down_is_dashed_once(void **state)
 	};
 	struct rk_fabric *before = build(before_nodes, 5, before_links, 5);
 	struct rk_fabric *now = build(now_nodes, 4, now_links, 2);
-	struct rk_findings findings = {0};
-	char *text;
+	char *text = draw_since(before, now);
 
 	(void)state;
-	assert_int_equal(rk_health_check_fabric(before, now, &findings), 0);
-	text = draw(now, before, &findings);
 	assert_int_equal(count(text, "PORT"), 0);
 	/* the CA that went away: drawn once, dashed, with both of its links */
 	assert_int_equal(count(text, "\t\"0x0002c90300000003\" [label=\"host3\", shape=ellipse, "
@@ -198,7 +207,6 @@ static void a_link_that_went_down_is_dashed_once(void **state)
 	assert_int_equal(count(text, "label=\"went DOWN\""), 3);
 	assert_int_equal(count(text, "style=dashed"), 4);
 	free(text);
-	rk_findings_free(&findings);
 	rk_fabric_free(before);
 	rk_fabric_free(now);
 }
@@ -206,16 +214,12 @@ static void a_link_that_went_down_is_dashed_once(void **state)
 static void without_a_previous_discovery_nothing_is_dashed(void **state)
 {
 	struct rk_fabric *fabric = build(small, 3, NULL, 0);
-	struct rk_findings findings = {0};
-	char *text;
+	char *text = draw_since(NULL, fabric);
 
 	(void)state;
-	assert_int_equal(rk_health_check_fabric(NULL, fabric, &findings), 0);
-	text = draw(fabric, NULL, &findings);
 	assert_int_equal(count(text, "dashed"), 0);
 	assert_int_equal(count(text, " -- "), 0);
 	free(text);
-	rk_findings_free(&findings);
 	rk_fabric_free(fabric);
 }
 
