@@ -6,11 +6,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Defaults, plain numbers so that help texts can print them (RK_STRINGIFY). */
+/* Defaults, plain numbers so that help texts can print them (RK_STRINGIFY); the rediscover
+ * period's, RK_REDISCOVER_DEFAULT_S, is in rdmakit/monitor.h. */
 #define RK_MAD_DEFAULT_WINDOW	     32	  /* MADs in flight at once */
 #define RK_MAD_DEFAULT_TIMEOUT_MS    200  /* per MAD attempt */
 #define RK_MAD_DEFAULT_RETRIES	     2	  /* extra attempts after a timeout */
-#define RK_REDISCOVER_DEFAULT_S	     300  /* topology older than this is discovered again */
 #define RK_HELPER_DEADLINE_DEFAULT_S 600  /* the discovery helper's time to a whole answer */
 #define RK_TUNE_INTERVAL_DEFAULT_S   3600 /* between two tune audits of a daemon */
 
