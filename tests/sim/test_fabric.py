@@ -176,6 +176,18 @@ class Fabric(simlib.SimTestCase):
                 raise AssertionError(f"{guid}[{num}] did not come back ACTIVE")
             time.sleep(0.5)
 
+    def test_interval_shows_the_second_of_two_discoveries(self):
+        once = fabric_json(self.sim)
+        start = time.monotonic()
+        twice = simlib.run_json(self.sim, RDMAKIT, "fabric", "--interval", "1")[0]
+        self.assertGreaterEqual(time.monotonic() - start, 1.0)
+        self.assertEqual(sorted(n["guid"] for n in twice["nodes"]),
+                         sorted(n["guid"] for n in once["nodes"]))
+        self.assertEqual(len(twice["links"]), len(once["links"]))
+        bad = self.sim.run(RDMAKIT, "fabric", "--interval", "-1")
+        self.assertEqual(bad.returncode, 3)
+        self.assertIn("--interval -1: expected a number of seconds from 0 to 86400", bad.stderr)
+
     def test_dot_usage_errors(self):
         for args, text in ((["--dot", "--json"], "--dot and --json: choose one"),
                            (["--dot", "--degraded"], "--dot draws every link")):
