@@ -4,7 +4,7 @@
 #include "json_out.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,98 +25,20 @@ static const char bench_usage[] =
     "TEST: write_bw, read_bw, send_bw, write_lat, read_lat, send_lat. Latency is\n"
     "one-way (half the round trip) for write_lat and send_lat, the round trip for\n"
     "read_lat, as perftest reports them.\n"
-    "\n"
-    "  --bind ADDR     server: listen on this address only (default: every address)\n"
-    "  --port N        rdma_cm port (default 18515)\n"
-    "  --once          server: serve one client run, then exit\n"
-    "  --size N        bytes per message (default 65536 for BW, 2 for latency)\n"
-    "  --sizes LIST    a sweep: 2,64,4096 or 2-65536 (every power of two between)\n"
-    "  --iters N       timed iterations per QP (default 5000 BW, 1000 latency)\n"
-    "  --duration S    run each size for S seconds instead\n"
-    "  --qps N         queue pairs, one connection each (BW tests; default 1)\n"
-    "  --tx-depth N    work requests in flight per QP (default 128; latency: 1)\n"
-    "  --inline N      send up to N bytes inline (default 0 BW, 220 latency)\n"
-    "  --cq-mod N      one signalled completion every N requests (default 16)\n"
-    "  --bidir         BW tests: the server sends the same load back meanwhile; the\n"
-    "                  figures are the client's direction under that load\n"
-    "  --warmup N      untimed iterations first (default tx-depth x 2 BW, 100 latency)\n"
-    "  --timeout S     seconds to wait for the server (default 10)\n"
-    "  --no-numa       do not bind to the device's NUMA node (bound by default)\n"
-    "  --json          one JSON document (schema_version 1)\n"
-    "  --plot FILE     draw the sweep into FILE (SVG) with gnuplot\n"
+    "\n";
+
+static const char bench_epilogue[] =
     "\n"
     "Exit status: 0 done, 2 the run failed (bad data, lost connection), 3 could not\n"
     "run (bad option, port not ACTIVE, size beyond the device's limit, no server).\n";
-
-enum {
-	OPT_BIND = OPT_REDISCOVER + 100,
-	OPT_PORT,
-	OPT_ONCE,
-	OPT_TEST,
-	OPT_SIZE,
-	OPT_SIZES,
-	OPT_ITERS,
-	OPT_DURATION,
-	OPT_QPS,
-	OPT_TX_DEPTH,
-	OPT_INLINE,
-	OPT_CQ_MOD,
-	OPT_BIDIR,
-	OPT_WARMUP,
-	OPT_NO_NUMA,
-	OPT_PLOT,
-};
-
-static const struct option bench_options[] = {
-    {"bind", required_argument, NULL, OPT_BIND},
-    {"port", required_argument, NULL, OPT_PORT},
-    {"once", no_argument, NULL, OPT_ONCE},
-    {"test", required_argument, NULL, OPT_TEST},
-    {"size", required_argument, NULL, OPT_SIZE},
-    {"sizes", required_argument, NULL, OPT_SIZES},
-    {"iters", required_argument, NULL, OPT_ITERS},
-    {"duration", required_argument, NULL, OPT_DURATION},
-    {"qps", required_argument, NULL, OPT_QPS},
-    {"tx-depth", required_argument, NULL, OPT_TX_DEPTH},
-    {"inline", required_argument, NULL, OPT_INLINE},
-    {"cq-mod", required_argument, NULL, OPT_CQ_MOD},
-    {"bidir", no_argument, NULL, OPT_BIDIR},
-    {"warmup", required_argument, NULL, OPT_WARMUP},
-    {"timeout", required_argument, NULL, OPT_TIMEOUT},
-    {"no-numa", no_argument, NULL, OPT_NO_NUMA},
-    {"json", no_argument, NULL, OPT_JSON},
-    {"plot", required_argument, NULL, OPT_PLOT},
-    {"help", no_argument, NULL, OPT_HELP},
-    {NULL, 0, NULL, 0},
-};
 
 /* What the command line asked for; -1 in a number means "not given". */
 struct bench_args {
 	bool server_mode, once, json, have_test, no_numa;
 	const char *bind, *host, *plot;
 	struct rk_bench_client_options client;
-	long tx_depth, inline_size, cq_mod, warmup, iters;
+	long tx_depth, inline_size, cq_mod, warmup, iters, qps; /* -1: not given */
 };
-
-/* Zero and 0-prefixed values are accepted where 0 means something (--inline, --warmup). */
-static bool parse_number(const char *option, const char *text, unsigned long min, unsigned long max,
-			 long *out)
-{
-	unsigned long value;
-
-	if (strcmp(text, "0") == 0 && min == 0) {
-		*out = 0;
-		return true;
-	}
-	if (!cli_parse_count(option, text, max, &value))
-		return false;
-	if (value < min) {
-		fprintf(stderr, "rdmakit: %s: must be at least %lu\n", option, min);
-		return false;
-	}
-	*out = (long)value;
-	return true;
-}
 
 static bool add_size(struct rk_bench_client_options *o, unsigned long size)
 {
@@ -129,7 +51,8 @@ static bool add_size(struct rk_bench_client_options *o, unsigned long size)
 }
 
 /* "2,64,4096" or "2-65536" (powers of two from the first to the last). */
-static bool parse_sizes(const char *text, struct rk_bench_client_options *o)
+static bool parse_sizes(const struct cli_option *option, const char *text,
+			struct rk_bench_client_options *o)
 {
 	char buf[512], *save = NULL, *item, *dash;
 	unsigned long first, last;
@@ -144,10 +67,10 @@ static bool parse_sizes(const char *text, struct rk_bench_client_options *o)
 		dash = strchr(item, '-');
 		if (dash)
 			*dash = '\0';
-		if (!cli_parse_count("--sizes", item, 1UL << 30, &first))
+		if (!cli_store_bounded(option, item, 1, 1UL << 30, &first))
 			return false;
 		last = first;
-		if (dash && !cli_parse_count("--sizes", dash + 1, 1UL << 30, &last))
+		if (dash && !cli_store_bounded(option, dash + 1, 1, 1UL << 30, &last))
 			return false;
 		for (unsigned long size = first; size <= last; size = dash ? size * 2 : last + 1)
 			if (!add_size(o, size))
@@ -167,63 +90,109 @@ static bool parse_test(const char *text, struct rk_bench_params *p)
 	return false;
 }
 
-/* One option; false (message printed) when its value is bad. */
-static bool bench_option(struct bench_args *a, int opt, const char *arg)
-{
-	struct rk_bench_client_options *o = &a->client;
-	unsigned long value;
-	long number;
+/* The range of each whole-number option (option->value indexes it). */
+enum { RANGE_ITERS, RANGE_QPS, RANGE_TX_DEPTH, RANGE_INLINE, RANGE_CQ_MOD, RANGE_WARMUP };
+static const struct {
+	unsigned long min, max;
+} ranges[] = {
+    [RANGE_ITERS] = {1, 100000000}, [RANGE_QPS] = {1, RK_BENCH_MAX_QPS},
+    [RANGE_TX_DEPTH] = {1, 8192},   [RANGE_INLINE] = {0, 1024},
+    [RANGE_CQ_MOD] = {1, 8192},	    [RANGE_WARMUP] = {0, 100000000},
+};
 
-	switch (opt) {
-	case OPT_BIND:
-		a->bind = arg;
-		return true;
-	case OPT_PORT:
-		if (!cli_parse_count("--port", arg, 65535, &value))
-			return false;
-		o->port = (uint16_t)value;
-		return true;
-	case OPT_ONCE:
-		return a->once = true;
-	case OPT_TEST:
-		return (a->have_test = parse_test(arg, &o->params));
-	case OPT_SIZE:
-		o->nsizes = 0;
-		return cli_parse_count("--size", arg, 1UL << 30, &value) && add_size(o, value);
-	case OPT_SIZES:
-		return parse_sizes(arg, o);
-	case OPT_ITERS:
-		return parse_number("--iters", arg, 1, 100000000, &a->iters);
-	case OPT_DURATION:
-		return cli_parse_positive("--duration", arg, &o->params.duration);
-	case OPT_QPS:
-		if (!parse_number("--qps", arg, 1, RK_BENCH_MAX_QPS, &number))
-			return false;
-		o->params.qps = (uint32_t)number;
-		return true;
-	case OPT_TX_DEPTH:
-		return parse_number("--tx-depth", arg, 1, 8192, &a->tx_depth);
-	case OPT_INLINE:
-		return parse_number("--inline", arg, 0, 1024, &a->inline_size);
-	case OPT_CQ_MOD:
-		return parse_number("--cq-mod", arg, 1, 8192, &a->cq_mod);
-	case OPT_WARMUP:
-		return parse_number("--warmup", arg, 0, 100000000, &a->warmup);
-	case OPT_TIMEOUT:
-		return cli_parse_positive("--timeout", arg, &o->timeout);
-	case OPT_BIDIR:
-		return o->params.bidir = true;
-	case OPT_NO_NUMA:
-		return a->no_numa = true;
-	case OPT_JSON:
-		return a->json = true;
-	case OPT_PLOT:
-		a->plot = arg;
-		return true;
-	default:
+/* A long field within its range; "not given" stays -1. */
+static bool store_number(const struct cli_option *option, const char *arg, void *field)
+{
+	unsigned long value;
+
+	if (!cli_store_bounded(option, arg, ranges[option->value].min, ranges[option->value].max,
+			       &value))
 		return false;
-	}
+	*(long *)field = (long)value;
+	return true;
 }
+
+static bool store_port(const struct cli_option *option, const char *arg, void *field)
+{
+	unsigned long value;
+
+	if (!cli_store_bounded(option, arg, 1, 65535, &value))
+		return false;
+	*(uint16_t *)field = (uint16_t)value;
+	return true;
+}
+
+static bool store_size(const struct cli_option *option, const char *arg, void *field)
+{
+	struct rk_bench_client_options *o = field;
+	unsigned long value;
+
+	o->nsizes = 0;
+	return cli_store_bounded(option, arg, 1, 1UL << 30, &value) && add_size(o, value);
+}
+
+static bool store_sizes(const struct cli_option *option, const char *arg, void *field)
+{
+	return parse_sizes(option, arg, field);
+}
+
+static bool store_test(const struct cli_option *option, const char *arg, void *field)
+{
+	struct bench_args *a = field;
+
+	(void)option;
+	return (a->have_test = parse_test(arg, &a->client.params));
+}
+
+#define FIELD(name) offsetof(struct bench_args, name)
+
+static const struct cli_option bench_options[] = {
+    CLI_OPTION("bind", "ADDR", cli_store_text, FIELD(bind), 0,
+	       "server: listen on this address only (default: every address)"),
+    CLI_OPTION("port", "N", store_port, FIELD(client.port), 0, "rdma_cm port (default 18515)"),
+    CLI_FLAG("once", FIELD(once), "server: serve one client run, then exit"),
+    CLI_OPTION("test", "TEST", store_test, 0, 0, "client: the test to run (see TEST above)"),
+    CLI_OPTION("size", "N", store_size, FIELD(client), 0,
+	       "bytes per message (default 65536 for BW, 2 for latency)"),
+    CLI_OPTION("sizes", "LIST", store_sizes, FIELD(client), 0,
+	       "a sweep: 2,64,4096 or 2-65536 (every power of two between)"),
+    CLI_OPTION("iters", "N", store_number, FIELD(iters), RANGE_ITERS,
+	       "timed iterations per QP (default 5000 BW, 1000 latency)"),
+    CLI_OPTION("duration", "S", cli_store_positive, FIELD(client.params.duration), 0,
+	       "run each size for S seconds instead"),
+    CLI_OPTION("qps", "N", store_number, FIELD(qps), RANGE_QPS,
+	       "queue pairs, one connection each (BW tests; default 1)"),
+    CLI_OPTION("tx-depth", "N", store_number, FIELD(tx_depth), RANGE_TX_DEPTH,
+	       "work requests in flight per QP (default 128; latency: 1)"),
+    CLI_OPTION("inline", "N", store_number, FIELD(inline_size), RANGE_INLINE,
+	       "send up to N bytes inline (default 0 BW, 220 latency)"),
+    CLI_OPTION("cq-mod", "N", store_number, FIELD(cq_mod), RANGE_CQ_MOD,
+	       "one signalled completion every N requests (default 16)"),
+    CLI_FLAG("bidir", FIELD(client.params.bidir),
+	     "BW tests: the server sends the same load back meanwhile; the\n"
+	     "figures are the client's direction under that load"),
+    CLI_OPTION("warmup", "N", store_number, FIELD(warmup), RANGE_WARMUP,
+	       "untimed iterations first (default tx-depth x 2 BW, 100 latency)"),
+    CLI_OPTION("timeout", "S", cli_store_positive, FIELD(client.timeout), 0,
+	       "seconds to wait for the server (default 10)"),
+    CLI_FLAG("no-numa", FIELD(no_numa), "do not bind to the device's NUMA node (bound by default)"),
+    CLI_FLAG("json", FIELD(json), "one JSON document (schema_version 1)"),
+    CLI_OPTION("plot", "FILE", cli_store_text, FIELD(plot), 0,
+	       "draw the sweep into FILE (SVG) with gnuplot"),
+    {0},
+};
+
+static const struct cli_option bench_operand =
+    CLI_OPTION(NULL, "HOST", cli_store_text, FIELD(host), 0, NULL);
+
+static const struct cli_command bench_command = {
+    .name = "bench",
+    .usage = bench_usage,
+    .options = bench_options,
+    .operand = &bench_operand,
+    .column = 18,
+    .epilogue = bench_epilogue,
+};
 
 static long or_default(long value, long fallback)
 {
@@ -238,8 +207,7 @@ static void fill_defaults(struct bench_args *a)
 
 	if (a->client.nsizes == 0)
 		add_size(&a->client, lat ? 2 : 65536);
-	if (p->qps == 0)
-		p->qps = 1;
+	p->qps = (uint32_t)or_default(a->qps, 1);
 	p->iters =
 	    p->duration > 0 && a->iters < 0 ? 0 : (uint32_t)or_default(a->iters, lat ? 1000 : 5000);
 	p->tx_depth = (uint32_t)or_default(a->tx_depth, lat ? 1 : 128);
@@ -252,33 +220,31 @@ static void fill_defaults(struct bench_args *a)
 	a->client.bind_numa = !a->no_numa;
 }
 
+/* Fills a; returns -1 to go on, else the exit status. The mode comes first: "server" or
+ * "client HOST". */
 static int parse_bench_args(int argc, char **argv, struct bench_args *a)
 {
-	int opt;
+	int status;
 
-	a->tx_depth = a->inline_size = a->cq_mod = a->warmup = a->iters = -1;
-	while ((opt = getopt_long(argc, argv, "", bench_options, NULL)) != -1) {
-		if (opt == OPT_HELP) {
-			fputs(bench_usage, stdout);
-			return 0;
-		}
-		if (opt == '?')
-			return cli_usage_error("bench", "unknown option");
-		if (!bench_option(a, opt, optarg))
-			return EXIT_TROUBLE;
+	a->tx_depth = a->inline_size = a->cq_mod = a->warmup = a->iters = a->qps = -1;
+	if (argc >= 2 && strcmp(argv[1], "--help") == 0) {
+		cli_parse(&bench_command, argc, argv, a, NULL, &status);
+		return status;
 	}
-	if (optind >= argc)
+	if (argc < 2 || argv[1][0] == '-')
 		return cli_usage_error("bench", "say \"server\" or \"client HOST\"");
-	a->server_mode = strcmp(argv[optind], "server") == 0;
-	if (!a->server_mode && strcmp(argv[optind], "client") != 0)
-		return cli_usage_error("bench", "unknown mode \"%s\"", argv[optind]);
-	if (a->server_mode && optind + 1 != argc)
+	a->server_mode = strcmp(argv[1], "server") == 0;
+	if (!a->server_mode && strcmp(argv[1], "client") != 0)
+		return cli_usage_error("bench", "unknown mode \"%s\"", argv[1]);
+	optind = 2; /* the options come after the mode */
+	if (!cli_parse(&bench_command, argc, argv, a, NULL, &status))
+		return status;
+	if (a->server_mode && a->host)
 		return cli_usage_error("bench", "the server takes no arguments");
-	if (!a->server_mode && optind + 2 != argc)
+	if (!a->server_mode && !a->host)
 		return cli_usage_error("bench", "client: give one HOST (the server's address)");
 	if (!a->server_mode && !a->have_test)
 		return cli_usage_error("bench", "client: --test is required");
-	a->host = a->server_mode ? NULL : argv[optind + 1];
 	fill_defaults(a);
 	return -1;
 }

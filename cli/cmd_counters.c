@@ -3,7 +3,7 @@
 #include "json_out.h"
 #include "text_out.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 
 static const char counters_usage[] =
@@ -12,22 +12,7 @@ static const char counters_usage[] =
     "\n"
     "Every counter of every port (counters/ and the driver's hw_counters/), data\n"
     "counters in bytes. Sampled twice or more, it also shows rates per second.\n"
-    "\n"
-    "  --interval S      seconds between samples (default 1); given without --count,\n"
-    "                    samples until interrupted\n"
-    "  --count N         number of samples (default 1, or unlimited with --interval)\n"
-    "  --sysfs-root DIR  read DIR instead of /sys\n"
-    "  --json            one JSON object per sample (one line each when N > 1)\n"
-    "  --help            this text\n";
-
-static const struct option counters_options[] = {
-    {"interval", required_argument, NULL, OPT_INTERVAL},
-    {"count", required_argument, NULL, OPT_COUNT},
-    {"sysfs-root", required_argument, NULL, OPT_SYSFS_ROOT},
-    {"json", no_argument, NULL, OPT_JSON},
-    {"help", no_argument, NULL, OPT_HELP},
-    {NULL, 0, NULL, 0},
-};
+    "\n";
 
 struct counters_args {
 	struct cli_common common;
@@ -36,36 +21,42 @@ struct counters_args {
 	unsigned long count; /* 0: until interrupted */
 };
 
-static int parse_counters_args(int argc, char **argv, struct counters_args *args)
-{
-	bool interval_given = false, count_given = false;
-	int opt;
+#define FIELD(name) offsetof(struct counters_args, name)
 
-	args->interval = 1;
-	args->count = 1;
-	while ((opt = getopt_long(argc, argv, "", counters_options, NULL)) != -1) {
-		if (opt == OPT_HELP) {
-			fputs(counters_usage, stdout);
-			return 0;
-		} else if (opt == OPT_INTERVAL) {
-			if (!cli_parse_seconds("--interval", optarg, &args->interval))
-				return EXIT_TROUBLE;
-			interval_given = true;
-		} else if (opt == OPT_COUNT) {
-			if (!cli_parse_count("--count", optarg, 1000000, &args->count))
-				return EXIT_TROUBLE;
-			count_given = true;
-		} else if (!cli_common_option(&args->common, opt, optarg)) {
-			return cli_usage_error("counters", "unknown option");
-		}
-	}
-	if (interval_given && !count_given)
-		args->count = 0;
-	if (argc - optind > 1)
-		return cli_usage_error("counters", "too many arguments");
-	if (optind < argc && !cli_parse_port_filter(argv[optind], &args->filter))
-		return EXIT_TROUBLE;
-	return -1; /* go on */
+static const struct cli_option counters_options[] = {
+    CLI_OPTION("interval", "S", cli_store_setting, FIELD(interval), RK_SETTING_INTERVAL_S,
+	       "seconds between samples (default 1); given without --count,\n"
+	       "samples until interrupted"),
+    CLI_OPTION("count", "N", cli_store_count, FIELD(count), 0,
+	       "number of samples (default 1, or unlimited with --interval)"),
+    CLI_OPTION("sysfs-root", "DIR", cli_store_text, FIELD(common.sysfs_root), 0,
+	       "read DIR instead of /sys"),
+    CLI_FLAG("json", FIELD(common.json), "one JSON object per sample (one line each when N > 1)"),
+    {0},
+};
+
+static const struct cli_option counters_operand =
+    CLI_OPTION(NULL, "DEVICE[:PORT]", cli_store_port_filter, FIELD(filter), 0, NULL);
+
+static const struct cli_command counters_command = {
+    .name = "counters",
+    .usage = counters_usage,
+    .options = counters_options,
+    .operand = &counters_operand,
+    .column = 20,
+};
+
+/* Parse, then the defaults that depend on what was given; false: exit with *status. */
+static bool parse_counters_args(int argc, char **argv, struct counters_args *args, int *status)
+{
+	args->interval = -1; /* not given */
+	if (!cli_parse(&counters_command, argc, argv, args, NULL, status))
+		return false;
+	if (args->count == 0) /* not given */
+		args->count = args->interval >= 0 ? 0 : 1;
+	if (args->interval < 0)
+		args->interval = 1;
+	return true;
 }
 
 static void print_sample(const struct counters_args *args, const struct rk_host *host)
@@ -80,17 +71,13 @@ int cmd_counters(int argc, char **argv)
 {
 	struct counters_args args = {0};
 	struct rk_host *host;
-	int status = parse_counters_args(argc, argv, &args);
+	int status;
 
-	if (status >= 0)
+	if (!parse_counters_args(argc, argv, &args, &status))
 		return status;
-	host = cli_open_host(&args.common);
+	host = cli_open_filtered_host(&args.common, &args.filter);
 	if (!host)
 		return EXIT_TROUBLE;
-	if (!cli_filter_exists(host, &args.filter)) {
-		rk_host_close(host);
-		return EXIT_TROUBLE;
-	}
 	print_sample(&args, host);
 	for (unsigned long n = 1; args.count == 0 || n < args.count; n++) {
 		cli_sleep(args.interval);

@@ -7,7 +7,7 @@
 #include "rdmakit/tune.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -28,33 +28,11 @@ static const char doctor_usage[] =
     "and every port's error counters (rising, saturated, not answering).\n"
     "With --probe, also a loopback RDMA write, read and send on every ACTIVE port\n"
     "(rdmakit probe): PROBE_PASSED, or PROBE_FAILED with the step and what to check.\n"
-    "\n"
-    "  --interval S        take a second sample after S seconds (default 0: one sample)\n"
-    "  --fabric            add the fabric and SM findings (MADs from this node)\n"
-    "  --tune              add rdmakit tune audit's findings (no profile) about /, or\n"
-    "                      the tree above --sysfs-root when that ends in /sys\n"
-    "  --probe             add the loopback probe's result on every ACTIVE port\n"
-    "  --expect-rate GBPS  flag ACTIVE ports below this rate (e.g. 200)\n"
-    "  --sysfs-root DIR    read DIR instead of /sys\n"
-    "  --json              {\"findings\": [{severity, code, subject, message, "
-    "remedy}]}\n" CLI_MAD_HELP "  --help              this text\n"
+    "\n";
+
+static const char doctor_epilogue[] =
     "\n"
     "Exit status: 0 nothing above ok, 1 warnings, 2 critical, 3 could not check.\n";
-
-enum { OPT_DOCTOR_TUNE = OPT_REDISCOVER + 100, OPT_DOCTOR_PROBE };
-
-static const struct option doctor_options[] = {
-    {"interval", required_argument, NULL, OPT_INTERVAL},
-    {"expect-rate", required_argument, NULL, OPT_EXPECT_RATE},
-    {"sysfs-root", required_argument, NULL, OPT_SYSFS_ROOT},
-    {"json", no_argument, NULL, OPT_JSON},
-    {"help", no_argument, NULL, OPT_HELP},
-    {"fabric", no_argument, NULL, OPT_FABRIC},
-    {"tune", no_argument, NULL, OPT_DOCTOR_TUNE},
-    {"probe", no_argument, NULL, OPT_DOCTOR_PROBE},
-    CLI_MAD_LONG_OPTIONS,
-    {NULL, 0, NULL, 0},
-};
 
 struct doctor_args {
 	struct cli_common common;
@@ -64,43 +42,45 @@ struct doctor_args {
 	double interval;
 };
 
-static int parse_doctor_args(int argc, char **argv, struct doctor_args *args)
+/* Above 0, and no faster than any link can be. */
+static bool store_expect_rate(const struct cli_option *option, const char *arg, void *field)
 {
-	int opt, handled;
-
-	while ((opt = getopt_long(argc, argv, CLI_MAD_SHORT_OPTIONS, doctor_options, NULL)) != -1) {
-		if (opt == OPT_HELP) {
-			fputs(doctor_usage, stdout);
-			return 0;
-		} else if (opt == OPT_INTERVAL) {
-			if (!cli_parse_seconds("--interval", optarg, &args->interval))
-				return EXIT_TROUBLE;
-		} else if (opt == OPT_EXPECT_RATE) {
-			if (!cli_parse_positive("--expect-rate", optarg,
-						&args->health.expect_rate_gbps))
-				return EXIT_TROUBLE;
-			if (args->health.expect_rate_gbps > RK_RATE_MAX_GBPS)
-				return cli_usage_error("doctor",
-						       "--expect-rate: above any link's rate "
-						       "(%g Gb/s), got %s",
-						       RK_RATE_MAX_GBPS, optarg);
-		} else if (opt == OPT_FABRIC) {
-			args->fabric = true;
-		} else if (opt == OPT_DOCTOR_TUNE) {
-			args->tune = true;
-		} else if (opt == OPT_DOCTOR_PROBE) {
-			args->probe = true;
-		} else if ((handled = cli_mad_option(&args->mad, opt, optarg)) != 0) {
-			if (handled < 0)
-				return EXIT_TROUBLE;
-		} else if (!cli_common_option(&args->common, opt, optarg)) {
-			return cli_usage_error("doctor", "unknown option");
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error("doctor", "unexpected argument \"%s\"", argv[optind]);
-	return -1; /* go on */
+	if (!cli_store_positive(option, arg, field))
+		return false;
+	if (*(double *)field <= RK_RATE_MAX_GBPS)
+		return true;
+	cli_usage_error("doctor", "--expect-rate: above any link's rate (%g Gb/s), got %s",
+			RK_RATE_MAX_GBPS, arg);
+	return false;
 }
+
+#define FIELD(name) offsetof(struct doctor_args, name)
+
+static const struct cli_option doctor_options[] = {
+    CLI_OPTION("interval", "S", cli_store_setting, FIELD(interval), RK_SETTING_INTERVAL_S,
+	       "take a second sample after S seconds (default 0: one sample)"),
+    CLI_FLAG("fabric", FIELD(fabric), "add the fabric and SM findings (MADs from this node)"),
+    CLI_FLAG("tune", FIELD(tune),
+	     "add rdmakit tune audit's findings (no profile) about\n"
+	     "/, or the tree above --sysfs-root when that ends in /sys"),
+    CLI_FLAG("probe", FIELD(probe), "add the loopback probe's result on every ACTIVE port"),
+    CLI_OPTION("expect-rate", "GBPS", store_expect_rate, FIELD(health.expect_rate_gbps), 0,
+	       "flag ACTIVE ports below this rate (e.g. 200)"),
+    CLI_OPTION("sysfs-root", "DIR", cli_store_text, FIELD(common.sysfs_root), 0,
+	       "read DIR instead of /sys"),
+    CLI_FLAG("json", FIELD(common.json),
+	     "{\"findings\": [{severity, code, subject, message, remedy}]}"),
+    {0},
+};
+
+static const struct cli_command doctor_command = {
+    .name = "doctor",
+    .usage = doctor_usage,
+    .options = doctor_options,
+    .mad = true,
+    .column = 25,
+    .epilogue = doctor_epilogue,
+};
 
 static int exit_code_for(enum rk_severity worst)
 {
@@ -216,9 +196,9 @@ int cmd_doctor(int argc, char **argv)
 	struct doctor_args args = {0};
 	struct rk_findings findings = {0};
 	struct doctor_view view = {0};
-	int status = parse_doctor_args(argc, argv, &args);
+	int status;
 
-	if (status >= 0)
+	if (!cli_parse(&doctor_command, argc, argv, &args, &args.mad, &status))
 		return status;
 	if (take_samples(&args, &view) != 0 || check_all(&args, &view, &findings) != 0) {
 		fprintf(stderr, "rdmakit doctor: could not complete the checks\n");

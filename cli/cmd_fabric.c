@@ -1,61 +1,109 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "cli.h"
+#include "fabric_dot.h"
 #include "fabric_out.h"
 #include "json_out.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 
 static const char fabric_usage[] =
-    "Usage: rdmakit fabric [--links | --degraded] [--json] [-C CA] [-P PORT]\n"
-    "                      [--node-name-map FILE] [--timeout MS]\n"
+    "Usage: rdmakit fabric [--links | --degraded | --dot] [--interval S] [--json]\n"
+    "                      [-C CA] [-P PORT] [--node-name-map FILE] [--timeout MS]\n"
     "\n"
     "Discovers the InfiniBand fabric from this node (switches, CAs, routers, their\n"
     "ports and the links between them) and flags degraded links: slower or narrower\n"
     "than the best both ends enable, or than most links between the same models.\n"
-    "\n"
-    "  --links                list every link\n"
-    "  --degraded             list only degraded links\n"
-    "  --json                 {\"nodes\": [...], \"links\": [...]}\n" CLI_MAD_HELP
-    "  --help                 this text\n";
-
-static const struct option fabric_options[] = {
-    {"links", no_argument, NULL, OPT_LINKS},
-    {"degraded", no_argument, NULL, OPT_DEGRADED},
-    {"json", no_argument, NULL, OPT_JSON},
-    {"help", no_argument, NULL, OPT_HELP},
-    CLI_MAD_LONG_OPTIONS,
-    {NULL, 0, NULL, 0},
-};
+    "\n";
 
 struct fabric_args {
 	struct cli_common common;
 	struct cli_mad mad;
-	enum link_selection links;
+	int links; /* enum link_selection */
+	bool dot;
+	double interval;
 };
 
-static int parse_fabric_args(int argc, char **argv, struct fabric_args *args)
-{
-	int opt, handled;
+#define FIELD(name) offsetof(struct fabric_args, name)
 
-	while ((opt = getopt_long(argc, argv, CLI_MAD_SHORT_OPTIONS, fabric_options, NULL)) != -1) {
-		if (opt == OPT_HELP) {
-			fputs(fabric_usage, stdout);
-			return 0;
-		} else if (opt == OPT_LINKS) {
-			args->links = LINKS_ALL;
-		} else if (opt == OPT_DEGRADED) {
-			args->links = LINKS_DEGRADED;
-		} else if ((handled = cli_mad_option(&args->mad, opt, optarg)) != 0) {
-			if (handled < 0)
-				return EXIT_TROUBLE;
-		} else if (!cli_common_option(&args->common, opt, optarg)) {
-			return cli_usage_error("fabric", "unknown option");
-		}
+static const struct cli_option fabric_options[] = {
+    CLI_OPTION("links", NULL, cli_store_choice, FIELD(links), LINKS_ALL, "list every link"),
+    CLI_OPTION("degraded", NULL, cli_store_choice, FIELD(links), LINKS_DEGRADED,
+	       "list only degraded links"),
+    CLI_FLAG("dot", FIELD(dot),
+	     "the topology as a Graphviz graph (dot -Tsvg draws it):\n"
+	     "switches and CAs by name, links with width and speed,\n"
+	     "degraded links red with the reason; links whose ports\n"
+	     "went down between two discoveries dashed (that takes\n"
+	     "--interval)"),
+    CLI_OPTION("interval", "S", cli_store_setting, FIELD(interval), RK_SETTING_INTERVAL_S,
+	       "discover twice, S seconds apart, and show the second\n"
+	       "discovery (default 0: once)"),
+    CLI_FLAG("json", FIELD(common.json), "{\"nodes\": [...], \"links\": [...]}"),
+    {0},
+};
+
+static const struct cli_command fabric_command = {
+    .name = "fabric",
+    .usage = fabric_usage,
+    .options = fabric_options,
+    .mad = true,
+    .column = 25,
+};
+
+/* Options that cannot go together; false after the usage error. */
+static bool check_combination(const struct fabric_args *args, int *status)
+{
+	*status = EXIT_TROUBLE;
+	if (args->dot && args->common.json)
+		cli_usage_error("fabric", "--dot and --json: choose one");
+	else if (args->dot && args->links != LINKS_NONE)
+		cli_usage_error("fabric", "--dot draws every link: drop --links and --degraded");
+	else
+		return true;
+	return false;
+}
+
+/* The fabric, and with an interval the discovery before it (else *prev stays NULL). */
+static int discover(const struct fabric_args *args, const struct rk_fabric_options *options,
+		    struct rk_fabric **prev, struct rk_fabric **fabric)
+{
+	int err = rk_fabric_discover(options, fabric);
+
+	*prev = NULL;
+	if (err || args->interval <= 0)
+		return err;
+	cli_sleep(args->interval);
+	*prev = *fabric;
+	err = rk_fabric_discover(options, fabric);
+	if (err) {
+		rk_fabric_free(*prev);
+		*prev = NULL;
 	}
-	if (optind < argc)
-		return cli_usage_error("fabric", "unexpected argument \"%s\"", argv[optind]);
-	return -1; /* go on */
+	return err;
+}
+
+static int print_dot(const struct rk_fabric *prev, const struct rk_fabric *fabric)
+{
+	struct rk_findings findings = {0};
+	int err = prev ? rk_health_check_fabric(prev, fabric, &findings) : 0;
+
+	if (!err)
+		dot_fabric(stdout, fabric, prev, &findings);
+	rk_findings_free(&findings);
+	return err;
+}
+
+static int print_fabric(const struct fabric_args *args, const struct rk_fabric *prev,
+			const struct rk_fabric *fabric)
+{
+	if (args->dot)
+		return print_dot(prev, fabric);
+	if (args->common.json)
+		json_print(json_fabric(fabric, args->links), true);
+	else
+		text_fabric(stdout, fabric, args->links);
+	return 0;
 }
 
 int cmd_fabric(int argc, char **argv)
@@ -63,23 +111,21 @@ int cmd_fabric(int argc, char **argv)
 	struct fabric_args args = {0};
 	struct rk_monitor_options options;
 	struct rk_name_map *names;
-	struct rk_fabric *fabric;
-	int status = parse_fabric_args(argc, argv, &args);
+	struct rk_fabric *fabric, *prev;
+	int status;
 
-	if (status >= 0)
+	if (!cli_parse(&fabric_command, argc, argv, &args, &args.mad, &status) ||
+	    !check_combination(&args, &status))
 		return status;
 	if (!cli_load_name_map(&args.mad, &names))
 		return EXIT_TROUBLE;
 	cli_monitor_options(&args.mad, names, false, &options);
-	if (rk_fabric_discover(&options.fabric, &fabric) != 0) {
-		rk_name_map_free(names);
-		return EXIT_TROUBLE;
+	status = EXIT_TROUBLE;
+	if (discover(&args, &options.fabric, &prev, &fabric) == 0) {
+		status = print_fabric(&args, prev, fabric) == 0 ? 0 : EXIT_TROUBLE;
+		rk_fabric_free(prev);
+		rk_fabric_free(fabric);
 	}
-	if (args.common.json)
-		json_print(json_fabric(fabric, args.links), true);
-	else
-		text_fabric(stdout, fabric, args.links);
-	rk_fabric_free(fabric);
 	rk_name_map_free(names);
-	return 0;
+	return status;
 }

@@ -4,7 +4,7 @@
 #include "json_out.h"
 #include "text_out.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 
 static const char sm_usage[] =
@@ -15,18 +15,7 @@ static const char sm_usage[] =
     "master the local port points at and of every port that advertises IsSM, and\n"
     "findings: no master, several masters, no standby, local SM LID disagreeing with\n"
     "the master; with --interval, a master whose activity count does not advance.\n"
-    "\n"
-    "  --interval S           query twice, S seconds apart (default 0: once)\n"
-    "  --json                 {\"sms\": [...], \"findings\": [...]}\n" CLI_MAD_HELP
-    "  --help                 this text\n";
-
-static const struct option sm_options[] = {
-    {"interval", required_argument, NULL, OPT_INTERVAL},
-    {"json", no_argument, NULL, OPT_JSON},
-    {"help", no_argument, NULL, OPT_HELP},
-    CLI_MAD_LONG_OPTIONS,
-    {NULL, 0, NULL, 0},
-};
+    "\n";
 
 struct sm_args {
 	struct cli_common common;
@@ -34,28 +23,22 @@ struct sm_args {
 	double interval;
 };
 
-static int parse_sm_args(int argc, char **argv, struct sm_args *args)
-{
-	int opt, handled;
+#define FIELD(name) offsetof(struct sm_args, name)
 
-	while ((opt = getopt_long(argc, argv, CLI_MAD_SHORT_OPTIONS, sm_options, NULL)) != -1) {
-		if (opt == OPT_HELP) {
-			fputs(sm_usage, stdout);
-			return 0;
-		} else if (opt == OPT_INTERVAL) {
-			if (!cli_parse_seconds("--interval", optarg, &args->interval))
-				return EXIT_TROUBLE;
-		} else if ((handled = cli_mad_option(&args->mad, opt, optarg)) != 0) {
-			if (handled < 0)
-				return EXIT_TROUBLE;
-		} else if (!cli_common_option(&args->common, opt, optarg)) {
-			return cli_usage_error("sm", "unknown option");
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error("sm", "unexpected argument \"%s\"", argv[optind]);
-	return -1; /* go on */
-}
+static const struct cli_option sm_options[] = {
+    CLI_OPTION("interval", "S", cli_store_setting, FIELD(interval), RK_SETTING_INTERVAL_S,
+	       "query twice, S seconds apart (default 0: once)"),
+    CLI_FLAG("json", FIELD(common.json), "{\"sms\": [...], \"findings\": [...]}"),
+    {0},
+};
+
+static const struct cli_command sm_command = {
+    .name = "sm",
+    .usage = sm_usage,
+    .options = sm_options,
+    .mad = true,
+    .column = 25,
+};
 
 static int query_sms(struct rk_monitor *monitor, double interval)
 {
@@ -91,9 +74,9 @@ int cmd_sm(int argc, char **argv)
 	struct rk_findings findings = {0};
 	struct rk_monitor monitor;
 	struct rk_name_map *names;
-	int status = parse_sm_args(argc, argv, &args);
+	int status;
 
-	if (status >= 0)
+	if (!cli_parse(&sm_command, argc, argv, &args, &args.mad, &status))
 		return status;
 	if (!cli_load_name_map(&args.mad, &names))
 		return EXIT_TROUBLE;

@@ -4,7 +4,7 @@
 #include "text_out.h"
 #include "verbs_out.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 
 static const char status_usage[] =
@@ -13,67 +13,66 @@ static const char status_usage[] =
     "Every RDMA device and port of this host, as ibstat shows them, with the PCI\n"
     "function behind each device (address, NUMA node, PCIe link, SR-IOV VFs); on the\n"
     "live host (no --sysfs-root), each port's MTUs, GID table and P_Keys from verbs.\n"
-    "\n"
-    "  --sysfs-root DIR  read DIR instead of /sys (e.g. a fixture tree)\n"
-    "  --json            one JSON object: {\"devices\": [...]}, counters included\n"
-    "  --help            this text\n";
+    "\n";
 
-static const struct option status_options[] = {
-    {"sysfs-root", required_argument, NULL, OPT_SYSFS_ROOT},
-    {"json", no_argument, NULL, OPT_JSON},
-    {"help", no_argument, NULL, OPT_HELP},
-    {NULL, 0, NULL, 0},
+struct status_args {
+	struct cli_common common;
+	struct port_filter filter;
+};
+
+#define FIELD(name) offsetof(struct status_args, name)
+
+static const struct cli_option status_options[] = {
+    CLI_OPTION("sysfs-root", "DIR", cli_store_text, FIELD(common.sysfs_root), 0,
+	       "read DIR instead of /sys (e.g. a fixture tree)"),
+    CLI_FLAG("json", FIELD(common.json),
+	     "one JSON object: {\"devices\": [...]}, counters included"),
+    {0},
+};
+
+static const struct cli_option status_operand =
+    CLI_OPTION(NULL, "DEVICE[:PORT]", cli_store_port_filter, FIELD(filter), 0, NULL);
+
+static const struct cli_command status_command = {
+    .name = "status",
+    .usage = status_usage,
+    .options = status_options,
+    .operand = &status_operand,
+    .column = 20,
 };
 
 /* Verbs adds MTUs and GID tables on the live host (not on a --sysfs-root tree). */
-static void print_status_json(const struct rk_host *host, const struct port_filter *filter,
-			      const struct cli_common *common)
+static void print_status_json(const struct rk_host *host, const struct status_args *args)
 {
-	json_object *doc = json_status(host, filter);
+	json_object *doc = json_status(host, &args->filter);
 
-	if (!common->sysfs_root)
-		json_status_add_verbs(doc, filter);
+	if (!args->common.sysfs_root)
+		json_status_add_verbs(doc, &args->filter);
 	json_print(doc, true);
 }
 
-static void print_status_text(const struct rk_host *host, const struct port_filter *filter,
-			      const struct cli_common *common)
+static void print_status_text(const struct rk_host *host, const struct status_args *args)
 {
-	text_status(stdout, host, filter);
-	if (!common->sysfs_root)
-		text_status_verbs(stdout, host, filter);
+	text_status(stdout, host, &args->filter);
+	if (!args->common.sysfs_root)
+		text_status_verbs(stdout, host, &args->filter);
 }
 
 int cmd_status(int argc, char **argv)
 {
-	struct cli_common common = {0};
-	struct port_filter filter = {0};
+	struct status_args args = {0};
 	struct rk_host *host;
-	int opt;
+	int status;
 
-	while ((opt = getopt_long(argc, argv, "", status_options, NULL)) != -1) {
-		if (opt == OPT_HELP) {
-			fputs(status_usage, stdout);
-			return 0;
-		}
-		if (!cli_common_option(&common, opt, optarg))
-			return cli_usage_error("status", "unknown option");
-	}
-	if (argc - optind > 1)
-		return cli_usage_error("status", "too many arguments");
-	if (optind < argc && !cli_parse_port_filter(argv[optind], &filter))
-		return EXIT_TROUBLE;
-	host = cli_open_host(&common);
+	if (!cli_parse(&status_command, argc, argv, &args, NULL, &status))
+		return status;
+	host = cli_open_filtered_host(&args.common, &args.filter);
 	if (!host)
 		return EXIT_TROUBLE;
-	if (!cli_filter_exists(host, &filter)) {
-		rk_host_close(host);
-		return EXIT_TROUBLE;
-	}
-	if (common.json)
-		print_status_json(host, &filter, &common);
+	if (args.common.json)
+		print_status_json(host, &args);
 	else
-		print_status_text(host, &filter, &common);
+		print_status_text(host, &args);
 	rk_host_close(host);
 	return 0;
 }

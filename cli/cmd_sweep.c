@@ -3,12 +3,9 @@
 #include "fabric_out.h"
 #include "json_out.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <unistd.h>
-
-#define TEXT_OF(x)     #x
-#define NUMBER_TEXT(x) TEXT_OF(x)
 
 static const char sweep_usage[] =
     "Usage: rdmakit sweep [--errors-only] [--interval S] [--count N] [--reset NAMES]\n"
@@ -19,31 +16,7 @@ static const char sweep_usage[] =
     "every switch and CA port of the fabric, many MADs in flight at once. Data\n"
     "counters are in bytes. Counters stuck at their maximum are flagged saturated.\n"
     "Nothing is ever cleared unless --reset names the counters.\n"
-    "\n"
-    "  --errors-only          show only ports with non-zero error counters\n"
-    "  --interval S           sweep again every S seconds, with deltas and rates\n"
-    "  --count N              number of sweeps (default 1, or unlimited with --interval)\n"
-    "  --reset NAMES          after the first sweep, clear these error counters\n"
-    "                         (comma-separated, e.g. symbol_error,link_downed) on\n"
-    "                         every swept port\n"
-    "  --rediscover S         rediscover the topology when older than S seconds\n"
-    "                         (default " NUMBER_TEXT(
-	RK_REDISCOVER_DEFAULT_S) "; it is also rediscovered when ports stop\n"
-				 "                         answering)\n"
-				 "  --json                 {\"ports\": [...], \"failed\": [...]} "
-				 "per sweep\n" CLI_MAD_HELP "  --help                 this text\n";
-
-static const struct option sweep_options[] = {
-    {"errors-only", no_argument, NULL, OPT_ERRORS_ONLY},
-    {"interval", required_argument, NULL, OPT_INTERVAL},
-    {"count", required_argument, NULL, OPT_COUNT},
-    {"reset", required_argument, NULL, OPT_RESET},
-    {"rediscover", required_argument, NULL, OPT_REDISCOVER},
-    {"json", no_argument, NULL, OPT_JSON},
-    {"help", no_argument, NULL, OPT_HELP},
-    CLI_MAD_LONG_OPTIONS,
-    {NULL, 0, NULL, 0},
-};
+    "\n";
 
 struct sweep_args {
 	struct cli_common common;
@@ -54,56 +27,53 @@ struct sweep_args {
 	uint32_t reset_mask;
 };
 
-static int parse_sweep_option(struct sweep_args *args, int opt, const char *arg,
-			      bool *interval_given)
+static bool store_reset(const struct cli_option *option, const char *arg, void *field)
 {
-	switch (opt) {
-	case OPT_ERRORS_ONLY:
-		args->errors_only = true;
-		return -1;
-	case OPT_INTERVAL:
-		*interval_given = true;
-		return cli_parse_seconds("--interval", arg, &args->interval) ? -1 : EXIT_TROUBLE;
-	case OPT_COUNT:
-		return cli_parse_count("--count", arg, 1000000, &args->count) ? -1 : EXIT_TROUBLE;
-	case OPT_REDISCOVER:
-		return cli_parse_seconds("--rediscover", arg, &args->rediscover) ? -1
-										 : EXIT_TROUBLE;
-	case OPT_RESET:
-		return rk_sweep_reset_mask(arg, &args->reset_mask) == 0 ? -1 : EXIT_TROUBLE;
-	default:
-		return -2; /* not a sweep option */
-	}
+	(void)option;
+	return rk_sweep_reset_mask(arg, field) == 0;
 }
 
-static int parse_sweep_args(int argc, char **argv, struct sweep_args *args)
-{
-	bool interval_given = false;
-	int opt, status, handled;
+#define FIELD(name) offsetof(struct sweep_args, name)
 
-	args->count = 0;
+static const struct cli_option sweep_options[] = {
+    CLI_FLAG("errors-only", FIELD(errors_only), "show only ports with non-zero error counters"),
+    CLI_OPTION("interval", "S", cli_store_setting, FIELD(interval), RK_SETTING_INTERVAL_S,
+	       "sweep again every S seconds, with deltas and rates"),
+    CLI_OPTION("count", "N", cli_store_count, FIELD(count), 0,
+	       "number of sweeps (default 1, or unlimited with --interval)"),
+    CLI_OPTION("reset", "NAMES", store_reset, FIELD(reset_mask), 0,
+	       "after the first sweep, clear these error counters\n"
+	       "(comma-separated, e.g. symbol_error,link_downed) on\n"
+	       "every swept port"),
+    CLI_OPTION("rediscover", "S", cli_store_setting, FIELD(rediscover), RK_SETTING_REDISCOVER_S,
+	       "rediscover the topology when older than S seconds\n"
+	       "(default " RK_STRINGIFY(RK_REDISCOVER_DEFAULT_S) "; it is also rediscovered "
+								 "when ports stop\n"
+								 "answering)"),
+    CLI_FLAG("json", FIELD(common.json), "{\"ports\": [...], \"failed\": [...]} per sweep"),
+    {0},
+};
+
+static const struct cli_command sweep_command = {
+    .name = "sweep",
+    .usage = sweep_usage,
+    .options = sweep_options,
+    .mad = true,
+    .column = 25,
+};
+
+/* Parse, then the defaults that depend on what was given; false: exit with *status. */
+static bool parse_sweep_args(int argc, char **argv, struct sweep_args *args, int *status)
+{
+	args->interval = -1; /* not given */
 	args->rediscover = RK_REDISCOVER_DEFAULT_S;
-	while ((opt = getopt_long(argc, argv, CLI_MAD_SHORT_OPTIONS, sweep_options, NULL)) != -1) {
-		if (opt == OPT_HELP) {
-			fputs(sweep_usage, stdout);
-			return 0;
-		}
-		status = parse_sweep_option(args, opt, optarg, &interval_given);
-		if (status >= 0)
-			return status;
-		if (status == -1)
-			continue;
-		handled = cli_mad_option(&args->mad, opt, optarg);
-		if (handled < 0)
-			return EXIT_TROUBLE;
-		if (!handled && !cli_common_option(&args->common, opt, optarg))
-			return cli_usage_error("sweep", "unknown option");
-	}
-	if (optind < argc)
-		return cli_usage_error("sweep", "unexpected argument \"%s\"", argv[optind]);
-	if (args->count == 0)
-		args->count = interval_given ? 0 : 1;
-	return -1; /* go on */
+	if (!cli_parse(&sweep_command, argc, argv, args, &args->mad, status))
+		return false;
+	if (args->count == 0) /* not given */
+		args->count = args->interval >= 0 ? 0 : 1;
+	if (args->interval < 0)
+		args->interval = 0;
+	return true;
 }
 
 static void show_progress(size_t done, size_t total, void *ctx)
@@ -158,9 +128,9 @@ int cmd_sweep(int argc, char **argv)
 	struct rk_monitor_options options;
 	struct rk_monitor monitor;
 	struct rk_name_map *names;
-	int status = parse_sweep_args(argc, argv, &args);
+	int status;
 
-	if (status >= 0)
+	if (!parse_sweep_args(argc, argv, &args, &status))
 		return status;
 	if (!cli_load_name_map(&args.mad, &names))
 		return EXIT_TROUBLE;

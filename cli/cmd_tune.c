@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -34,137 +35,122 @@ static const char tune_usage[] =
     "/proc and /sys, each journaled with a byte-for-byte backup under\n"
     "/var/lib/rdmakit/tune/ID; rollback restores them; verify compares the live system\n"
     "with the last apply.\n"
-    "\n"
-    "  --profile NAME       latency or throughput (audit without one: hazards only)\n"
-    "  --root DIR           read and write /etc, /proc and /sys under DIR (default /)\n"
-    "  --opensm-conf FILE   an opensm.conf (under --root); repeat for each instance\n"
-    "  --set KEY=VALUE      with plan/apply: set a key of the --opensm-conf file\n"
-    "  --partitions FILE    a partitions.conf to check strictly\n"
-    "  --opensm-log FILE    an OpenSM log to summarize\n"
-    "  --json               JSON on stdout\n"
-    "  --help               this text\n"
+    "\n";
+
+static const char tune_epilogue[] =
     "\n"
     "Exit status: audit 0 ok, 1 warnings, 2 critical; apply and rollback 1 when a value was\n"
     "rejected; verify 1 on drift; 3 could not run.\n";
 
-enum {
-	OPT_ROOT = 512,
-	OPT_PROFILE,
-	OPT_OPENSM_CONF,
-	OPT_SET,
-	OPT_PARTITIONS,
-	OPT_OPENSM_LOG,
-};
-
-static const struct option tune_options[] = {
-    {"root", required_argument, NULL, OPT_ROOT},
-    {"profile", required_argument, NULL, OPT_PROFILE},
-    {"opensm-conf", required_argument, NULL, OPT_OPENSM_CONF},
-    {"set", required_argument, NULL, OPT_SET},
-    {"partitions", required_argument, NULL, OPT_PARTITIONS},
-    {"opensm-log", required_argument, NULL, OPT_OPENSM_LOG},
-    {"json", no_argument, NULL, OPT_JSON},
-    {"help", no_argument, NULL, OPT_HELP},
-    {NULL, 0, NULL, 0},
+/* Arguments of an option given more than once. */
+struct text_list {
+	const char *items[MAX_SETTINGS];
+	size_t count;
 };
 
 struct tune_args {
 	const char *action;
 	const char *root;
 	const struct rk_tune_profile *profile;
-	const char *confs[MAX_CONFS];
-	size_t nconfs;
-	const char *settings[MAX_SETTINGS];
-	size_t nsettings;
+	struct text_list confs, settings;
 	const char *partitions, *log, *id;
 	bool json;
 };
 
-static int add_arg(const char **list, size_t *count, size_t max, const char *option,
-		   const char *arg)
+/* Append to a struct text_list, which takes option->value of them. */
+static bool store_listed(const struct cli_option *option, const char *arg, void *field)
 {
-	if (*count == max)
-		return cli_usage_error("tune", "%s given more than %zu times", option, max);
-	list[(*count)++] = arg;
-	return -1;
+	struct text_list *list = field;
+
+	if (list->count == (size_t)option->value) {
+		cli_usage_error("tune", "--%s given more than %d times", option->name,
+				option->value);
+		return false;
+	}
+	list->items[list->count++] = arg;
+	return true;
 }
 
-static int handle_option(struct tune_args *args, int opt, const char *arg)
+static bool store_profile(const struct cli_option *option, const char *arg, void *field)
 {
-	switch (opt) {
-	case OPT_HELP:
-		fputs(tune_usage, stdout);
-		return 0;
-	case OPT_ROOT:
-		args->root = arg;
-		return -1;
-	case OPT_PROFILE:
-		args->profile = rk_tune_profile_find(arg);
-		return args->profile ? -1
-				     : cli_usage_error("tune",
-						       "unknown profile \"%s\" (latency or "
-						       "throughput)",
-						       arg);
-	case OPT_OPENSM_CONF:
-		return add_arg(args->confs, &args->nconfs, MAX_CONFS, "--opensm-conf", arg);
-	case OPT_SET:
-		return add_arg(args->settings, &args->nsettings, MAX_SETTINGS, "--set", arg);
-	case OPT_PARTITIONS:
-		args->partitions = arg;
-		return -1;
-	case OPT_OPENSM_LOG:
-		args->log = arg;
-		return -1;
-	case OPT_JSON:
-		args->json = true;
-		return -1;
-	default:
-		return cli_usage_error("tune", "unknown option");
-	}
+	const struct rk_tune_profile **profile = field;
+
+	(void)option;
+	*profile = rk_tune_profile_find(arg);
+	if (!*profile)
+		cli_usage_error("tune", "unknown profile \"%s\" (latency or throughput)", arg);
+	return *profile != NULL;
 }
+
+#define FIELD(name) offsetof(struct tune_args, name)
+
+static const struct cli_option tune_options[] = {
+    CLI_OPTION("profile", "NAME", store_profile, FIELD(profile), 0,
+	       "latency or throughput (audit without one: hazards only)"),
+    CLI_OPTION("root", "DIR", cli_store_text, FIELD(root), 0,
+	       "read and write /etc, /proc and /sys under DIR (default /)"),
+    CLI_OPTION("opensm-conf", "FILE", store_listed, FIELD(confs), MAX_CONFS,
+	       "an opensm.conf (under --root); repeat for each instance"),
+    CLI_OPTION("set", "KEY=VALUE", store_listed, FIELD(settings), MAX_SETTINGS,
+	       "with plan/apply: set a key of the --opensm-conf file"),
+    CLI_OPTION("partitions", "FILE", cli_store_text, FIELD(partitions), 0,
+	       "a partitions.conf to check strictly"),
+    CLI_OPTION("opensm-log", "FILE", cli_store_text, FIELD(log), 0, "an OpenSM log to summarize"),
+    CLI_FLAG("json", FIELD(json), "JSON on stdout"),
+    {0},
+};
+
+static const struct cli_option tune_operand =
+    CLI_OPTION(NULL, "ID", cli_store_text, FIELD(id), 0, NULL);
+
+static const struct cli_command tune_command = {
+    .name = "tune",
+    .usage = tune_usage,
+    .options = tune_options,
+    .operand = &tune_operand,
+    .column = 23,
+    .epilogue = tune_epilogue,
+};
 
 static bool takes_id(const char *action)
 {
 	return strcmp(action, "rollback") == 0 || strcmp(action, "verify") == 0;
 }
 
-static int check_positional(struct tune_args *args, int argc, char **argv)
+/* What the table cannot say: which action takes an ID, and where --set goes. */
+static bool check_combination(const struct tune_args *args)
 {
-	if (optind < argc && takes_id(args->action)) {
-		args->id = argv[optind++];
-		if (!args->id[0] || strspn(args->id, "0123456789") != strlen(args->id))
-			return cli_usage_error("tune", "\"%s\" is not a journal ID (see history)",
-					       args->id);
-	}
-	if (optind < argc)
-		return cli_usage_error("tune", "unexpected argument \"%s\"", argv[optind]);
-	if (args->nsettings && args->nconfs != 1)
-		return cli_usage_error("tune", "--set needs exactly one --opensm-conf");
-	if (args->nsettings && strcmp(args->action, "plan") != 0 &&
-	    strcmp(args->action, "apply") != 0)
-		return cli_usage_error("tune", "--set is for plan and apply");
-	return -1;
+	if (args->id && !takes_id(args->action))
+		cli_usage_error("tune", "unexpected argument \"%s\"", args->id);
+	else if (args->id && (!args->id[0] || strspn(args->id, "0123456789") != strlen(args->id)))
+		cli_usage_error("tune", "\"%s\" is not a journal ID (see history)", args->id);
+	else if (args->settings.count && args->confs.count != 1)
+		cli_usage_error("tune", "--set needs exactly one --opensm-conf");
+	else if (args->settings.count && strcmp(args->action, "plan") != 0 &&
+		 strcmp(args->action, "apply") != 0)
+		cli_usage_error("tune", "--set is for plan and apply");
+	else
+		return true;
+	return false;
 }
 
-static int parse_tune_args(int argc, char **argv, struct tune_args *args)
+/* The action word, then the options after it; false: exit with *status. */
+static bool parse_tune_args(int argc, char **argv, struct tune_args *args, int *status)
 {
-	int opt, status;
-
+	args->root = "/";
+	if (argc >= 2 && strcmp(argv[1], "--help") == 0)
+		return cli_parse(&tune_command, argc, argv, args, NULL, status);
+	*status = EXIT_TROUBLE;
 	if (argc < 2 || argv[1][0] == '-') {
-		if (argc >= 2 && strcmp(argv[1], "--help") == 0) {
-			fputs(tune_usage, stdout);
-			return 0;
-		}
-		return cli_usage_error("tune", "expected audit, plan, apply, rollback, history or "
-					       "verify");
+		cli_usage_error("tune", "expected audit, plan, apply, rollback, history or verify");
+		return false;
 	}
 	args->action = argv[1];
-	args->root = "/";
-	optind = 2;
-	while ((opt = getopt_long(argc, argv, "", tune_options, NULL)) != -1)
-		if ((status = handle_option(args, opt, optarg)) >= 0)
-			return status;
-	return check_positional(args, argc, argv);
+	optind = 2; /* the options come after the action */
+	if (!cli_parse(&tune_command, argc, argv, args, NULL, status))
+		return false;
+	*status = EXIT_TROUBLE;
+	return check_combination(args);
 }
 
 static int exit_for(enum rk_severity worst)
@@ -183,11 +169,11 @@ static int audit_opensm(const struct tune_args *args, struct rk_tune_audit *audi
 	const struct rk_opensm_keys *keys;
 	int err = 0;
 
-	if (args->nconfs) {
+	if (args->confs.count) {
 		err = rk_opensm_keys_load(NULL, &keys);
 		if (!err)
-			err = rk_tune_audit_opensm(args->root, args->confs, args->nconfs, keys,
-						   audit);
+			err = rk_tune_audit_opensm(args->root, args->confs.items, args->confs.count,
+						   keys, audit);
 	}
 	if (!err && args->partitions)
 		err = rk_tune_audit_partitions(args->root, args->partitions, audit);
@@ -227,7 +213,7 @@ static int build_plan(const struct tune_args *args, struct rk_tune_plan *plan)
 	const struct rk_opensm_keys *keys;
 	int err = 0;
 
-	if (!args->profile && !args->nsettings) {
+	if (!args->profile && !args->settings.count) {
 		fprintf(stderr,
 			"rdmakit tune %s: give --profile NAME or --opensm-conf FILE --set "
 			"KEY=VALUE\n",
@@ -237,18 +223,20 @@ static int build_plan(const struct tune_args *args, struct rk_tune_plan *plan)
 	if (args->profile)
 		err = rk_tune_audit_host(&options, &audit, plan);
 	rk_tune_audit_free(&audit);
-	if (!err && args->nsettings)
+	if (!err && args->settings.count)
 		err = rk_opensm_keys_load(NULL, &keys);
-	if (!err && args->nsettings)
-		err = rk_tune_plan_opensm_set(args->root, args->confs[0], args->settings,
-					      args->nsettings, keys, plan);
+	if (!err && args->settings.count)
+		err =
+		    rk_tune_plan_opensm_set(args->root, args->confs.items[0], args->settings.items,
+					    args->settings.count, keys, plan);
 	return err;
 }
 
 static void plan_label(const struct tune_args *args, char *label, size_t size)
 {
 	snprintf(label, size, "%s%s%s", args->profile ? args->profile->name : "",
-		 args->profile && args->nsettings ? "+" : "", args->nsettings ? "opensm.conf" : "");
+		 args->profile && args->settings.count ? "+" : "",
+		 args->settings.count ? "opensm.conf" : "");
 }
 
 static int run_plan_or_apply(const struct tune_args *args, bool apply)
@@ -336,9 +324,9 @@ static int run_verify(const struct tune_args *args)
 int cmd_tune(int argc, char **argv)
 {
 	struct tune_args args = {0};
-	int status = parse_tune_args(argc, argv, &args);
+	int status;
 
-	if (status >= 0)
+	if (!parse_tune_args(argc, argv, &args, &status))
 		return status;
 	if (strcmp(args.action, "audit") == 0)
 		return run_audit(&args);

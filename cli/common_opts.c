@@ -1,82 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "cli.h"
+#include "port_filter.h"
+
+#include "rdmakit/limits.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-bool cli_common_option(struct cli_common *common, int opt, const char *arg)
-{
-	switch (opt) {
-	case OPT_SYSFS_ROOT:
-		common->sysfs_root = arg;
-		return true;
-	case OPT_JSON:
-		common->json = true;
-		return true;
-	default:
-		return false;
-	}
-}
-
-static bool parse_double(const char *option, const char *text, double *out)
-{
-	char *end;
-	double value;
-
-	errno = 0;
-	value = strtod(text, &end);
-	if (end == text || *end != '\0' || errno != 0 || !isfinite(value)) {
-		fprintf(stderr, "rdmakit: %s: not a number: \"%s\"\n", option, text);
-		return false;
-	}
-	*out = value;
-	return true;
-}
-
-bool cli_parse_seconds(const char *option, const char *text, double *out)
-{
-	if (!parse_double(option, text, out))
-		return false;
-	if (*out < 0 || *out > 86400) {
-		fprintf(stderr, "rdmakit: %s: %s is out of range (0 to 86400 seconds)\n", option,
-			text);
-		return false;
-	}
-	return true;
-}
-
-bool cli_parse_positive(const char *option, const char *text, double *out)
-{
-	if (!parse_double(option, text, out))
-		return false;
-	if (*out <= 0) {
-		fprintf(stderr, "rdmakit: %s: must be above 0, got %s\n", option, text);
-		return false;
-	}
-	return true;
-}
-
-bool cli_parse_count(const char *option, const char *text, unsigned long max, unsigned long *out)
-{
-	char *end;
-	unsigned long value;
-
-	errno = 0;
-	value = strtoul(text, &end, 10);
-	if (end == text || *end != '\0' || errno != 0 || text[0] == '-' || value == 0 ||
-	    value > max) {
-		fprintf(stderr, "rdmakit: %s: expected a whole number from 1 to %lu, got \"%s\"\n",
-			option, max, text);
-		return false;
-	}
-	*out = value;
-	return true;
-}
 
 struct rk_host *cli_open_host(const struct cli_common *common)
 {
@@ -89,6 +22,18 @@ struct rk_host *cli_open_host(const struct cli_common *common)
 		return NULL;
 	}
 	rk_host_refresh(host);
+	return host;
+}
+
+struct rk_host *cli_open_filtered_host(const struct cli_common *common,
+				       const struct port_filter *filter)
+{
+	struct rk_host *host = cli_open_host(common);
+
+	if (host && !cli_filter_exists(host, filter)) {
+		rk_host_close(host);
+		return NULL;
+	}
 	return host;
 }
 
@@ -113,76 +58,31 @@ int cli_usage_error(const char *command, const char *fmt, ...)
 	return EXIT_TROUBLE;
 }
 
-bool cli_parse_port_filter(const char *text, struct port_filter *filter)
-{
-	static char device[64];
-	const char *colon = strchr(text, ':');
-	size_t len = colon ? (size_t)(colon - text) : strlen(text);
-	unsigned port = 0;
+#define MAD_FIELD(name) offsetof(struct cli_mad, name)
 
-	if (len == 0 || len >= sizeof(device) ||
-	    (colon && rk_parse_port_number(colon + 1, &port) != 0)) {
-		fprintf(stderr, "rdmakit: \"%s\": expected DEVICE or DEVICE:PORT (e.g. mlx5_0:1)\n",
-			text);
-		return false;
-	}
-	memcpy(device, text, len);
-	device[len] = '\0';
-	filter->device = device;
-	filter->one_port = colon != NULL;
-	filter->port = port;
-	return true;
-}
-
-bool cli_filter_exists(struct rk_host *host, const struct port_filter *filter)
-{
-	struct rk_device *dev;
-
-	if (!filter->device)
-		return true;
-	dev = rk_host_find_device(host, filter->device);
-	if (!dev) {
-		fprintf(stderr, "rdmakit: no RDMA device named %s\n", filter->device);
-		return false;
-	}
-	for (unsigned p = 0; p < dev->nports && filter->one_port; p++)
-		if (dev->ports[p].num == filter->port)
-			return true;
-	if (filter->one_port)
-		fprintf(stderr, "rdmakit: %s has no port %u\n", filter->device, filter->port);
-	return !filter->one_port;
-}
-
-int cli_mad_option(struct cli_mad *mad, int opt, const char *arg)
-{
-	unsigned long value;
-
-	switch (opt) {
-	case 'C':
-		mad->ca = arg;
-		return 1;
-	case 'P':
-		if (!cli_parse_count("-P", arg, 254, &value))
-			return -1;
-		mad->port = (int)value;
-		return 1;
-	case OPT_TIMEOUT:
-		if (!cli_parse_count("--timeout", arg, 60000, &value))
-			return -1;
-		mad->timeout_ms = (unsigned)value;
-		return 1;
-	case OPT_WINDOW:
-		if (!cli_parse_count("--window", arg, 1024, &value))
-			return -1;
-		mad->window = (unsigned)value;
-		return 1;
-	case OPT_NODE_NAME_MAP:
-		mad->node_name_map = arg;
-		return 1;
-	default:
-		return 0;
-	}
-}
+const struct cli_option cli_mad_options[] = {
+    {.name = "Ca",
+     .letter = 'C',
+     .arg = "CA",
+     .store = cli_store_text,
+     .field = MAD_FIELD(ca),
+     .help = "local CA and port to send MADs from (default: the first)",
+     .label = "-C CA, -P PORT"},
+    {.name = "Port", /* told with -C */
+     .letter = 'P',
+     .arg = "PORT",
+     .store = cli_store_unsigned_setting,
+     .field = MAD_FIELD(port),
+     .value = RK_SETTING_CA_PORT},
+    CLI_OPTION("node-name-map", "FILE", cli_store_text, MAD_FIELD(node_name_map), 0,
+	       "friendly names (ib-node-name-map format)"),
+    CLI_OPTION("timeout", "MS", cli_store_unsigned_setting, MAD_FIELD(timeout_ms),
+	       RK_SETTING_TIMEOUT_MS,
+	       "per-MAD timeout (default " RK_STRINGIFY(RK_MAD_DEFAULT_TIMEOUT_MS) ")"),
+    CLI_OPTION("window", "N", cli_store_unsigned_setting, MAD_FIELD(window), RK_SETTING_WINDOW,
+	       "MADs in flight at once (default " RK_STRINGIFY(RK_MAD_DEFAULT_WINDOW) ")"),
+    {0},
+};
 
 bool cli_load_name_map(const struct cli_mad *mad, struct rk_name_map **map)
 {
@@ -193,6 +93,7 @@ bool cli_load_name_map(const struct cli_mad *mad, struct rk_name_map **map)
 void cli_monitor_options(const struct cli_mad *mad, const struct rk_name_map *names, bool watching,
 			 struct rk_monitor_options *options)
 {
-	rk_monitor_options_set(options, mad->ca, mad->port, mad->window, mad->timeout_ms, names);
+	rk_monitor_options_set(options, mad->ca, (int)mad->port, mad->window, mad->timeout_ms,
+			       names);
 	options->discover_in_helper = watching;
 }

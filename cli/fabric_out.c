@@ -2,6 +2,7 @@
 #include "fabric_out.h"
 
 #include "json_out.h"
+#include "json_stream.h"
 #include "rdmakit/host.h"
 
 #include <errno.h>
@@ -293,34 +294,26 @@ static json_object *json_sweep_summary(const struct rk_fabric *fabric, const str
 	return doc;
 }
 
-static void print_plain(FILE *out, json_object *obj, size_t skip)
-{
-	fputs(json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN |
-						      JSON_C_TO_STRING_NOSLASHESCAPE) +
-		  skip,
-	      out);
-	json_object_put(obj);
-}
-
 void print_json_sweep(FILE *out, const struct rk_fabric *fabric, const struct rk_sweep *sweep,
 		      bool errors_only)
 {
-	size_t count, printed = 0;
+	size_t count;
 	const struct rk_metric *pma = rk_catalog_pma(&count);
+	struct json_stream stream;
 
-	fputs("{\"ports\":[", out);
+	json_stream_init(&stream, out);
+	json_stream_open_object(&stream, NULL);
+	json_stream_open_array(&stream, "ports");
 	for (size_t i = 0; i < sweep->count; i++) {
 		const struct rk_sweep_port *p = &sweep->ports[i];
 
-		if (p->status != 0 || (errors_only && !has_errors(p, pma, count)))
-			continue;
-		if (printed++)
-			fputc(',', out);
-		print_plain(out, json_swept_port(fabric, p, sweep->interval), 0);
+		if (p->status == 0 && (!errors_only || has_errors(p, pma, count)))
+			json_stream_value(&stream, NULL,
+					  json_swept_port(fabric, p, sweep->interval));
 	}
-	fputs("],", out);
-	print_plain(out, json_sweep_summary(fabric, sweep), 1); /* its members, after "{" */
-	fputc('\n', out);
+	json_stream_close(&stream);
+	json_stream_members(&stream, json_sweep_summary(fabric, sweep));
+	json_stream_close(&stream);
 	fflush(out);
 }
 

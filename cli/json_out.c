@@ -5,14 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-bool filter_matches(const struct port_filter *filter, const struct rk_device *dev,
-		    const struct rk_port *port)
-{
-	if (filter->device && strcmp(filter->device, dev->name) != 0)
-		return false;
-	return !port || !filter->one_port || port->num == filter->port;
-}
-
 static json_object *string_or_null(const char *text)
 {
 	return text[0] ? json_object_new_string(text) : NULL;

@@ -3,16 +3,12 @@
 #ifndef RDMAKIT_CLI_JSON_OUT_H
 #define RDMAKIT_CLI_JSON_OUT_H
 
-#include "cli.h"
+#include "port_filter.h"
 #include "rdmakit/health.h"
 #include "rdmakit/host.h"
 
 #include <json-c/json.h>
 #include <stdbool.h>
-
-/** True when the filter selects this device (and, with port, this port). */
-bool filter_matches(const struct port_filter *filter, const struct rk_device *dev,
-		    const struct rk_port *port);
 
 /** {"devices": [...]} with every fact, counters included (status --json). */
 json_object *json_status(const struct rk_host *host, const struct port_filter *filter);

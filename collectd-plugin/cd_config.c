@@ -9,6 +9,7 @@
 #include "rdmakit/catalog.h"
 
 #include <errno.h>
+#include <math.h>
 #include <sys/stat.h>
 
 /* Longest HwCounter name: it becomes a type instance. */
@@ -70,16 +71,15 @@ int cd_key_bool(const oconfig_item_t *item, const char *shown, bool *out)
 	return cd_key_reject(item, shown, "expected true or false");
 }
 
-int cd_key_number(const oconfig_item_t *item, const char *shown, double min, double max, bool whole,
-		  const char *expected, double *out)
+int cd_key_setting(const oconfig_item_t *item, const char *shown, enum rk_setting setting,
+		   double *out)
 {
-	double value;
+	char why[128];
+	bool number = item->values_num == 1 && item->values[0].type == OCONFIG_TYPE_NUMBER;
+	double value = number ? item->values[0].value.number : NAN;
 
-	if (item->values_num != 1 || item->values[0].type != OCONFIG_TYPE_NUMBER)
-		return cd_key_reject(item, shown, expected);
-	value = item->values[0].value.number;
-	if (!(value >= min && value <= max) || (whole && value != (double)(long)value))
-		return cd_key_reject(item, shown, expected);
+	if (rk_limit_check(setting, value, why, sizeof(why)) != 0)
+		return cd_key_reject(item, shown, why);
 	*out = value;
 	return 0;
 }

@@ -34,9 +34,7 @@ static int set_subnet_manager(struct cd_config *config, const oconfig_item_t *it
 static int set_interval(struct cd_config *config, const oconfig_item_t *item, const char *shown)
 {
 	note_option(&config->fabric, item, shown);
-	return cd_key_number(item, shown, 0.001, 86400, false,
-			     "expected a number of seconds from 0.001 to 86400",
-			     &config->fabric.interval);
+	return cd_key_setting(item, shown, RK_SETTING_FABRIC_INTERVAL, &config->fabric.interval);
 }
 
 static int set_window(struct cd_config *config, const oconfig_item_t *item, const char *shown)
@@ -44,8 +42,7 @@ static int set_window(struct cd_config *config, const oconfig_item_t *item, cons
 	double value;
 
 	note_option(&config->fabric, item, shown);
-	if (cd_key_number(item, shown, 1, 4096, true, "expected a whole number from 1 to 4096",
-			  &value) != 0)
+	if (cd_key_setting(item, shown, RK_SETTING_WINDOW, &value) != 0)
 		return -1;
 	config->fabric.window = (unsigned)value;
 	return 0;
@@ -56,8 +53,7 @@ static int set_timeout(struct cd_config *config, const oconfig_item_t *item, con
 	double value;
 
 	note_option(&config->fabric, item, shown);
-	if (cd_key_number(item, shown, 1, 60000, true,
-			  "expected a whole number of milliseconds from 1 to 60000", &value) != 0)
+	if (cd_key_setting(item, shown, RK_SETTING_TIMEOUT_MS, &value) != 0)
 		return -1;
 	config->fabric.timeout_ms = (unsigned)value;
 	return 0;
@@ -102,9 +98,7 @@ static int set_name_map(struct cd_config *config, const oconfig_item_t *item, co
 static int set_rediscover(struct cd_config *config, const oconfig_item_t *item, const char *shown)
 {
 	note_option(&config->fabric, item, shown);
-	return cd_key_number(item, shown, 0, 604800, false,
-			     "expected a number of seconds from 0 (never) to 604800",
-			     &config->fabric.rediscover);
+	return cd_key_setting(item, shown, RK_SETTING_REDISCOVER_S, &config->fabric.rediscover);
 }
 
 static int set_ca(struct cd_config *config, const oconfig_item_t *item, const char *shown)
@@ -129,8 +123,7 @@ static int set_ca_port(struct cd_config *config, const oconfig_item_t *item, con
 	double value;
 
 	note_option(&config->fabric, item, shown);
-	if (cd_key_number(item, shown, 1, 254, true, "expected a port number from 1 to 254",
-			  &value) != 0)
+	if (cd_key_setting(item, shown, RK_SETTING_CA_PORT, &value) != 0)
 		return -1;
 	config->fabric.ca_port = (int)value;
 	return 0;

@@ -5,6 +5,8 @@
 
 #include "cd_config.h"
 
+#include "rdmakit/limits.h"
+
 /* One option: its name and what applies it ("shown" is its value as written). */
 struct cd_key {
 	const char *name;
@@ -20,9 +22,10 @@ const char *cd_key_string(const oconfig_item_t *item);
 /** A boolean written bare (true) or quoted ("yes"), as collectd's own options accept. */
 int cd_key_bool(const oconfig_item_t *item, const char *shown, bool *out);
 
-/** A bare number from min to max (a whole one when whole is set), else rejected with expected. */
-int cd_key_number(const oconfig_item_t *item, const char *shown, double min, double max, bool whole,
-		  const char *expected, double *out);
+/** A bare number within the setting's range (rdmakit/limits.h), else rejected with the core's
+ * message. */
+int cd_key_setting(const oconfig_item_t *item, const char *shown, enum rk_setting setting,
+		   double *out);
 
 /** The fabric and SM options; *count receives their number. */
 const struct cd_key *cd_fabric_keys(size_t *count);

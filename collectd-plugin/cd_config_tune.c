@@ -4,8 +4,6 @@
 
 #include <sys/stat.h>
 
-#define TUNE_INTERVAL_DEFAULT 3600.0
-
 static int set_tune(struct cd_config *config, const oconfig_item_t *item, const char *shown)
 {
 	return cd_key_bool(item, shown, &config->tune.enabled);
@@ -13,9 +11,7 @@ static int set_tune(struct cd_config *config, const oconfig_item_t *item, const 
 
 static int set_interval(struct cd_config *config, const oconfig_item_t *item, const char *shown)
 {
-	return cd_key_number(item, shown, 1, 86400 * 7, false,
-			     "expected seconds between audits, 1 to 604800",
-			     &config->tune.interval);
+	return cd_key_setting(item, shown, RK_SETTING_TUNE_INTERVAL, &config->tune.interval);
 }
 
 static int set_root(struct cd_config *config, const oconfig_item_t *item, const char *shown)
@@ -59,7 +55,7 @@ const struct cd_key *cd_tune_keys(size_t *count)
 
 void cd_tune_config_init(struct cd_tune_config *tune)
 {
-	*tune = (struct cd_tune_config){.interval = TUNE_INTERVAL_DEFAULT};
+	*tune = (struct cd_tune_config){.interval = RK_TUNE_INTERVAL_DEFAULT_S};
 }
 
 void cd_tune_config_free(struct cd_tune_config *tune)

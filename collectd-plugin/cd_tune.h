@@ -14,7 +14,7 @@ struct cd_tune;
 /** The Tune, TuneInterval, TuneRoot and TuneProfile options; *count gets their number. */
 const struct cd_key *cd_tune_keys(size_t *count);
 
-/** Defaults: off, every 3600 s, root /, no profile. */
+/** Defaults: off, every RK_TUNE_INTERVAL_DEFAULT_S, root /, no profile. */
 void cd_tune_config_init(struct cd_tune_config *tune);
 
 /** Free what the tune options hold. */

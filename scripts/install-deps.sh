@@ -15,6 +15,7 @@ packages="
   scdoc debhelper fakeroot lintian rpm rpmlint
   qemu-system-x86 busybox-static ibverbs-providers ibverbs-utils rdmacm-utils perftest
   gnuplot-nox cpio
+  graphviz
 "
 
 missing=""

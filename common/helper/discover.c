@@ -4,9 +4,11 @@
  *
  * Usage: rdmakit-discover [-C CA] [-P PORT] [-t TIMEOUT_MS] [-s MAX_SMPS] */
 #include "rdmakit/fabric.h"
+#include "rdmakit/limits.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static int parse_number(const char *text, unsigned long max, unsigned long *out)
@@ -20,23 +22,54 @@ static int parse_number(const char *text, unsigned long max, unsigned long *out)
 	return 0;
 }
 
-static int parse_options(int argc, char **argv, struct rk_fabric_options *options)
+/* 0 (the library's default) or a value within the setting's range. */
+static int parse_setting(const char *text, enum rk_setting setting, unsigned *out)
+{
+	char msg[96];
+	double value = 0;
+
+	if (strcmp(text, "0") != 0 &&
+	    rk_limit_parse(setting, text, &value, msg, sizeof(msg)) != 0) {
+		fprintf(stderr, "rdmakit-discover: %s: %s\n", text, msg);
+		return -1;
+	}
+	*out = (unsigned)value;
+	return 0;
+}
+
+static int parse_option(int opt, const char *arg, struct rk_fabric_options *options)
 {
 	unsigned long value;
+	unsigned port;
+
+	switch (opt) {
+	case 'C':
+		options->ca = arg;
+		return 0;
+	case 'P':
+		if (parse_setting(arg, RK_SETTING_CA_PORT, &port) != 0)
+			return -1;
+		options->port = (int)port;
+		return 0;
+	case 't':
+		return parse_setting(arg, RK_SETTING_TIMEOUT_MS, &options->timeout_ms);
+	case 's':
+		if (parse_number(arg, 1024, &value) != 0)
+			return -1;
+		options->max_smps = (unsigned)value;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+static int parse_options(int argc, char **argv, struct rk_fabric_options *options)
+{
 	int opt;
 
-	while ((opt = getopt(argc, argv, "C:P:t:s:")) != -1) {
-		if (opt == 'C')
-			options->ca = optarg;
-		else if (opt == 'P' && parse_number(optarg, 254, &value) == 0)
-			options->port = (int)value;
-		else if (opt == 't' && parse_number(optarg, 600000, &value) == 0)
-			options->timeout_ms = (unsigned)value;
-		else if (opt == 's' && parse_number(optarg, 1024, &value) == 0)
-			options->max_smps = (unsigned)value;
-		else
+	while ((opt = getopt(argc, argv, "C:P:t:s:")) != -1)
+		if (parse_option(opt, optarg, options) != 0)
 			return -1;
-	}
 	return optind == argc ? 0 : -1;
 }
 

@@ -11,6 +11,7 @@
 
 #include "rdmakit/array.h"
 #include "rdmakit/clock.h"
+#include "rdmakit/limits.h"
 #include "rdmakit/log.h"
 
 #include <errno.h>
@@ -452,7 +453,8 @@ static int open_answer_pipe(int fds[2])
 static int collect_answer(const struct rk_fabric_options *options, const char *path, pid_t pid,
 			  int fd, struct rk_fabric **out)
 {
-	unsigned seconds = options->helper_deadline_s ? options->helper_deadline_s : 600;
+	unsigned seconds =
+	    options->helper_deadline_s ? options->helper_deadline_s : RK_HELPER_DEADLINE_DEFAULT_S;
 	struct reader r = {.fd = fd, .deadline = rk_monotonic_seconds() + seconds};
 	int result = 0;
 	int err = receive_result(&r, &result, out);
@@ -493,11 +495,25 @@ static int discover_in_helper(const struct rk_fabric_options *options, const cha
 	return err;
 }
 
+/* 0 is the default; anything else must be within the setting's range. */
+static int check_deadline(unsigned seconds)
+{
+	char msg[96];
+
+	if (seconds == 0 ||
+	    rk_limit_check(RK_SETTING_HELPER_DEADLINE, seconds, msg, sizeof(msg)) == 0)
+		return 0;
+	rk_log(RK_LOG_ERR, "fabric discovery: helper deadline %u s: %s", seconds, msg);
+	return -EINVAL;
+}
+
 int rk_fabric_discover_isolated(const struct rk_fabric_options *options, struct rk_fabric **out)
 {
 	static bool warned;
 	const char *path = helper_path();
 
+	if (check_deadline(options->helper_deadline_s) != 0)
+		return -EINVAL;
 	if (access(path, X_OK) == 0)
 		return discover_in_helper(options, path, out);
 	if (!warned) {

@@ -17,9 +17,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_WINDOW	4096
-#define MAX_TIMEOUT_MS	600000
-#define MAX_RETRIES	100
 #define MAD_HDR_SIZE	24  /* common MAD header: what the kernel hands back on a send timeout */
 #define DRAIN_MAX	256 /* MADs read in a row before deadlines are looked at again */
 #define NSEC_PER_MSEC	1000000ULL
@@ -238,6 +235,16 @@ void rk_mad_options_defaults(struct rk_mad_options *options)
 	options->retries = RK_MAD_DEFAULT_RETRIES;
 }
 
+static int check_option(enum rk_setting setting, const char *name, unsigned value)
+{
+	char msg[96];
+
+	if (rk_limit_check(setting, value, msg, sizeof(msg)) == 0)
+		return 0;
+	rk_log(RK_LOG_ERR, "MAD options: %s %u: %s", name, value, msg);
+	return -EINVAL;
+}
+
 static int resolve_options(const struct rk_mad_options *in, struct rk_mad_options *out)
 {
 	rk_mad_options_defaults(out);
@@ -248,15 +255,10 @@ static int resolve_options(const struct rk_mad_options *in, struct rk_mad_option
 	if (in->timeout_ms)
 		out->timeout_ms = in->timeout_ms;
 	out->retries = in->retries;
-	if (out->window > MAX_WINDOW || out->timeout_ms > MAX_TIMEOUT_MS ||
-	    out->retries > MAX_RETRIES) {
-		rk_log(RK_LOG_ERR,
-		       "MAD options out of range: window %u (max %u), timeout %u ms "
-		       "(max %u), retries %u (max %u)",
-		       out->window, MAX_WINDOW, out->timeout_ms, MAX_TIMEOUT_MS, out->retries,
-		       MAX_RETRIES);
+	if (check_option(RK_SETTING_WINDOW, "window", out->window) ||
+	    check_option(RK_SETTING_TIMEOUT_MS, "timeout (ms)", out->timeout_ms) ||
+	    check_option(RK_SETTING_RETRIES, "retries", out->retries))
 		return -EINVAL;
-	}
 	return 0;
 }
 

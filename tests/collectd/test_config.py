@@ -3,6 +3,7 @@
 """A real collectd with bad <Plugin rdmakit> blocks: each bad key or value is reported with
 its name and value, collectd refuses the configuration, and the plugin never reads."""
 import os
+import re
 import shutil
 import tempfile
 import time
@@ -64,6 +65,18 @@ BAD = [
     ('<Fabric>\n    Foo 1\n  </Fabric>', 'Fabric (no value): is an option, not a block'),
 ]
 
+# The same bad value given to the plugin (lines inside <Plugin rdmakit>) and to the CLI:
+# both front ends ask the core's rk_limit_check and print its message.
+SAME_IN_BOTH = [
+    ('Fabric true\n  FabricWindow 4097', ["sweep", "--window", "4097"]),
+    ('Fabric true\n  FabricWindow 0', ["sm", "--window", "0"]),
+    ('Fabric true\n  FabricWindow 2.5', ["fabric", "--window", "2.5"]),
+    ('SubnetManager true\n  FabricTimeout 60001', ["sm", "--timeout", "60001"]),
+    ('Fabric true\n  Rediscover -1', ["sweep", "--rediscover", "-1"]),
+    ('Fabric true\n  CAPort 255', ["doctor", "--fabric", "-P", "255"]),
+]
+RDMAKIT = os.environ.get("RDMAKIT", os.path.join(cdtest.TOP, "build", "cli", "rdmakit"))
+
 
 class BadConfig(unittest.TestCase):
     def check_refused(self, lines, message, args=()):
@@ -96,6 +109,25 @@ class BadConfig(unittest.TestCase):
         os.mkfifo(fifo)
         self.check_refused(f'Fabric true\n  NodeNameMap "{fifo}"',
                            f'NodeNameMap "{fifo}": cannot read it: not a regular file')
+
+    @unittest.skipUnless(os.access(RDMAKIT, os.X_OK), "the CLI is not built")
+    def test_the_cli_and_the_plugin_say_the_same(self):
+        for lines, args in SAME_IN_BOTH:
+            with self.subTest(lines=lines):
+                key, value = lines.split("\n")[-1].split()
+                block = (f'<Plugin rdmakit>\n  SysfsRoot "{IB_HDR}"\n  {lines}\n</Plugin>')
+                with cdtest.Daemon(block) as daemon:
+                    self.assertNotEqual(daemon.start(expect_values=False), 0)
+                    plugin = re.search(rf"\[error\] rdmakit plugin: {key} {value}: (.+)",
+                                       daemon.log())
+                proc = cdtest.subprocess.run([RDMAKIT, *args], capture_output=True, text=True,
+                                             timeout=30)
+                self.assertEqual(proc.returncode, 3, proc.stderr)
+                cli = re.search(rf"^rdmakit: {args[-2]} {value}: (.+)$", proc.stderr, re.M)
+                self.assertIsNotNone(plugin, lines)
+                self.assertIsNotNone(cli, proc.stderr)
+                self.assertTrue(plugin.group(1).startswith("expected a "), plugin.group(1))
+                self.assertEqual(cli.group(1), plugin.group(1))
 
     def test_refused_in_one_shot_mode(self):
         self.check_refused('IgnoreSelected "maybe"', 'IgnoreSelected "maybe"', ["-T"])

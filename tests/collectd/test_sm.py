@@ -72,6 +72,9 @@ class SubnetManagerMode(unittest.TestCase):
     def check_against_sminfo(self):
         """The master's values equal sminfo's; its activity count lies between the values of
         the queries just before and just after sminfo's."""
+        # each value has a csv file of its own: this one may come a moment after count-sms
+        cdtest.wait_for(lambda: self.rows("derive-master_activity_count"), 10,
+                        "a master activity count")
         before = self.rows("derive-master_activity_count")[-1][1]
         out = self.sim.run("sminfo").stdout
         m = re.search(r"sm lid (\d+) sm guid 0x[0-9a-f]+, activity count (\d+) priority (\d+) "

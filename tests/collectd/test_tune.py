@@ -58,8 +58,8 @@ class Tune(unittest.TestCase):
         self.assertEqual([n["severity"] for n in thp], ["WARNING", "OKAY", "WARNING"])
 
     def test_bad_values_refused(self):
-        for key, value, why in (("TuneInterval", 0, "TuneInterval 0: expected seconds between "
-                                 "audits, 1 to 604800"),
+        for key, value, why in (("TuneInterval", 0, "TuneInterval 0: expected a number of "
+                                 "seconds from 1 to 604800"),
                                 ("TuneProfile", "fast", 'TuneProfile "fast": expected latency or '
                                  "throughput"),
                                 ("TuneRoot", "/nonexistent/rdmakit", 'TuneRoot "/nonexistent/'

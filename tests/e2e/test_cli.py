@@ -305,7 +305,8 @@ class Counters(unittest.TestCase):
                              998877665544 * 4)
 
     def test_bad_arguments(self):
-        for args, text in ((["--interval", "abc"], "--interval: not a number"),
+        for args, text in ((["--interval", "abc"],
+                            "--interval abc: expected a number of seconds from 0 to 86400"),
                            (["--count", "0"], "--count: expected a whole number"),
                            (["mlx5_0:x"], "expected DEVICE or DEVICE:PORT"),
                            (["--bogus"], "unknown option")):
@@ -504,6 +505,65 @@ class HostileTrees(unittest.TestCase):
                                   timeout=20)
             self.assertEqual(proc.returncode, 3, proc.stderr)
             self.assertIn(f"{fifo}: cannot open node name map: not a regular file", proc.stderr)
+
+
+class Options(unittest.TestCase):
+    """The one option parser (cli/options.c) behind every subcommand."""
+    COMMANDS = ("status", "counters", "doctor", "fabric", "sm", "sweep")
+    MAD = ("fabric", "sm", "sweep", "doctor")
+
+    def cli(self, *args):
+        return subprocess.run([RDMAKIT, *args], capture_output=True, text=True, timeout=30)
+
+    def test_help_comes_from_each_table(self):
+        for cmd in self.COMMANDS:
+            proc = self.cli(cmd, "--help")
+            self.assertEqual(proc.returncode, 0, cmd)
+            self.assertTrue(proc.stdout.startswith(f"Usage: rdmakit {cmd} "), cmd)
+            lines = proc.stdout.splitlines()
+            self.assertIn("--help", [l.split()[0] for l in lines if l.startswith("  --")])
+            mad = [l for l in lines if l.startswith("  --window N ")]
+            self.assertEqual(mad, ["  --window N             MADs in flight at once (default 32)"]
+                             if cmd in self.MAD else [], cmd)
+        doctor = self.cli("doctor", "--help").stdout
+        self.assertTrue(doctor.endswith("3 could not check.\n"))
+        self.assertIn("  --interval S           take a second sample", doctor)
+        self.assertIn("  --count N         number of samples (default 1, or unlimited with "
+                      "--interval)\n", self.cli("counters", "--help").stdout)
+        sweep = self.cli("sweep", "--help").stdout
+        self.assertIn("                         (default 300; it is also rediscovered when "
+                      "ports stop\n                         answering)\n", sweep)
+
+    def test_usage_errors_exit_3(self):
+        for cmd in self.COMMANDS:
+            proc = self.cli(cmd, "--bogus")
+            self.assertEqual(proc.returncode, 3, cmd)
+            self.assertIn(f"rdmakit {cmd}: unknown option\nTry 'rdmakit {cmd} --help'.",
+                          proc.stderr)
+            extra = ["a", "b"] if cmd in ("status", "counters") else ["a"]
+            proc = self.cli(cmd, *extra)
+            self.assertEqual(proc.returncode, 3, cmd)
+            self.assertIn("too many arguments" if len(extra) == 2
+                          else 'unexpected argument "a"', proc.stderr)
+        for cmd in self.MAD:
+            for args, text in ((["--window", "4097"],
+                                "rdmakit: --window 4097: expected a whole number from 1 to 4096"),
+                               (["-P", "0"], "rdmakit: -P 0: expected a port number from 1 to 254"),
+                               (["--timeout"], "option '--timeout' requires an argument")):
+                proc = self.cli(cmd, *args)
+                self.assertEqual((proc.returncode, proc.stdout), (3, ""), (cmd, args))
+                self.assertIn(text, proc.stderr)
+
+    def test_the_discovery_helper_checks_the_same_limits(self):
+        helper = os.environ.get("RDMAKIT_DISCOVER_HELPER")
+        if not helper:
+            self.fail("RDMAKIT_DISCOVER_HELPER is not set")
+        for args, text in ((["-t", "60001"], "60001: expected a whole number of milliseconds "
+                                             "from 1 to 60000"),
+                           (["-P", "255"], "255: expected a port number from 1 to 254")):
+            proc = subprocess.run([helper, *args], capture_output=True, text=True, timeout=30)
+            self.assertEqual(proc.returncode, 2, args)
+            self.assertIn(f"rdmakit-discover: {text}", proc.stderr)
 
 
 class DescriptorBudget(unittest.TestCase):

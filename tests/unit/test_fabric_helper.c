@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -100,6 +101,21 @@ static void a_hanging_helper_is_stopped_at_the_deadline(void **state)
 	assert_int_equal(log_capture_count("gave no whole answer in 1 s; stopped it"), 1);
 }
 
+static void a_deadline_out_of_range_is_refused_before_the_helper_runs(void **state)
+{
+	struct rk_fabric_options options = {.helper_deadline_s = 86401};
+	char ran[sizeof(dir) + 8];
+
+	(void)state;
+	snprintf(ran, sizeof(ran), "%s/ran", dir);
+	helper_script("#!/bin/sh\ntouch \"${0%/*}/ran\"\n");
+	assert_int_equal(discover(&options), -EINVAL);
+	assert_int_equal(log_capture_count("helper deadline 86401 s: expected a whole number of "
+					   "seconds from 1 to 86400"),
+			 1);
+	assert_int_not_equal(access(ran, F_OK), 0);
+}
+
 static int make_dir(void **state)
 {
 	(void)state;
@@ -120,6 +136,7 @@ int main(void)
 	    cmocka_unit_test(log_lines_and_failure_are_passed_on),
 	    cmocka_unit_test(nonsense_is_refused),
 	    cmocka_unit_test(a_hanging_helper_is_stopped_at_the_deadline),
+	    cmocka_unit_test(a_deadline_out_of_range_is_refused_before_the_helper_runs),
 	};
 
 	return cmocka_run_group_tests_name("fabric_helper", tests, make_dir, remove_dir);

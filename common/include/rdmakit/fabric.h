@@ -90,8 +90,9 @@ struct rk_fabric_options {
 	unsigned timeout_ms;
 	unsigned max_smps; /* SMPs in flight during discovery */
 	const struct rk_name_map *names;
-	unsigned helper_deadline_s; /* rk_fabric_discover_isolated stops its helper after this
-				       long without a whole answer (0: 600) */
+	unsigned
+	    helper_deadline_s; /* rk_fabric_discover_isolated stops its helper after this
+				  long without a whole answer (0: RK_HELPER_DEADLINE_DEFAULT_S) */
 };
 
 /** Discover the fabric through the local port (libibnetdisc) and classify its links. */

@@ -3,6 +3,8 @@
 #ifndef RDMAKIT_MAD_H
 #define RDMAKIT_MAD_H
 
+#include "rdmakit/limits.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -14,10 +16,6 @@
 
 #define RK_MAD_METHOD_GET 0x01
 #define RK_MAD_METHOD_SET 0x02
-
-#define RK_MAD_DEFAULT_WINDOW	  32
-#define RK_MAD_DEFAULT_TIMEOUT_MS 200
-#define RK_MAD_DEFAULT_RETRIES	  2
 
 /* The local end: one umad port per process (a second one breaks the first under ibsim). */
 struct rk_mad_port;
@@ -68,9 +66,10 @@ struct rk_mad_request {
 
 /* How the engine sends. */
 struct rk_mad_options {
-	unsigned window;     /* MADs in flight at once (0: default 32; at most 4096) */
-	unsigned timeout_ms; /* per attempt (0: default 200) */
-	unsigned retries;    /* extra attempts after a timeout (0: none; default 2) */
+	/* defaults and ranges in rdmakit/limits.h (RK_SETTING_WINDOW, _TIMEOUT_MS, _RETRIES) */
+	unsigned window;     /* MADs in flight at once (0: the default) */
+	unsigned timeout_ms; /* per attempt (0: the default) */
+	unsigned retries;    /* extra attempts after a timeout (0: none) */
 };
 
 /* Totals of one run: answered + timeouts + errors == requests. */

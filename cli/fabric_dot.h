@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* The fabric as a Graphviz graph, for an admin to look at (rdmakit fabric --dot). */
+#ifndef RDMAKIT_CLI_FABRIC_DOT_H
+#define RDMAKIT_CLI_FABRIC_DOT_H
+
+#include "rdmakit/fabric.h"
+#include "rdmakit/health.h"
+
+#include <stdio.h>
+
+/** An undirected graph: switches (boxes), CAs (ellipses) and routers (diamonds) by name,
+ * links labelled with width and speed, degraded ones red with the reason. With the previous
+ * discovery and the fabric findings between the two (rk_health_check_fabric; both may be
+ * NULL), each PORT_WENT_DOWN port's old link is dashed, to a dashed node when its peer is
+ * gone from the fabric. */
+void dot_fabric(FILE *out, const struct rk_fabric *fabric, const struct rk_fabric *prev,
+		const struct rk_findings *findings);
+
+#endif

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* Every front end's settings in one place: defaults, ranges, and the one check of a value. */
+#ifndef RDMAKIT_LIMITS_H
+#define RDMAKIT_LIMITS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Defaults, plain numbers so that help texts can print them (RK_STRINGIFY); the rediscover
+ * period's, RK_REDISCOVER_DEFAULT_S, is in rdmakit/monitor.h. */
+#define RK_MAD_DEFAULT_WINDOW	     32	  /* MADs in flight at once */
+#define RK_MAD_DEFAULT_TIMEOUT_MS    200  /* per MAD attempt */
+#define RK_MAD_DEFAULT_RETRIES	     2	  /* extra attempts after a timeout */
+#define RK_HELPER_DEADLINE_DEFAULT_S 600  /* the discovery helper's time to a whole answer */
+#define RK_TUNE_INTERVAL_DEFAULT_S   3600 /* between two tune audits of a daemon */
+
+#define RK_STRINGIFY_(x) #x
+#define RK_STRINGIFY(x)	 RK_STRINGIFY_(x)
+
+/* The settings a user can give (CLI option, collectd key) or a front end passes to the core. */
+enum rk_setting {
+	RK_SETTING_WINDOW,	    /* --window, FabricWindow: 1 to 4096 */
+	RK_SETTING_TIMEOUT_MS,	    /* --timeout, FabricTimeout: 1 to 60000 ms */
+	RK_SETTING_RETRIES,	    /* MAD retries: 0 to 100 */
+	RK_SETTING_REDISCOVER_S,    /* --rediscover, Rediscover: 0 (never) to 604800 s */
+	RK_SETTING_INTERVAL_S,	    /* the CLI's --interval: 0 to 86400 s */
+	RK_SETTING_FABRIC_INTERVAL, /* FabricInterval (fabric and SM reads): 0.001 to 86400 s */
+	RK_SETTING_HELPER_DEADLINE, /* the discovery helper's deadline: 1 to 86400 s */
+	RK_SETTING_CA_PORT,	    /* -P, CAPort: 1 to 254 */
+	RK_SETTING_TUNE_INTERVAL,   /* TuneInterval: 1 to 604800 s */
+	RK_SETTING_COUNT,
+};
+
+/* The range of one setting. */
+struct rk_limit {
+	double min, max;
+	bool whole;	  /* whole numbers only */
+	const char *noun; /* "whole number of milliseconds", in the message */
+	const char *zero; /* what 0 means when it is allowed ("never"), else NULL */
+};
+
+/** The range of a setting, or NULL for an unknown one. */
+const struct rk_limit *rk_limit_get(enum rk_setting setting);
+
+/** 0 when value is within the setting's range; else -ERANGE (-EINVAL for an unknown setting)
+ * and msg gets "expected a NOUN from MIN to MAX", the same for every front end. */
+int rk_limit_check(enum rk_setting setting, double value, char *msg, size_t size);
+
+/** Parse text as a number (decimal, nothing after it) and check it like rk_limit_check;
+ * -EINVAL with the same msg when it is not a number. */
+int rk_limit_parse(enum rk_setting setting, const char *text, double *out, char *msg, size_t size);
+
+#endif
