@@ -84,7 +84,7 @@ int cd_key_setting(const oconfig_item_t *item, const char *shown, enum rk_settin
 	return 0;
 }
 
-static int set_sysfs_root(struct cd_config *config, const oconfig_item_t *item, const char *shown)
+int cd_key_directory(const oconfig_item_t *item, const char *shown, char **out)
 {
 	const char *path = cd_key_string(item);
 	struct stat st;
@@ -96,9 +96,14 @@ static int set_sysfs_root(struct cd_config *config, const oconfig_item_t *item, 
 	copy = strdup(path);
 	if (!copy)
 		return cd_key_reject(item, shown, "out of memory");
-	free(config->sysfs_root);
-	config->sysfs_root = copy;
+	free(*out);
+	*out = copy;
 	return 0;
+}
+
+static int set_sysfs_root(struct cd_config *config, const oconfig_item_t *item, const char *shown)
+{
+	return cd_key_directory(item, shown, &config->sysfs_root);
 }
 
 static int add_port(struct cd_config *config, const oconfig_item_t *item, const char *shown)

@@ -27,6 +27,9 @@ int cd_key_bool(const oconfig_item_t *item, const char *shown, bool *out);
 int cd_key_setting(const oconfig_item_t *item, const char *shown, enum rk_setting setting,
 		   double *out);
 
+/** The absolute path of an existing directory, copied into *out (freeing what it held). */
+int cd_key_directory(const oconfig_item_t *item, const char *shown, char **out);
+
 /** The fabric and SM options; *count receives their number. */
 const struct cd_key *cd_fabric_keys(size_t *count);
 

@@ -2,8 +2,6 @@
 /* The tune mode's options: Tune, TuneInterval, TuneRoot, TuneProfile. */
 #include "cd_tune.h"
 
-#include <sys/stat.h>
-
 static int set_tune(struct cd_config *config, const oconfig_item_t *item, const char *shown)
 {
 	return cd_key_bool(item, shown, &config->tune.enabled);
@@ -16,19 +14,7 @@ static int set_interval(struct cd_config *config, const oconfig_item_t *item, co
 
 static int set_root(struct cd_config *config, const oconfig_item_t *item, const char *shown)
 {
-	const char *path = cd_key_string(item);
-	struct stat st;
-	char *copy;
-
-	if (!path || path[0] != '/' || stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
-		return cd_key_reject(item, shown,
-				     "expected the absolute path of an existing directory");
-	copy = strdup(path);
-	if (!copy)
-		return cd_key_reject(item, shown, "out of memory");
-	free(config->tune.root);
-	config->tune.root = copy;
-	return 0;
+	return cd_key_directory(item, shown, &config->tune.root);
 }
 
 static int set_profile(struct cd_config *config, const oconfig_item_t *item, const char *shown)
