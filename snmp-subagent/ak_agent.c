@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "ak_agent.h"
 
+#include "ak_index.h"
 #include "ak_oid.h"
 #include "ak_trap.h"
 
@@ -66,19 +67,6 @@ static void set_value(netsnmp_variable_list *vb, const struct ak_cell *cell)
 	}
 }
 
-/* An OID's index part as the snapshot's sub-identifiers; false when no row can have it. */
-static bool index_of(const oid *name, size_t len, uint32_t *index)
-{
-	if (len > AK_INDEX_MAX)
-		return false;
-	for (size_t i = 0; i < len; i++) {
-		if (name[i] > UINT32_MAX)
-			return false;
-		index[i] = (uint32_t)name[i];
-	}
-	return true;
-}
-
 static bool served_column(const struct ak_table_def *def, oid column)
 {
 	return column < AK_COLUMN_LIMIT && def->slot[column] != 0;
@@ -96,7 +84,7 @@ static int serve_get(const struct ak_table_def *def, netsnmp_variable_list *vb)
 	    netsnmp_oid_is_subtree(base, len, vb->name, vb->name_length) ||
 	    !served_column(def, vb->name[len]))
 		return SNMP_NOSUCHOBJECT;
-	if (!current || !index_of(vb->name + len + 1, vb->name_length - len - 1, index))
+	if (!current || !ak_index_decode(vb->name + len + 1, vb->name_length - len - 1, index))
 		return SNMP_NOSUCHINSTANCE;
 	row = ak_table_find(ak_snapshot_table(current, def->id), index, vb->name_length - len - 1);
 	cell = row ? ak_row_cell(row, (unsigned)vb->name[len]) : NULL;
@@ -127,7 +115,7 @@ static bool next_start(const struct ak_table_def *def, const netsnmp_variable_li
 	index_len = vb->name_length - len - 1;
 	if (index_len > AK_INDEX_MAX)
 		index_len = AK_INDEX_MAX;
-	if (!index_of(vb->name + len + 1, index_len, index)) {
+	if (!ak_index_decode(vb->name + len + 1, index_len, index)) {
 		(*col)++; /* past every row of this column */
 		return *col < def->ncolumns;
 	}

@@ -97,9 +97,10 @@ int ak_snapshot_seal(struct ak_snapshot *snapshot)
 
 	for (int id = 0; id < AK_T_COUNT; id++) {
 		struct ak_table *table = &snapshot->tables[id];
+		size_t kept = 1;
 
-		size_t kept = table->nrows ? 1 : 0;
-
+		if (table->nrows < 2)
+			continue; /* sorted already; and qsort must not get an empty table's NULL */
 		qsort(table->rows, table->nrows, sizeof(*table->rows), compare_rows);
 		for (size_t r = 1; r < table->nrows; r++) {
 			if (compare_rows(&table->rows[kept - 1], &table->rows[r]) == 0)

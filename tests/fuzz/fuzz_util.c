@@ -11,6 +11,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+const char *__asan_default_options(void)
+{
+	return "max_malloc_fill_size=1048576";
+}
+
 static void drop(enum rk_log_level level, const char *message, void *ctx)
 {
 	(void)level;

@@ -6,6 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/** ASan's defaults for every target: fill all of a fresh allocation (not only its first 4 KB)
+ * with garbage, so a read past the end of a string in a bigger buffer is seen at once. */
+const char *__asan_default_options(void);
+
 /** Route the core's log to a handler that drops messages (they are still formatted). */
 void fuzz_quiet_log(void);
 

@@ -232,6 +232,32 @@ static void test_partitions_fallbacks_are_errors(void **state)
 	rk_tune_audit_free(&a);
 }
 
+/* A comment on the last line, with no newline after it: the comment is blanked up to the end of
+ * the file and no further (it once scanned and blanked past the buffer, found by
+ * fuzz_tune_partitions). */
+static void test_partitions_comment_at_end_of_file(void **state)
+{
+	static const char text[] = "Default=0x7fff, ipoib : ALL=full ;\n# storage=0x8001 : ALL ;";
+	char dir[] = "/tmp/rdmakit-osmcmt-XXXXXX", path[128];
+	struct rk_tune_audit a = {0};
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/partitions.conf", dir);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	fwrite(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	assert_int_equal(rk_tune_audit_partitions("/", path, &a), 0);
+	assert_int_equal(a.findings.count, 1);
+	assert_string_equal(a.findings.items[0].code, "TUNE_PART_DEFAULT");
+	assert_string_equal(a.facts[0].current, "ALL=full");
+	rk_tune_audit_free(&a);
+	unlink(path);
+	rmdir(dir);
+}
+
 static void test_log_summary(void **state)
 {
 	struct rk_tune_audit a = {0};
@@ -285,6 +311,7 @@ int main(void)
 	    cmocka_unit_test(test_unreadable_and_binary_confs),
 	    cmocka_unit_test(test_partitions_good),
 	    cmocka_unit_test(test_partitions_fallbacks_are_errors),
+	    cmocka_unit_test(test_partitions_comment_at_end_of_file),
 	    cmocka_unit_test(test_log_summary),
 	    cmocka_unit_test(test_set_replaces_the_last_line_only),
 	};

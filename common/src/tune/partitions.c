@@ -330,14 +330,12 @@ static unsigned line_of(const char *data, const char *at)
 	return line;
 }
 
+/* Blank every comment, the last line's too when the file does not end with a newline. */
 static void strip_comments(char *data)
 {
-	for (char *p = data; *p; p++)
-		if (*p == '#')
-			while (*p && *p != '\n')
-				*p++ = ' ';
-		else if (*p == '\n')
-			continue;
+	for (char *p = strchr(data, '#'); p; p = strchr(p, '#'))
+		while (*p && *p != '\n')
+			*p++ = ' ';
 }
 
 static int report_default(struct part_scan *scan)
