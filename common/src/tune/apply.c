@@ -289,17 +289,26 @@ static int run_plan(struct applying *a, const char *label, const struct rk_tune_
 	return err;
 }
 
-int rk_tune_apply(const char *root, const char *label, const struct rk_tune_plan *plan,
-		  struct rk_tune_result *result)
+/* What apply and rollback check first: root, a usable --root, the journals' lock. */
+static int begin_change(const char *what, const char *root, struct rk_tune_result *result,
+			int *lock)
 {
-	struct applying a = {.root = root, .result = result};
-	int lock, err = need_root("apply");
+	int err = need_root(what);
 
 	*result = (struct rk_tune_result){0};
 	if (!err)
 		err = rk_tune_check_root(root);
 	if (!err)
-		err = lock_journals(root, &lock);
+		err = lock_journals(root, lock);
+	return err;
+}
+
+int rk_tune_apply(const char *root, const char *label, const struct rk_tune_plan *plan,
+		  struct rk_tune_result *result)
+{
+	struct applying a = {.root = root, .result = result};
+	int lock, err = begin_change("apply", root, result, &lock);
+
 	if (err)
 		return err;
 	err = check_clean(root);
@@ -431,13 +440,8 @@ static int pick_rollback(const char *root, const char *id, char *out, size_t siz
 int rk_tune_rollback(const char *root, const char *id, struct rk_tune_result *result)
 {
 	struct journal j = {.fd = -1};
-	int lock, err = need_root("rollback");
+	int lock, err = begin_change("rollback", root, result, &lock);
 
-	*result = (struct rk_tune_result){0};
-	if (!err)
-		err = rk_tune_check_root(root);
-	if (!err)
-		err = lock_journals(root, &lock);
 	if (err)
 		return err;
 	err = pick_rollback(root, id, result->id, sizeof(result->id));
