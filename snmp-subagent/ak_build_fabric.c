@@ -38,6 +38,14 @@ static int set_guid(struct ak_row *row, unsigned column, uint64_t guid)
 	return ak_row_set_octets(row, column, octets, sizeof(octets));
 }
 
+/* The one row (index 0) of a group of scalars. */
+static struct ak_row *scalar_row(struct ak_table *table)
+{
+	uint32_t zero = 0;
+
+	return ak_table_add_row(table, &zero, 1);
+}
+
 /* The SM facts (rk_sm_fact_values), and the master's GUID. */
 static int add_master(struct ak_table *table, const struct rk_sm_status *status)
 {
@@ -45,8 +53,7 @@ static int add_master(struct ak_table *table, const struct rk_sm_status *status)
 	double values[RK_FACT_COUNT];
 	size_t nfacts;
 	const struct rk_fact *facts = rk_facts_all(&nfacts);
-	uint32_t zero = 0;
-	struct ak_row *row = ak_table_add_row(table, &zero, 1);
+	struct ak_row *row = scalar_row(table);
 
 	if (!row)
 		return -ENOMEM;
@@ -71,8 +78,7 @@ static int add_summary(struct ak_table *table, const struct rk_monitor *m)
 	double values[RK_FACT_COUNT];
 	size_t nfacts;
 	const struct rk_fact *facts = rk_facts_all(&nfacts);
-	uint32_t zero = 0;
-	struct ak_row *row = ak_table_add_row(table, &zero, 1);
+	struct ak_row *row = scalar_row(table);
 
 	if (!row)
 		return -ENOMEM;
