@@ -3,6 +3,8 @@
 #ifndef AK_CONFIG_H
 #define AK_CONFIG_H
 
+#include "ak_probe.h"
+
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -19,10 +21,11 @@ struct ak_config {
 	double expect_rate_gbps; /* health option; 0 = none */
 	bool fabric, sm;	 /* fabric and SM modes (a management node) */
 	char *ca, *node_name_map;
-	int ca_port;		     /* 0: libibumad's default */
-	unsigned window, timeout_ms; /* 0: the core's defaults */
-	double fabric_interval;	     /* seconds between fabric sweeps and SM queries */
-	double rediscover;	     /* seconds before the topology is rediscovered */
+	int ca_port;		      /* 0: libibumad's default */
+	unsigned window, timeout_ms;  /* 0: the core's defaults */
+	double fabric_interval;	      /* seconds between fabric sweeps and SM queries */
+	double rediscover;	      /* seconds before the topology is rediscovered */
+	struct ak_probe_config probe; /* probe, probe-interval */
 };
 
 /** The defaults (host only, /sys, refresh every 10 s). */
