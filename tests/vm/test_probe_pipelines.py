@@ -40,6 +40,7 @@ def inside_snmp():
         snmptest.wait_for(lambda: s.get_raw(status) == "passed", 60, "rxe0:1's probe passed")
         port = s.named("RDMAKIT-MIB::rdmakitPortTable")
         got = {c: port.get(f"{c}.1.1") for c in PORT_COLUMNS}
+        got["snmpget"] = {c: s.get_raw(f"RDMAKIT-MIB::{c}.1.1") for c in PORT_COLUMNS[:2]}
         got["findings"] = {k: v for k, v in s.named("RDMAKIT-MIB::rdmakitFindingTable").items()
                            if k.startswith(("rdmakitFindingCode.", "rdmakitFindingSubject."))}
     return got
@@ -117,6 +118,8 @@ class Pipelines(unittest.TestCase):
         self.assertGreater(micros, 0)
         self.assertLess(micros, 1000000)
         self.assertEqual(got["rdmakitPortProbeFailure"], "")
+        self.assertEqual(got["snmpget"]["rdmakitPortProbeStatus"], "passed")
+        self.assertRegex(got["snmpget"]["rdmakitPortProbeTime"], r"^[1-9]\d* microseconds$")
 
     def test_snmp_findings_table_has_the_probe(self):
         findings = result_of(self.snmp)["findings"]
