@@ -24,6 +24,7 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/SOURCES" "$work/tree/rdmakit-$version"
 "$top/scripts/copy-tree.sh" "$top" "$work/tree/rdmakit-$version"
 tar -C "$work/tree" -czf "$work/SOURCES/rdmakit-$version.tar.gz" "rdmakit-$version"
+cp "$top/packaging/systemd/rdmakit-agentx.sysusers" "$work/SOURCES/"
 
 set -- --define "_topdir $work"
 [ -d "$top/snmp-subagent" ] || set -- "$@" --without agentx

@@ -6,6 +6,8 @@
 #                                (./build-sanitize, or $SANITIZE_BUILD_DIR): collectd runs with
 #                                the ASan runtime preloaded, the valgrind tests are skipped
 #                                (valgrind cannot run ASan programs; the normal build has them)
+#                                and so are the package builds (label packaging: they build
+#                                the packages from the tree, never from this build)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -13,14 +15,16 @@ case "${1:-}" in
 "")
 	build=${BUILD_DIR:-$top/build}
 	BUILD_DIR=$build "$top/scripts/build.sh"
+	set --
 	;;
 --sanitize)
 	build=${SANITIZE_BUILD_DIR:-$top/build-sanitize}
 	BUILD_DIR=$build "$top/scripts/build.sh" -DRDMAKIT_SANITIZE=ON
+	set -- -LE packaging
 	;;
 *)
 	echo "usage: scripts/check.sh [--sanitize]" >&2
 	exit 2
 	;;
 esac
-ctest --test-dir "$build" --output-on-failure
+ctest --test-dir "$build" --output-on-failure "$@"

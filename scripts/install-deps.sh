@@ -12,7 +12,7 @@ packages="
   collectd-core collectd-dev collectd-utils libyajl2
   snmpd snmp libsnmp-dev smitools snmptrapd
   clang libclang-rt-14-dev
-  scdoc debhelper fakeroot lintian rpm rpmlint
+  scdoc debhelper fakeroot lintian rpm rpmlint strace util-linux
   qemu-system-x86 busybox-static ibverbs-providers ibverbs-utils rdmacm-utils perftest
   gnuplot-nox cpio
   graphviz

@@ -45,7 +45,9 @@ def expected_files(settings):
     if on("RDMAKIT_BUILD_SNMP"):
         files += [f"{prefix}/sbin/rdmakit-agentx", f"{prefix}/share/snmp/mibs/RDMAKIT-MIB.txt",
                   f"{prefix}/lib/systemd/system/rdmakit-agentx.service",
-                  f"{etc}/rdmakit/agentx.conf"]
+                  f"{prefix}/lib/sysusers.d/rdmakit-agentx.conf",
+                  f"{prefix}/lib/tmpfiles.d/rdmakit-agentx.conf",
+                  f"{etc}/rdmakit/agentx.conf", f"{etc}/snmp/snmpd.conf.d/rdmakit-agentx.conf"]
         if on("RDMAKIT_BUILD_MAN"):
             files.append(f"{prefix}/share/man/man8/rdmakit-agentx.8")
     return sorted(files)
@@ -79,9 +81,12 @@ class Install(unittest.TestCase):
                 self.assertTrue(os.access(self.destdir + path, os.X_OK), path)
 
     def test_security_exposure(self):
-        """systemd-analyze security --offline of every installed service, printed; the doctor
-        (it only reads /sys) must stay SAFE, below 2.0. Other services (the subagent's) are
-        printed for the report; their bound comes with them."""
+        """systemd-analyze security --offline of every installed service, printed. The doctor
+        (it only reads /sys, as a dynamic user) must stay SAFE, below 1.0 (0.2 with systemd
+        252). The subagent (root until it has opened sysfs and umad) must stay at or below
+        3.0 (2.7 with systemd 252): dropping its CapabilityBoundingSet= (4.2), its
+        SystemCallFilter= (4.0) or RestrictNamespaces= (3.4), or any four of the 0.1
+        directives, goes above; 0.3 is left for other systemd versions' weights."""
         services = [f for f in self.installed if f.endswith(".service")]
         copies = tempfile.mkdtemp(prefix="rdmakit-units-")
         try:
@@ -97,7 +102,9 @@ class Install(unittest.TestCase):
                       file=sys.stderr)
         finally:
             shutil.rmtree(copies, ignore_errors=True)
-        self.assertLess(scores["rdmakit-doctor.service"], 2.0)
+        self.assertLess(scores["rdmakit-doctor.service"], 1.0)
+        if "rdmakit-agentx.service" in scores:
+            self.assertLessEqual(scores["rdmakit-agentx.service"], 3.0)
 
     def unit_copy(self, unit, directory):
         """A copy of an installed unit in directory, the programs it runs from this install

@@ -63,6 +63,26 @@ class Rpms(unittest.TestCase):
         self.assertRegex(scripts, r"(?s)postinstall scriptlet.*preset rdmakit-doctor\.timer.*"
                                   r"preuninstall scriptlet.*disable --now rdmakit-doctor\.timer")
 
+    @unittest.skipUnless("rdmakit-agentx" in PACKAGES, "no snmp-subagent/ in the tree")
+    def test_agentx_user(self):
+        """The subagent's package ships its sysusers.d and tmpfiles.d files and the snmpd.conf
+        snippet (a noreplace config file); %pre creates the system user _rdmakit and its
+        group only when missing, %post creates /var/agentx from the tmpfiles.d line."""
+        files = self.query("rdmakit-agentx", "-l").split()
+        for path in ("/usr/lib/sysusers.d/rdmakit-agentx.conf",
+                     "/usr/lib/tmpfiles.d/rdmakit-agentx.conf",
+                     "/etc/snmp/snmpd.conf.d/rdmakit-agentx.conf"):
+            self.assertIn(path, files)
+        self.assertIn("/etc/snmp/snmpd.conf.d/rdmakit-agentx.conf",
+                      self.query("rdmakit-agentx", "-c").split())
+        scripts = self.query("rdmakit-agentx", "--scripts")
+        self.assertRegex(scripts, r"(?s)preinstall scriptlet.*"
+                                  r"getent group _rdmakit >/dev/null \|\| groupadd -r _rdmakit.*"
+                                  r"getent passwd _rdmakit >/dev/null \|\| useradd -r -g _rdmakit"
+                                  r".*postinstall scriptlet.*systemd-tmpfiles --create "
+                                  r"/usr/lib/tmpfiles\.d/rdmakit-agentx\.conf")
+        self.assertIn("/usr/sbin/useradd", self.query("rdmakit-agentx", "--requires"))
+
     def test_payload_runs(self):
         root = tempfile.mkdtemp(prefix="rdmakit-rpm-payload-")
         try:
