@@ -3,6 +3,8 @@
 #ifndef AK_CONFIG_H
 #define AK_CONFIG_H
 
+#include "rdmakit/tune.h"
+
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -23,6 +25,10 @@ struct ak_config {
 	unsigned window, timeout_ms; /* 0: the core's defaults */
 	double fabric_interval;	     /* seconds between fabric sweeps and SM queries */
 	double rediscover;	     /* seconds before the topology is rediscovered */
+	bool tune;		     /* tune mode: the host's tuning audited */
+	double tune_interval;	     /* seconds between two audits */
+	char *tune_root;	     /* the prefix of /etc, /proc and /sys; NULL: / */
+	const struct rk_tune_profile *tune_profile; /* NULL: hazards only */
 };
 
 /** The defaults (host only, /sys, refresh every 10 s). */
