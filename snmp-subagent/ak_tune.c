@@ -73,6 +73,7 @@ static bool audit(struct ak_tune_watch *watch)
 	}
 	rk_findings_free(&watch->findings);
 	watch->findings = problems;
+	rk_log(RK_LOG_INFO, "tune audit of %s: %zu findings", watch->root, problems.count);
 	return true;
 }
 
