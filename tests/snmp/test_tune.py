@@ -3,7 +3,8 @@
 """Tune mode of rdmakit-agentx with a real snmpd and snmptrapd: the audit of a host tree every
 tune-interval (not every refresh), its findings as rows of rdmakitFindingTable, and a setting
 that drifts away from the profile trapped once when it drifts and once when it is set back;
-the tree is only read; bad values of the tune settings refused line by line."""
+the tree is only read; an audit that fails keeps the last findings; a SIGHUP keeps the tune
+settings; bad values of the tune settings refused line by line."""
 import os
 import re
 import shutil
@@ -62,7 +63,7 @@ class Drift(unittest.TestCase):
         shutil.copytree(HOST_TREE, cls.root, symlinks=True)
         cls.write_thp("always madvise [never]")  # as the latency profile wants
         cls.before = snapshot(cls.root)
-        cls.setup = Setup(os.path.join(cls.root, "sys"), offset=70, config=(
+        cls.setup = Setup(snmptest.fixture("ib-hdr"), offset=70, config=(
             f"refresh 0.2\ntune yes\ntune-interval {INTERVAL}\ntune-root {cls.root}\n"
             "tune-profile latency\n"))
         cls.trapd = Trapd(cls.setup.workdir, snmptest.free_port(71))
@@ -170,6 +171,22 @@ class Drift(unittest.TestCase):
         self.assertIn("the tune settings change only at a restart", self.setup.agent.log())
         first = len(self.audits())
         wait_for(lambda: len(self.audits()) > first, 3 * INTERVAL, "the next audit")
+
+    def test_6_a_failed_audit_keeps_the_findings(self):
+        moved = self.root + ".away"
+        traps = self.trapd.text().count("rdmakitFinding")
+        os.rename(self.root, moved)
+        try:
+            wait_for(lambda: f"tune audit of {self.root} failed: No such file or directory"
+                     in self.setup.agent.log(), 3 * INTERVAL, "the failed audit")
+            self.assertEqual(len(by_code(findings(self.setup), "TUNE_IPOIB_MTU")), 1)
+        finally:
+            os.rename(moved, self.root)
+        first = len(self.audits())
+        wait_for(lambda: len(self.audits()) > first, 3 * INTERVAL, "an audit again")
+        self.assertEqual(self.audits()[-1][1], self.audits()[first - 1][1])
+        time.sleep(0.5)
+        self.assertEqual(self.trapd.text().count("rdmakitFinding"), traps, "no trap")
 
 
 class BadConfig(unittest.TestCase):
