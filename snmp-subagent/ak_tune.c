@@ -26,17 +26,33 @@ int ak_tune_open(struct ak_tune_watch *watch, const struct ak_config *config)
 	return 0;
 }
 
-/* The findings that ask for something: an ok finding only says a check passed. */
+static struct rk_finding *same_key(struct rk_findings *findings, const struct rk_finding *finding)
+{
+	for (size_t i = 0; i < findings->count; i++)
+		if (strcmp(findings->items[i].code, finding->code) == 0 &&
+		    strcmp(findings->items[i].subject, finding->subject) == 0)
+			return &findings->items[i];
+	return NULL;
+}
+
+/* The findings that ask for something (an ok finding only says a check passed), each code
+ * and subject once as the tracker and the table key them: the first of the most severe
+ * (TUNE_ARP tells arp_ignore and arp_announce of one interface apart in its message only). */
 static int keep_problems(const struct rk_findings *all, struct rk_findings *out)
 {
 	int err = 0;
 
 	for (size_t i = 0; i < all->count && !err; i++) {
 		const struct rk_finding *f = &all->items[i];
+		struct rk_finding *kept = same_key(out, f);
 
-		if (f->severity != RK_SEVERITY_OK)
+		if (f->severity == RK_SEVERITY_OK)
+			continue;
+		if (!kept)
 			err = rk_findings_add(out, f->severity, f->code, f->subject, f->remedy,
 					      "%s", f->message);
+		else if (f->severity > kept->severity)
+			*kept = *f;
 	}
 	return err;
 }

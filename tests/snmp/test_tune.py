@@ -110,6 +110,10 @@ class Drift(unittest.TestCase):
                          [(WARNING, "cpufreq")])
         self.assertIn("3 of 3 CPUs use the powersave governor", governor[0]["Message"])
         self.assertIn("cpupower frequency-set -g performance", governor[0]["Remedy"])
+        arp = {r["Subject"]: r["Message"] for r in by_code(rows, "TUNE_ARP").values()}
+        self.assertEqual(sorted(arp), ["ib0", "ib1"], "one row each, not one per sysctl")
+        self.assertTrue(arp["ib0"].startswith("arp_ignore is 0 on ib0"), arp)
+        self.assertNotIn("rows with the same index were dropped", self.setup.agent.log())
         self.assertEqual(by_code(rows, "TUNE_THP"), {}, "THP is as the profile wants")
         self.assertEqual(by_code(rows, "TUNE_SRIOV"), {}, "an ok finding is not a row")
         self.assertEqual(by_code(rows, "TUNE_PCIE_CONFIG"), {}, "an ok finding is not a row")
