@@ -93,18 +93,16 @@ static bool audit(struct ak_tune_watch *watch)
 	return true;
 }
 
-bool ak_tune_poll(struct ak_tune_watch *watch)
+void ak_tune_poll(struct ak_tune_watch *watch)
 {
 	double now = rk_monotonic_seconds();
 
 	rk_event_list_clear(&watch->events);
 	if (!watch->enabled || now < watch->next_at)
-		return false;
+		return;
 	watch->next_at = now + watch->interval;
-	if (!audit(watch))
-		return false;
-	track(watch);
-	return true;
+	if (audit(watch))
+		track(watch);
 }
 
 /* Roots compare as given, with / for the default. */

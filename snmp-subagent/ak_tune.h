@@ -26,9 +26,9 @@ struct ak_tune_watch {
 /** Set tune mode up from the config (off unless config->tune); -ENOMEM. */
 int ak_tune_open(struct ak_tune_watch *watch, const struct ak_config *config);
 
-/** Audit when due: true when an audit finished (findings and events are new); otherwise the
- * events are empty and the findings those of the last audit. */
-bool ak_tune_poll(struct ak_tune_watch *watch);
+/** Audit when due; events get what that audit raised and cleared (empty when none ran or it
+ * failed), findings stay those of the last audit that finished. */
+void ak_tune_poll(struct ak_tune_watch *watch);
 
 /** Whether two configs ask for the same tune mode (a SIGHUP does not change it). */
 bool ak_tune_same_config(const struct ak_config *a, const struct ak_config *b);
