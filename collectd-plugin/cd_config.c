@@ -3,6 +3,7 @@
 
 #include "cd_config_keys.h"
 
+#include "cd_probe.h"
 #include "cd_submit.h"
 #include "cd_tune.h"
 
@@ -163,21 +164,32 @@ static const struct cd_key keys[] = {
     {"HwCounter", add_hw_counter},	     {"Notifications", set_notifications},
 };
 
+static const struct cd_key *host_keys(size_t *count)
+{
+	*count = sizeof(keys) / sizeof(keys[0]);
+	return keys;
+}
+
+/* Every mode's options, in the order the unknown-option message lists them. */
+static const struct cd_key *(*const key_lists[])(size_t *count) = {
+    host_keys,
+    cd_fabric_keys,
+    cd_tune_keys,
+    cd_probe_keys,
+};
+
+#define KEY_LISTS (sizeof(key_lists) / sizeof(key_lists[0]))
+
 static const struct cd_key *find_key(const char *name)
 {
-	size_t nfabric;
-	const struct cd_key *fabric = cd_fabric_keys(&nfabric);
+	for (size_t l = 0; l < KEY_LISTS; l++) {
+		size_t count;
+		const struct cd_key *list = key_lists[l](&count);
 
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (strcasecmp(name, keys[i].name) == 0)
-			return &keys[i];
-	for (size_t i = 0; i < nfabric; i++)
-		if (strcasecmp(name, fabric[i].name) == 0)
-			return &fabric[i];
-	fabric = cd_tune_keys(&nfabric);
-	for (size_t i = 0; i < nfabric; i++)
-		if (strcasecmp(name, fabric[i].name) == 0)
-			return &fabric[i];
+		for (size_t i = 0; i < count; i++)
+			if (strcasecmp(name, list[i].name) == 0)
+				return &list[i];
+	}
 	return NULL;
 }
 
@@ -193,14 +205,14 @@ static void append_names(char *names, size_t size, const struct cd_key *list, si
 
 static int reject_unknown(const oconfig_item_t *item, const char *shown)
 {
-	char names[512] = "", why[544];
-	size_t nfabric;
-	const struct cd_key *fabric = cd_fabric_keys(&nfabric);
+	char names[640] = "", why[672];
 
-	append_names(names, sizeof(names), keys, sizeof(keys) / sizeof(keys[0]));
-	append_names(names, sizeof(names), fabric, nfabric);
-	fabric = cd_tune_keys(&nfabric);
-	append_names(names, sizeof(names), fabric, nfabric);
+	for (size_t l = 0; l < KEY_LISTS; l++) {
+		size_t count;
+		const struct cd_key *list = key_lists[l](&count);
+
+		append_names(names, sizeof(names), list, count);
+	}
 	snprintf(why, sizeof(why), "unknown option (known: %s)", names);
 	return cd_key_reject(item, shown, why);
 }
@@ -225,6 +237,7 @@ int cd_config_init(struct cd_config *config)
 	config->sysfs_root = strdup("/sys");
 	cd_fabric_config_init(&config->fabric);
 	cd_tune_config_init(&config->tune);
+	cd_probe_config_init(&config->probe);
 	return config->sysfs_root ? 0 : -ENOMEM;
 }
 
@@ -266,5 +279,6 @@ void cd_config_free(struct cd_config *config)
 	free(config->hw_names);
 	cd_fabric_config_free(&config->fabric);
 	cd_tune_config_free(&config->tune);
+	cd_probe_config_free(&config->probe);
 	memset(config, 0, sizeof(*config));
 }

@@ -34,6 +34,20 @@ struct cd_tune_config {
 	const struct rk_tune_profile *profile; /* TuneProfile, or NULL: hazards only */
 };
 
+/* One ProbeDevice entry: a device, and one of its ports or all of them (0). */
+struct cd_probe_target {
+	char device[64];
+	unsigned port;
+};
+
+/* The probe mode: the loopback probe on ports every interval. */
+struct cd_probe_config {
+	bool enabled;			 /* Probe */
+	double interval;		 /* ProbeInterval, seconds (default 300) */
+	struct cd_probe_target *targets; /* ProbeDevice entries; none: every ACTIVE port */
+	size_t ntargets;
+};
+
 /* What the plugin reads and sends. */
 struct cd_config {
 	char *sysfs_root;      /* SysfsRoot, default "/sys" */
@@ -44,6 +58,7 @@ struct cd_config {
 	bool notifications; /* Notifications, default false */
 	struct cd_fabric_config fabric;
 	struct cd_tune_config tune;
+	struct cd_probe_config probe;
 };
 
 /** Fill in the defaults; -ENOMEM when out of memory. */

@@ -5,6 +5,7 @@
 #include "cd_config.h"
 #include "cd_fabric.h"
 #include "cd_host.h"
+#include "cd_probe.h"
 #include "cd_sm.h"
 #include "cd_submit.h"
 #include "cd_tune.h"
@@ -12,6 +13,7 @@
 #define FABRIC_READ CD_PLUGIN_NAME "/fabric"
 #define SM_READ	    CD_PLUGIN_NAME "/sm"
 #define TUNE_READ   CD_PLUGIN_NAME "/tune"
+#define PROBE_READ  CD_PLUGIN_NAME "/probe"
 
 static struct cd_config config;
 static bool config_ready;  /* defaults are in place */
@@ -21,6 +23,7 @@ static struct cd_mon *mon; /* shared by the fabric and SM modes */
 static struct cd_fabric *fabric_mode;
 static struct cd_sm *sm_mode;
 static struct cd_tune *tune_mode;
+static struct cd_probe *probe_mode;
 
 static int rdmakit_config(oconfig_item_t *block)
 {
@@ -54,8 +57,16 @@ static int rdmakit_read_tune(user_data_t *ud)
 	return cd_tune_read(tune_mode);
 }
 
+static int rdmakit_read_probe(user_data_t *ud)
+{
+	(void)ud;
+	return cd_probe_read(probe_mode);
+}
+
 static void stop_modes(void)
 {
+	cd_probe_stop(probe_mode);
+	probe_mode = NULL;
 	cd_tune_stop(tune_mode);
 	tune_mode = NULL;
 	cd_sm_stop(sm_mode);
@@ -79,6 +90,8 @@ static int start_modes(void)
 	}
 	if (config.tune.enabled)
 		err = cd_tune_start(&config, &tune_mode);
+	if (!err && config.probe.enabled)
+		err = cd_probe_start(&config, &probe_mode);
 	if (err || (!config.fabric.ports && !config.fabric.sm))
 		return err;
 	err = cd_mon_start(&config, &mon);
@@ -93,7 +106,8 @@ static int start_modes(void)
 }
 
 /* The host read at collectd's interval; fabric and SM reads at FabricInterval; the tune
- * audit at TuneInterval. */
+ * audit at TuneInterval; the probe at ProbeInterval, in a read of its own so that a slow probe
+ * holds only its own read thread. */
 static int register_reads(void)
 {
 	cdtime_t interval =
@@ -110,6 +124,11 @@ static int register_reads(void)
 	if (!err && tune_mode)
 		err = plugin_register_complex_read(NULL, TUNE_READ, rdmakit_read_tune,
 						   DOUBLE_TO_CDTIME_T(config.tune.interval), NULL);
+	if (!err && probe_mode)
+		err = plugin_register_complex_read(NULL, PROBE_READ, rdmakit_read_probe,
+						   DOUBLE_TO_CDTIME_T(config.probe.interval), NULL);
+	if (err && tune_mode)
+		plugin_unregister_read(TUNE_READ);
 	if (err && sm_mode)
 		plugin_unregister_read(SM_READ);
 	if (err && fabric_mode)
@@ -128,8 +147,9 @@ static int rdmakit_init(void)
 		stop_modes();
 		return -1;
 	}
-	cd_log(LOG_INFO, "rdmakit %s started: host mode%s%s", RDMAKIT_VERSION,
-	       fabric_mode ? ", fabric mode" : "", sm_mode ? ", SM mode" : "");
+	cd_log(LOG_INFO, "rdmakit %s started: host mode%s%s%s", RDMAKIT_VERSION,
+	       fabric_mode ? ", fabric mode" : "", sm_mode ? ", SM mode" : "",
+	       probe_mode ? ", probe mode" : "");
 	return 0;
 }
 

@@ -45,7 +45,7 @@ enum {
 #define AK_DEVICE_PCI_DEVICE	 AK_FACT_COLUMN(RK_FACT_DEVICE_PCI_DEVICE)
 #define AK_DEVICE_NAME		 90
 
-/* rdmakitPortEntry: the facts' columns, and the worst finding */
+/* rdmakitPortEntry: the facts' columns, the worst finding and the probe's outcome */
 #define AK_PORT_STATE	       AK_FACT_COLUMN(RK_FACT_PORT_STATE)
 #define AK_PORT_PHYS_STATE     AK_FACT_COLUMN(RK_FACT_PORT_PHYS_STATE)
 #define AK_PORT_RATE	       AK_FACT_COLUMN(RK_FACT_PORT_RATE)
@@ -60,6 +60,9 @@ enum {
 #define AK_PORT_NETDEV	       AK_FACT_COLUMN(RK_FACT_PORT_NETDEV)
 #define AK_PORT_WORST_SEVERITY 90
 #define AK_PORT_WORST_FINDING  91
+#define AK_PORT_PROBE_STATUS   92 /* the loopback probe (ak_probe.h) */
+#define AK_PORT_PROBE_RTT      93
+#define AK_PORT_PROBE_FAILURE  94
 
 /* rdmakitPortCounterEntry and rdmakitFabricCounterEntry: the catalog's PMA columns, and */
 #define AK_PC_DISCONTINUITY 90 /* host ports only */

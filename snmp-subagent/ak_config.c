@@ -20,6 +20,7 @@ void ak_config_defaults(struct ak_config *config)
 	config->refresh = AK_DEFAULT_REFRESH;
 	config->fabric_interval = AK_DEFAULT_FABRIC_INTERVAL;
 	config->rediscover = AK_DEFAULT_REDISCOVER;
+	config->probe.interval = RK_PROBE_INTERVAL_DEFAULT_S;
 	config->tune_interval = RK_TUNE_INTERVAL_DEFAULT_S;
 }
 
@@ -94,6 +95,18 @@ static int set_whole(unsigned *field, const char *value, double min, double max,
 	return err;
 }
 
+/* A setting whose range is the core's (rdmakit/limits.h). */
+static int set_setting(double *field, enum rk_setting setting, const char *value, char *why,
+		       size_t why_size)
+{
+	char expected[128];
+
+	if (rk_limit_parse(setting, value, field, expected, sizeof(expected)) == 0)
+		return 0;
+	snprintf(why, why_size, "\"%s\": %s", value, expected);
+	return -EINVAL;
+}
+
 static int set_ca_port(int *field, const char *value, char *why, size_t why_size)
 {
 	unsigned port;
@@ -136,13 +149,11 @@ static int set_profile(const struct rk_tune_profile **field, const char *value, 
 static int set_tune_setting(struct ak_config *config, const char *key, const char *value, char *why,
 			    size_t why_size)
 {
-	const struct rk_limit *interval = rk_limit_get(RK_SETTING_TUNE_INTERVAL);
-
 	if (strcmp(key, "tune") == 0)
 		return set_bool(&config->tune, value, why, why_size);
 	if (strcmp(key, "tune-interval") == 0)
-		return set_number(&config->tune_interval, value, interval->min, interval->max,
-				  interval->whole, why, why_size);
+		return set_setting(&config->tune_interval, RK_SETTING_TUNE_INTERVAL, value, why,
+				   why_size);
 	if (strcmp(key, "tune-root") == 0)
 		return set_directory(&config->tune_root, value, why, why_size);
 	if (strcmp(key, "tune-profile") == 0)
@@ -191,6 +202,11 @@ int ak_config_set(struct ak_config *config, const char *key, const char *value, 
 		return set_number(&config->refresh, value, 0.1, 3600, false, why, why_size);
 	if (strcmp(key, "expect-rate") == 0)
 		return set_number(&config->expect_rate_gbps, value, 0, 10000, false, why, why_size);
+	if (strcmp(key, "probe") == 0)
+		return set_bool(&config->probe.enabled, value, why, why_size);
+	if (strcmp(key, "probe-interval") == 0)
+		return set_setting(&config->probe.interval, RK_SETTING_PROBE_INTERVAL, value, why,
+				   why_size);
 	return set_fabric_setting(config, key, value, why, why_size);
 }
 

@@ -163,6 +163,8 @@ static int build(struct ak_refresher *refresher, const struct rk_findings *findi
 		err = build_fabric_part(refresher);
 	if (!err)
 		err = ak_build_host(&refresher->build, refresher->host, &all, stats, out);
+	if (!err)
+		err = ak_probe_fill(&refresher->probe, refresher->host, &(*out)->tables[AK_T_PORT]);
 	if (!err && ak_snapshot_seal(*out) > 0)
 		rk_log(RK_LOG_WARNING, "rows with the same index were dropped");
 	if (!err && refresher->fabric_part)
@@ -173,6 +175,16 @@ static int build(struct ak_refresher *refresher, const struct rk_findings *findi
 	}
 	rk_findings_free(&all);
 	return err;
+}
+
+/* A round of probes when one is due (after the host's refresh time was taken), and the last
+ * round's findings with the host's. */
+static void probe_ports(struct ak_refresher *refresher, struct rk_findings *findings)
+{
+	if (ak_probe_poll(&refresher->probe, refresher->host) != 0 ||
+	    ak_probe_findings(&refresher->probe, findings) != 0)
+		rk_log(RK_LOG_ERR, "the loopback probe ran out of memory");
+	rk_findings_sort(findings);
 }
 
 static void refresh_once(struct ak_refresher *refresher)
@@ -194,6 +206,7 @@ static void refresh_once(struct ak_refresher *refresher)
 	stats.refreshed_at = (uint32_t)time(NULL);
 	stats.duration_ms = (uint32_t)lround((rk_monotonic_seconds() - started) * 1000);
 	stats.errors = refresher->errors;
+	probe_ports(refresher, &findings);
 	polled = ak_fabric_poll(refresher->fabric);
 	stats.fabric = refresher->fabric->ports || refresher->fabric->sm;
 	stats.fabric_swept_at = refresher->fabric->swept_at;
@@ -265,11 +278,12 @@ static int init_sync(struct ak_refresher *refresher)
 
 int ak_refresher_init(struct ak_refresher *refresher, struct ak_mailbox *box, struct rk_host *host,
 		      struct ak_fabric_watch *fabric, struct ak_tune_watch *tune, double interval,
-		      const struct rk_health_options *health)
+		      const struct rk_health_options *health, const struct ak_probe_config *probe)
 {
 	int err;
 
 	memset(refresher, 0, sizeof(*refresher));
+	refresher->probe.config = *probe;
 	refresher->box = box;
 	refresher->host = host;
 	refresher->fabric = fabric;
@@ -325,4 +339,5 @@ void ak_refresher_stop(struct ak_refresher *refresher)
 	ak_build_state_free(&refresher->build);
 	ak_snapshot_free(refresher->fabric_part);
 	refresher->fabric_part = NULL;
+	ak_probe_free(&refresher->probe);
 }

@@ -7,6 +7,7 @@
 #include "ak_build.h"
 #include "ak_fabric.h"
 #include "ak_mailbox.h"
+#include "ak_probe.h"
 #include "ak_tune.h"
 
 #include "rdmakit/events.h"
@@ -25,7 +26,8 @@ struct ak_refresher {
 	struct ak_snapshot *fabric_part; /* the SM and fabric tables of the last sweep */
 	struct rk_event_tracker *tracker;
 	struct rk_event_list events;
-	bool tracked_once; /* the first read only primes the tracker: no traps for what was */
+	bool tracked_once;     /* the first read only primes the tracker: no traps for what was */
+	struct ak_probe probe; /* the loopback probe's last round */
 	uint32_t errors;
 	pthread_t thread;
 	bool running;
@@ -37,10 +39,10 @@ struct ak_refresher {
 };
 
 /** Set up and refresh once now, with the privileges needed to open sysfs and the umad port,
- * so the first request has data; -errno. */
+ * so the first request has data (and the first probe round ran when probe is enabled); -errno. */
 int ak_refresher_init(struct ak_refresher *refresher, struct ak_mailbox *box, struct rk_host *host,
 		      struct ak_fabric_watch *fabric, struct ak_tune_watch *tune, double interval,
-		      const struct rk_health_options *health);
+		      const struct rk_health_options *health, const struct ak_probe_config *probe);
 
 /** Start refreshing every interval in a thread of its own; -errno. */
 int ak_refresher_start(struct ak_refresher *refresher);

@@ -17,6 +17,7 @@ static const struct rk_limit limits[RK_SETTING_COUNT] = {
     [RK_SETTING_HELPER_DEADLINE] = {1, 86400, true, "whole number of seconds", NULL},
     [RK_SETTING_CA_PORT] = {1, 254, true, "port number", NULL},
     [RK_SETTING_TUNE_INTERVAL] = {1, 604800, false, "number of seconds", NULL},
+    [RK_SETTING_PROBE_INTERVAL] = {1, 86400, false, "number of seconds", NULL},
 };
 
 const struct rk_limit *rk_limit_get(enum rk_setting setting)

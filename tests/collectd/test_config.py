@@ -18,7 +18,8 @@ BAD = [
     ('Frobnicate 3', 'Frobnicate 3: unknown option (known: SysfsRoot, Port, IgnoreSelected, '
                      'HwCounters, HwCounter, Notifications, Fabric, SubnetManager, '
                      'FabricInterval, FabricWindow, FabricTimeout, FabricPackets, NodeNameMap, '
-                     'Rediscover, CA, CAPort, Tune, TuneInterval, TuneRoot, TuneProfile)'),
+                     'Rediscover, CA, CAPort, Tune, TuneInterval, TuneRoot, TuneProfile, '
+                     'Probe, ProbeInterval, ProbeDevice)'),
     ('IgnoreSelected "maybe"', 'IgnoreSelected "maybe": expected true or false'),
     ('HwCounters 1', 'HwCounters 1: expected true or false'),
     ('Notifications true false', 'Notifications true false: expected true or false'),
@@ -36,6 +37,17 @@ BAD = [
      'HwCounter "out_of_buffer" given with HwCounters false: choose one'),
     ('<Port "mlx5_0:1">\n    Foo 1\n  </Port>', 'Port "mlx5_0:1": is an option, not a block'),
     ('<Port>\n    Foo 1\n  </Port>', 'Port (no value): is an option, not a block'),
+    # probe mode
+    ('Probe "maybe"', 'Probe "maybe": expected true or false'),
+    ('Probe true\n  ProbeInterval 0',
+     'ProbeInterval 0: expected a number of seconds from 1 to 86400'),
+    ('Probe true\n  ProbeInterval 86401',
+     'ProbeInterval 86401: expected a number of seconds from 1 to 86400'),
+    ('Probe true\n  ProbeDevice "mlx5_0:0"',
+     'ProbeDevice "mlx5_0:0": expected "DEVICE" or "DEVICE:PORT" (e.g. "mlx5_0:1")'),
+    ('Probe true\n  ProbeDevice "a/b"', 'ProbeDevice "a/b": expected "DEVICE" or'),
+    ('Probe true\n  ProbeDevice ":1"', 'ProbeDevice ":1": expected "DEVICE" or'),
+    ('Probe true\n  ProbeDevice 3', 'ProbeDevice 3: expected "DEVICE" or'),
     # fabric and SM modes
     ('Fabric "maybe"', 'Fabric "maybe": expected true or false'),
     ('SubnetManager 1', 'SubnetManager 1: expected true or false'),
@@ -150,8 +162,9 @@ class BadConfig(unittest.TestCase):
             self.assertEqual(daemon.values_dirs(), ["rdma-mlx5_0", "rdma-mlx5_0-1"])
 
     def test_fabric_options_without_a_fabric(self):
-        """Good fabric and SM options on a machine without InfiniBand: host values flow, and
-        each failing read is logged once, not at every interval."""
+        """Good fabric, SM and probe options on a machine without InfiniBand (and without a
+        verbs device): host values flow, and each failing read is logged once, not at every
+        interval; the probe that cannot run is a PROBE_NOT_RUN finding, reported once."""
         parent = tempfile.mkdtemp(prefix="rdmakit-map-")
         self.addCleanup(shutil.rmtree, parent, True)
         name_map = os.path.join(parent, "map")
@@ -160,7 +173,8 @@ class BadConfig(unittest.TestCase):
         block = cdtest.plugin_block(SysfsRoot=IB_HDR, Fabric=True, SubnetManager=True,
                                     FabricInterval=0.5, FabricWindow=8, FabricTimeout=100,
                                     FabricPackets=True, NodeNameMap=name_map, Rediscover=0,
-                                    CA="mlx5_9", CAPort=2, Notifications=True)
+                                    CA="mlx5_9", CAPort=2, Notifications=True, Probe=True,
+                                    ProbeInterval=1)
         with cdtest.Daemon(block) as daemon:
             self.assertEqual(daemon.start(), 0, daemon.start_output)
             time.sleep(3)
@@ -173,6 +187,22 @@ class BadConfig(unittest.TestCase):
             self.assertNotIn("read-function of plugin", log)
             self.assertIn("rdma-mlx5_0-1", daemon.values_dirs())
             self.assertEqual(daemon.values_dirs("rdma_fabric"), [])
+            self.check_probe_not_run(daemon, log)
+
+    def check_probe_not_run(self, daemon, log):
+        for port in ("mlx5_0:1", "mlx5_1:1"):
+            self.assertEqual(log.count(
+                f"[warning] rdmakit plugin: PROBE_NOT_RUN {port}: the loopback probe could not "
+                "open the device: Function not implemented; check that the device's verbs "
+                "driver is loaded (ibv_devices)"), 1, log)
+        # tried every second, at least 3 times in 3 s: the core says why each time
+        self.assertGreaterEqual(log.count("cannot list RDMA devices: Function not implemented"),
+                                6, log)
+        notes = [n for n in daemon.notifications() if n.get("type_instance") == "PROBE_NOT_RUN"]
+        self.assertEqual(sorted(n["plugin_instance"] for n in notes), ["mlx5_0-1", "mlx5_1-1"])
+        self.assertEqual({n["severity"] for n in notes}, {"WARNING"})
+        self.assertNotIn("gauge-probe_passed", daemon.value_files("mlx5_0-1"))
+        self.assertIn("gauge-state", daemon.value_files("mlx5_0-1"))
 
     def test_init_failure_unloads_the_plugin(self):
         """A root whose class/infiniband cannot be listed: init fails, collectd runs on

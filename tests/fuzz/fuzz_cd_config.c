@@ -21,7 +21,8 @@ static const char *const keys[] = {
     "SysfsRoot",     "Port",	      "IgnoreSelected", "HwCounters",	  "HwCounter",
     "Notifications", "Fabric",	      "SubnetManager",	"FabricInterval", "FabricWindow",
     "FabricTimeout", "FabricPackets", "NodeNameMap",	"Rediscover",	  "CA",
-    "CAPort",	     "Unknown",	      "port",
+    "CAPort",	     "Unknown",	      "port",		"Probe",	  "ProbeInterval",
+    "ProbeDevice",
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))

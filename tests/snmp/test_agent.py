@@ -34,7 +34,7 @@ class BadInput(unittest.TestCase):
         conf = os.path.join(self.dir, "bad.conf")
         with open(conf, "w") as f:
             f.write("# comment\nrefresh 5\nrefresh soon\nfrobnicate 1\nfabric maybe\n"
-                    "window 5000\n")
+                    "window 5000\nprobe perhaps\nprobe-interval 0.5\nprobe-interval often\n")
         out = run_agent("-c", conf, "--sysfs-root", fixture("ib-hdr"), workdir=self.dir)
         self.assertEqual(out.returncode, 2)
         self.assertIn(f"{conf}:3: refresh: \"soon\" is not a number from 0.1 to 3600",
@@ -43,6 +43,10 @@ class BadInput(unittest.TestCase):
         self.assertIn(f"{conf}:5: fabric: \"maybe\" is not yes or no", out.stderr)
         self.assertIn(f"{conf}:6: window: \"5000\" is not a whole number from 1 to 4096",
                       out.stderr)
+        self.assertIn(f"{conf}:7: probe: \"perhaps\" is not yes or no", out.stderr)
+        self.assertIn(f"{conf}:8: probe-interval: \"0.5\": expected a number of seconds from 1 "
+                      "to 86400", out.stderr)
+        self.assertIn(f"{conf}:9: probe-interval: \"often\": expected a number of seconds", out.stderr)
 
     def test_config_is_a_fifo(self):
         fifo = os.path.join(self.dir, "fifo")

@@ -54,7 +54,7 @@ def number(text):
 class Tables(unittest.TestCase):
     def check_tree(self, name):
         root = fixture(name)
-        with Setup(root) as s:
+        with Setup(root, config="probe yes\n") as s:
             rows = s.walk()
             oids = [r[0] for r in rows]
             self.assertTrue(rows, "the walk returned nothing")
@@ -87,6 +87,18 @@ class Tables(unittest.TestCase):
                                           "state")).split(":")[0]
                 self.assertEqual(values[f"rdmakitPortState.{i}.{p}"], state,
                                  f"{dev}:{p}")
+                self.check_probe_not_run(values, f"{i}.{p}", f"{dev}:{p}", state == "4")
+
+    def check_probe_not_run(self, values, key, subject, active):
+        """probe yes on a host without a verbs device: each ACTIVE port's probe could not run
+        (a PROBE_NOT_RUN finding), and every port's probe columns read notRun."""
+        self.assertEqual(values[f"rdmakitPortProbeStatus.{key}"], "1", subject)  # notRun(1)
+        self.assertNotIn(f"rdmakitPortProbeTime.{key}", values)
+        self.assertEqual(values[f"rdmakitPortProbeFailure.{key}"], "", subject)
+        findings = [k for k, v in values.items()
+                    if k.startswith("rdmakitFindingCode.") and v == "PROBE_NOT_RUN"
+                    and values["rdmakitFindingSubject." + k.split(".", 1)[1]] == subject]
+        self.assertEqual(len(findings), 1 if active else 0, subject)
 
     def check_counters(self, root, values):
         for i, dev in enumerate(devices(root), 1):

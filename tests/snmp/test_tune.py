@@ -210,8 +210,8 @@ class BadConfig(unittest.TestCase):
         self.assertEqual(out.returncode, 2)
         self.assertEqual(out.stderr.splitlines(), [
             f'{conf}:1: tune: "maybe" is not yes or no',
-            f'{conf}:2: tune-interval: "0" is not a number from 1 to 604800',
-            f'{conf}:3: tune-interval: "soon" is not a number from 1 to 604800',
+            f'{conf}:2: tune-interval: "0": expected a number of seconds from 1 to 604800',
+            f'{conf}:3: tune-interval: "soon": expected a number of seconds from 1 to 604800',
             f'{conf}:4: tune-root: "rel" is not the absolute path of an existing directory',
             f'{conf}:5: tune-root: "{tmp}/none" is not the absolute path of an existing '
             "directory",
@@ -219,8 +219,8 @@ class BadConfig(unittest.TestCase):
             "directory",
             f'{conf}:7: tune-profile: "fast" is not latency or throughput',
             f'{conf}:8: tune-profile: "" is not latency or throughput',
-            f'{conf}:9: tune-interval: "604801" is not a number from 1 to 604800',
-            f'{conf}:13: tune-interval: "0.5" is not a number from 1 to 604800',
+            f'{conf}:9: tune-interval: "604801": expected a number of seconds from 1 to 604800',
+            f'{conf}:13: tune-interval: "0.5": expected a number of seconds from 1 to 604800',
         ])
 
 

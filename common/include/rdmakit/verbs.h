@@ -4,6 +4,9 @@
 #ifndef RDMAKIT_VERBS_H
 #define RDMAKIT_VERBS_H
 
+#include "rdmakit/health.h"
+#include "rdmakit/host.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -133,5 +136,27 @@ int rk_probe_run(const struct rk_probe_options *options, struct rk_probe_result 
 
 /** "open", "port", "pd", "mr", "cq", "qp", "init", "rtr", "rts", "write", "read", "send". */
 const char *rk_probe_step_name(int step);
+
+/* A daemon's probe waits at most this long for each completion, so that it holds its reader
+ * for a few seconds at worst. */
+#define RK_PROBE_DAEMON_TIMEOUT_S 2.0
+
+/* One port's probe as a daemon keeps it: whether it ran, and what it found. */
+struct rk_probe_outcome {
+	char device[64];
+	unsigned port;
+	int status; /* 0: it ran (see result.passed); -errno: it could not run */
+	struct rk_probe_result result;
+};
+
+/** True for a port the daemons and doctor --probe probe: a present device's ACTIVE port. */
+bool rk_probe_wanted(const struct rk_device *dev, const struct rk_port *port);
+
+/** Probe one port, waiting at most timeout seconds (0: 5) for each completion. */
+void rk_probe_port(const char *device, unsigned port, double timeout, struct rk_probe_outcome *out);
+
+/** Append the outcome's finding, subject "DEV:PORT": PROBE_PASSED (ok), PROBE_FAILED
+ * (critical, with the failed step and what to check) or PROBE_NOT_RUN (warning); -ENOMEM. */
+int rk_probe_finding(const struct rk_probe_outcome *outcome, struct rk_findings *findings);
 
 #endif
