@@ -21,6 +21,7 @@ void ak_config_defaults(struct ak_config *config)
 	config->fabric_interval = AK_DEFAULT_FABRIC_INTERVAL;
 	config->rediscover = AK_DEFAULT_REDISCOVER;
 	config->probe.interval = RK_PROBE_INTERVAL_DEFAULT_S;
+	config->tune_interval = RK_TUNE_INTERVAL_DEFAULT_S;
 }
 
 void ak_config_free(struct ak_config *config)
@@ -31,6 +32,7 @@ void ak_config_free(struct ak_config *config)
 	free(config->user);
 	free(config->ca);
 	free(config->node_name_map);
+	free(config->tune_root);
 	memset(config, 0, sizeof(*config));
 }
 
@@ -118,6 +120,48 @@ static int set_ca_port(int *field, const char *value, char *why, size_t why_size
 	return 0;
 }
 
+static int set_directory(char **field, const char *value, char *why, size_t why_size)
+{
+	struct stat st;
+
+	if (value[0] != '/' || stat(value, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		snprintf(why, why_size, "\"%s\" is not the absolute path of an existing directory",
+			 value);
+		return -EINVAL;
+	}
+	return set_text(field, value, why, why_size);
+}
+
+static int set_profile(const struct rk_tune_profile **field, const char *value, char *why,
+		       size_t why_size)
+{
+	const struct rk_tune_profile *profile = rk_tune_profile_find(value);
+
+	if (!profile) {
+		snprintf(why, why_size, "\"%s\" is not latency or throughput", value);
+		return -EINVAL;
+	}
+	*field = profile;
+	return 0;
+}
+
+/* Tune mode's settings, as the collectd plugin's Tune options take them. */
+static int set_tune_setting(struct ak_config *config, const char *key, const char *value, char *why,
+			    size_t why_size)
+{
+	if (strcmp(key, "tune") == 0)
+		return set_bool(&config->tune, value, why, why_size);
+	if (strcmp(key, "tune-interval") == 0)
+		return set_setting(&config->tune_interval, RK_SETTING_TUNE_INTERVAL, value, why,
+				   why_size);
+	if (strcmp(key, "tune-root") == 0)
+		return set_directory(&config->tune_root, value, why, why_size);
+	if (strcmp(key, "tune-profile") == 0)
+		return set_profile(&config->tune_profile, value, why, why_size);
+	snprintf(why, why_size, "unknown setting \"%s\"", key);
+	return -EINVAL;
+}
+
 /* The fabric and SM settings, as the CLI and the collectd plugin take them. */
 static int set_fabric_setting(struct ak_config *config, const char *key, const char *value,
 			      char *why, size_t why_size)
@@ -140,8 +184,7 @@ static int set_fabric_setting(struct ak_config *config, const char *key, const c
 		return set_number(&config->fabric_interval, value, 1, 86400, false, why, why_size);
 	if (strcmp(key, "rediscover") == 0)
 		return set_number(&config->rediscover, value, 0, 86400, false, why, why_size);
-	snprintf(why, why_size, "unknown setting \"%s\"", key);
-	return -EINVAL;
+	return set_tune_setting(config, key, value, why, why_size);
 }
 
 int ak_config_set(struct ak_config *config, const char *key, const char *value, char *why,

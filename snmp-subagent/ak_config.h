@@ -5,6 +5,8 @@
 
 #include "ak_probe.h"
 
+#include "rdmakit/tune.h"
+
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -26,6 +28,10 @@ struct ak_config {
 	double fabric_interval;	      /* seconds between fabric sweeps and SM queries */
 	double rediscover;	      /* seconds before the topology is rediscovered */
 	struct ak_probe_config probe; /* probe, probe-interval */
+	bool tune;		      /* tune mode: the host's tuning audited */
+	double tune_interval;	      /* seconds between two audits */
+	char *tune_root;	      /* the prefix of /etc, /proc and /sys; NULL: / */
+	const struct rk_tune_profile *tune_profile; /* NULL: hazards only */
 };
 
 /** The defaults (host only, /sys, refresh every 10 s). */

@@ -87,14 +87,16 @@ static bool trap_of(const struct ak_refresher *refresher, const struct rk_event 
 /* Cleared findings take their row index from before the build, raised ones from after. */
 static void post_traps(struct ak_refresher *refresher, bool cleared)
 {
+	const struct rk_event_list *lists[] = {&refresher->events, &refresher->tune->events};
 	struct ak_trap trap;
 
-	for (size_t i = 0; i < refresher->events.count; i++) {
-		const struct rk_event *event = &refresher->events.items[i];
+	for (size_t l = 0; l < 2; l++)
+		for (size_t i = 0; i < lists[l]->count; i++) {
+			const struct rk_event *event = &lists[l]->items[i];
 
-		if (clears_finding(event) == cleared && trap_of(refresher, event, &trap))
-			ak_mailbox_post_trap(refresher->box, &trap);
-	}
+			if (clears_finding(event) == cleared && trap_of(refresher, event, &trap))
+				ak_mailbox_post_trap(refresher->box, &trap);
+		}
 }
 
 static int read_host(struct ak_refresher *refresher, const struct rk_health_options *health,
@@ -112,14 +114,16 @@ static int read_host(struct ak_refresher *refresher, const struct rk_health_opti
 	return err;
 }
 
-/* Every finding now active: the host's, the fabric's and the SMs'. */
-static int all_findings(const struct rk_findings *host, const struct ak_fabric_watch *fabric,
+/* Every finding now active: the host's, the fabric's, the SMs' and the last tune audit's. */
+static int all_findings(const struct rk_findings *host, const struct ak_refresher *refresher,
 			struct rk_findings *out)
 {
-	const struct rk_findings *parts[] = {host, &fabric->fabric_findings, &fabric->sm_findings};
+	const struct ak_fabric_watch *fabric = refresher->fabric;
+	const struct rk_findings *parts[] = {host, &fabric->fabric_findings, &fabric->sm_findings,
+					     &refresher->tune->findings};
 	int err = 0;
 
-	for (size_t p = 0; p < 3 && !err; p++)
+	for (size_t p = 0; p < 4 && !err; p++)
 		for (size_t i = 0; i < parts[p]->count && !err; i++) {
 			const struct rk_finding *f = &parts[p]->items[i];
 
@@ -153,7 +157,7 @@ static int build(struct ak_refresher *refresher, const struct rk_findings *findi
 		 const struct ak_refresh_stats *stats, bool polled, struct ak_snapshot **out)
 {
 	struct rk_findings all = {0};
-	int err = all_findings(findings, refresher->fabric, &all);
+	int err = all_findings(findings, refresher, &all);
 
 	if (!err && polled)
 		err = build_fabric_part(refresher);
@@ -209,6 +213,7 @@ static void refresh_once(struct ak_refresher *refresher)
 	stats.fabric_duration_ms = refresher->fabric->duration_ms;
 	stats.fabric_errors = refresher->fabric->errors;
 	track_events(refresher, &findings, polled);
+	ak_tune_poll(refresher->tune);
 	post_traps(refresher, true);
 	err = build(refresher, &findings, &stats, polled, &snapshot);
 	if (err)
@@ -272,7 +277,7 @@ static int init_sync(struct ak_refresher *refresher)
 }
 
 int ak_refresher_init(struct ak_refresher *refresher, struct ak_mailbox *box, struct rk_host *host,
-		      struct ak_fabric_watch *fabric, double interval,
+		      struct ak_fabric_watch *fabric, struct ak_tune_watch *tune, double interval,
 		      const struct rk_health_options *health, const struct ak_probe_config *probe)
 {
 	int err;
@@ -282,6 +287,7 @@ int ak_refresher_init(struct ak_refresher *refresher, struct ak_mailbox *box, st
 	refresher->box = box;
 	refresher->host = host;
 	refresher->fabric = fabric;
+	refresher->tune = tune;
 	refresher->interval = interval;
 	refresher->health = *health;
 	refresher->build.started_at = rk_monotonic_seconds();

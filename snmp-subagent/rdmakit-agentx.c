@@ -5,6 +5,7 @@
 #include "ak_daemon.h"
 #include "ak_oid.h"
 #include "ak_refresh.h"
+#include "ak_tune.h"
 
 #include "rdmakit/host.h"
 #include "rdmakit/log.h"
@@ -72,7 +73,8 @@ static void usage(FILE *out)
 	    "  --refresh SECONDS  seconds between host refreshes (default 10)\n"
 	    "  --expect-rate GBPS flag ports below this rate\n"
 	    "The config file takes the same settings as \"key value\" lines: agentx-socket,\n"
-	    "sysfs-root, refresh, expect-rate, pidfile, user. SIGHUP rereads it.\n");
+	    "sysfs-root, refresh, expect-rate, pidfile, user; and tune, tune-interval,\n"
+	    "tune-root, tune-profile for the audit of the host's tuning. SIGHUP rereads it.\n");
 }
 
 /* The setting a command-line option stands for, or NULL. */
@@ -252,6 +254,9 @@ static void reload(const struct ak_args *args, struct ak_config *running,
 			 "%s: agentx-socket, sysfs-root, user and pidfile change only "
 			 "at a restart\n",
 			 args->config_path);
+	if (!ak_tune_same_config(&fresh, running))
+		snmp_log(LOG_WARNING, "%s: the tune settings change only at a restart\n",
+			 args->config_path);
 	health.expect_rate_gbps = fresh.expect_rate_gbps;
 	ak_refresher_update(refresher, fresh.refresh, &health);
 	running->refresh = fresh.refresh;
@@ -325,12 +330,12 @@ static void serve_requests(const struct ak_args *args, struct ak_config *config,
 /* The first read runs with the privileges that open sysfs and the umad port; then the process
  * becomes a daemon, drops them, connects to snmpd and refreshes in the background. */
 static int serve(const struct ak_args *args, struct ak_config *config, struct rk_host *host,
-		 struct ak_fabric_watch *fabric)
+		 struct ak_fabric_watch *fabric, struct ak_tune_watch *tune)
 {
 	struct rk_health_options health = {.expect_rate_gbps = config->expect_rate_gbps};
 	struct ak_refresher refresher;
-	int err = ak_refresher_init(&refresher, &mailbox, host, fabric, config->refresh, &health,
-				    &config->probe);
+	int err = ak_refresher_init(&refresher, &mailbox, host, fabric, tune, config->refresh,
+				    &health, &config->probe);
 
 	if (err) {
 		snmp_log(LOG_ERR, "starting the refresh failed: %s\n", strerror(-err));
@@ -357,6 +362,7 @@ static int serve(const struct ak_args *args, struct ak_config *config, struct rk
 static int run(const struct ak_args *args, struct ak_config *config)
 {
 	struct ak_fabric_watch fabric;
+	struct ak_tune_watch tune;
 	struct rk_host *host;
 	int err = rk_host_open(config->sysfs_root, &host);
 
@@ -370,7 +376,12 @@ static int run(const struct ak_args *args, struct ak_config *config)
 		rk_host_close(host);
 		return err;
 	}
-	err = serve(args, config, host, &fabric);
+	err = ak_tune_open(&tune, config);
+	if (err)
+		snmp_log(LOG_ERR, "tune mode: %s\n", strerror(-err));
+	else
+		err = serve(args, config, host, &fabric, &tune);
+	ak_tune_close(&tune);
 	ak_fabric_close(&fabric);
 	rk_host_close(host);
 	if (config->pidfile && !err)
