@@ -17,6 +17,7 @@ still running, 1 otherwise, 77 when
 collectd, snmpd or the subagent is missing.
 Usage: soak.py MINUTES (environment as in tests/CMakeLists.txt: RDMAKIT_PLUGIN_DIR,
 RDMAKIT_AGENTX)."""
+import collections
 import os
 import re
 import shutil
@@ -51,7 +52,16 @@ def proc_figures(pid):
 
 
 def error_lines(text, pattern):
-    return len(re.findall(pattern, text, re.M | re.I))
+    """The log's lines that match pattern."""
+    return [line for line in text.splitlines() if re.search(pattern, line, re.I)]
+
+
+def common_errors(lines, top=3):
+    """The most frequent kinds of error line (numbers and GUIDs folded), with their counts."""
+    kinds = collections.Counter(
+        re.sub(r"0x[0-9a-f]+|\d+(\.\d+)?", "N", re.sub(r"^\[[^]]*\] ", "", line)).strip()
+        for line in lines)
+    return kinds.most_common(top)
 
 
 class Flapper:
@@ -134,8 +144,11 @@ def measure(minutes, sim, root, daemon, agent):
             flat = False
             continue
         (rss0, fd0), (rss1, fd1) = start[name], end[name]
-        print(f"{name:16} {rss0:>7} kB {rss1:>7} kB {fd0:>10} {fd1:>8} {errors[name]:>7}")
+        print(f"{name:16} {rss0:>7} kB {rss1:>7} kB {fd0:>10} {fd1:>8} {len(errors[name]):>7}")
         flat = flat and (SANITIZED or rss1 - rss0 <= RSS_TOLERANCE_KB) and fd1 <= fd0
+    for name in procs:
+        for kind, count in common_errors(errors[name]):
+            print(f"  {name} error lines, {count}x: {kind[:150]}")
     print(f"collectd sent {notes} notifications (port state and fabric changes)")
     if not notes:
         print("soak: the changes never reached collectd")
