@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # rdmakit bench against perftest in one boot of the test VM (tests/vm/run.sh), run
-# alternately, PAIRS times each (default 5):
+# alternately, PAIRS times each (default 7):
 #   write BW at 64 KiB: rdmakit's median Gb/s over ib_write_bw's (target >= 0.95);
 #   send latency at 2 bytes: rdmakit's median p50 over ib_send_lat's median t_typical
 #   (perftest's "typical" is its median; target <= 1.05).
@@ -12,7 +12,7 @@ set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "${1:-$top/build}" && pwd)
 rk=$build/cli/rdmakit
-pairs=${PAIRS:-5}
+pairs=${PAIRS:-7}
 bw_iters=${BW_ITERS:-2000}
 lat_iters=${LAT_ITERS:-10000}
 addr=10.0.2.15
@@ -35,13 +35,14 @@ while [ $i -lt "$pairs" ]; do
 	set -- "$@" "$rk_bw" "$(pt ib_write_bw "-s 65536 -n $bw_iters --report_gbits" $((port + 2 * i)) 65536 "$bw_iters" bw 4)"
 	set -- "$@" "$rk_lat" "$(pt ib_send_lat "-s 2 -n $lat_iters" $((port + 2 * i + 1)) 2 "$lat_iters" lat 5)"
 done
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 if ! BUILD_DIR=$build "$top/tests/vm/run.sh" "$@" >"$out" 2>&1; then
 	cat "$out"
 	echo "bench-vs-perftest: the VM run failed" >&2
 	exit 2
 fi
 
-python3 - "$out" "$pairs" <<'PY'
+python3 - "$out" "$pairs" "$load_before" "$(cut -d' ' -f1-3 /proc/loadavg)" <<'PY'
 import statistics, sys
 values = {}
 for line in open(sys.argv[1]):
@@ -56,6 +57,7 @@ med = {k: statistics.median(v) for k, v in values.items()}
 bw_ratio = med["rdmakit", "bw"] / med["perftest", "bw"]
 lat_ratio = med["rdmakit", "lat"] / med["perftest", "lat"]
 print("Under TCG (qemu without KVM) the absolute figures mean nothing; only the ratios do.")
+print("host load average (1, 5, 15 min): %s before, %s after" % (sys.argv[3], sys.argv[4]))
 print("write BW, 64 KiB, Gb/s (each pair):")
 for a, b in zip(values["rdmakit", "bw"], values["perftest", "bw"]):
     print("  rdmakit %8.4f   ib_write_bw %8.4f   ratio %.3f" % (a, b, a / b))

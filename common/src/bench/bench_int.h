@@ -71,9 +71,7 @@ struct bench_run {
 	struct bench_conn conns[RK_BENCH_MAX_QPS];
 	uint32_t nconns;
 	uint32_t rx_depth;
-	bool is_server;		 /* its own reads (bidir) land in VERIFY, not in what it offers */
-	struct ibv_send_wr *wrs; /* tx_depth work requests, reused by every post */
-	struct ibv_sge *sges;
+	bool is_server; /* its own reads (bidir) land in VERIFY, not in what it offers */
 	rk_bench_progress_fn progress;
 	void *progress_ctx;
 };
@@ -100,7 +98,7 @@ const char *wire_status_text(uint8_t status);
 /** Check parameters both sides accept; -EINVAL with a message otherwise. */
 int bench_check_params(const struct rk_bench_params *params);
 
-/** PD, CQ and the work-request arrays for a run on verbs (once per run). */
+/** PD and CQ for a run on verbs (once per run). */
 int bench_run_setup(struct bench_run *run, struct ibv_context *verbs);
 
 /** Buffer, MR and QP for one connection (receives posted for the send tests). */
@@ -109,7 +107,7 @@ int bench_conn_setup(struct bench_run *run, struct bench_conn *conn, struct rdma
 /** Free a connection's QP, MR and buffer and destroy its cm_id. */
 void bench_conn_free(struct bench_conn *conn);
 
-/** Free a run's CQ, PD and arrays (after its connections). */
+/** Free a run's CQ and PD (after its connections). */
 void bench_run_free(struct bench_run *run);
 
 /** The RC connection parameters both sides use (private data set by the caller). */

@@ -148,9 +148,7 @@ int bench_run_setup(struct bench_run *run, struct ibv_context *verbs)
 		rk_log(RK_LOG_ERR, "bench: ibv_create_cq of %d entries: %s", cqe, strerror(errno));
 		return -errno;
 	}
-	run->wrs = calloc(p->tx_depth, sizeof(*run->wrs));
-	run->sges = calloc(p->tx_depth, sizeof(*run->sges));
-	return run->wrs && run->sges ? 0 : -ENOMEM;
+	return 0;
 }
 
 static int post_receive(struct bench_run *run, struct bench_conn *conn, uint32_t index)
@@ -248,12 +246,8 @@ void bench_run_free(struct bench_run *run)
 		ibv_destroy_cq(run->cq);
 	if (run->pd)
 		ibv_dealloc_pd(run->pd);
-	free(run->wrs);
-	free(run->sges);
 	run->cq = NULL;
 	run->pd = NULL;
-	run->wrs = NULL;
-	run->sges = NULL;
 }
 
 void bench_conn_param(const struct bench_run *run, struct rdma_conn_param *param)
