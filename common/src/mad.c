@@ -3,8 +3,10 @@
 
 #include "rdmakit/log.h"
 
+#include <dirent.h>
 #include <endian.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <infiniband/mad.h>
 #include <infiniband/umad.h>
 #include <limits.h>
@@ -148,6 +150,64 @@ static int resolve_port(const char *ca, int portnum, struct rk_mad_port *port)
 	return 0;
 }
 
+#define UMAD_SYSFS_DIR "/sys/class/infiniband_mad"
+
+/* Whether umad device name (umadN) belongs to ca (NULL: any) and port (0: any). */
+static bool umad_matches(const char *name, const char *ca, int port)
+{
+	char path[320], ibdev[UMAD_CA_NAME_LEN] = "", text[16] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), UMAD_SYSFS_DIR "/%s/ibdev", name);
+	if ((f = fopen(path, "re")) != NULL) {
+		if (!fgets(ibdev, sizeof(ibdev), f))
+			ibdev[0] = '\0';
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), UMAD_SYSFS_DIR "/%s/port", name);
+	if ((f = fopen(path, "re")) != NULL) {
+		if (!fgets(text, sizeof(text), f))
+			text[0] = '\0';
+		fclose(f);
+	}
+	ibdev[strcspn(ibdev, "\n")] = '\0';
+	return ibdev[0] && (!ca || strcmp(ca, ibdev) == 0) &&
+	       (port == 0 || strtol(text, NULL, 10) == port);
+}
+
+int rk_mad_check_access(const char *ca, int port)
+{
+	char device[300], first[300] = "";
+	size_t matching = 0, refused = 0;
+	struct dirent *entry;
+	DIR *dir = opendir(UMAD_SYSFS_DIR);
+
+	if (!dir)
+		return 0;
+	while ((entry = readdir(dir)) != NULL) {
+		if (strncmp(entry->d_name, "umad", 4) != 0 ||
+		    !umad_matches(entry->d_name, ca, port))
+			continue;
+		matching++;
+		snprintf(device, sizeof(device), "/dev/infiniband/%s", entry->d_name);
+		/* access, not open: an open of a umad device under ibsim's shim is a connection */
+		if (faccessat(AT_FDCWD, device, R_OK | W_OK, AT_EACCESS) != 0 &&
+		    (errno == EACCES || errno == EPERM)) {
+			refused++;
+			if (!first[0])
+				snprintf(first, sizeof(first), "%s", device);
+		}
+	}
+	closedir(dir);
+	if (!matching || refused < matching)
+		return 0;
+	rk_log(RK_LOG_ERR,
+	       "cannot open %s%s: permission denied; MADs (fabric, sm, sweep) need root, or "
+	       "read-write access to that device (membership of its group, or an ACL)",
+	       first, refused > 1 ? " (nor the other umad devices)" : "");
+	return -EACCES;
+}
+
 static int open_port(const char *ca, int portnum, struct rk_mad_port **out)
 {
 	struct rk_mad_port *port = calloc(1, sizeof(*port));
@@ -157,7 +217,9 @@ static int open_port(const char *ca, int portnum, struct rk_mad_port **out)
 		return -ENOMEM;
 	for (int k = 0; k < AGENT_KINDS; k++)
 		port->agent[k] = -1;
-	err = resolve_port(ca, portnum, port);
+	err = rk_mad_check_access(ca, portnum);
+	if (!err)
+		err = resolve_port(ca, portnum, port);
 	if (err)
 		goto fail;
 	port->fd = umad_open_port(port->ca, port->portnum);

@@ -509,6 +509,11 @@ int journal_list(const char *root, char ***ids, size_t *count)
 	rk_sysfs_close(fs);
 	if (err == -ENOENT)
 		return 0;
+	if (err == -EACCES || err == -EPERM)
+		rk_log(RK_LOG_ERR,
+		       "tune: the journals in %s/" RK_TUNE_JOURNAL_DIR " cannot be read (%s): they "
+		       "are root's, so history and verify need root there",
+		       strcmp(root, "/") == 0 ? "" : root, strerror(-err));
 	if (err)
 		return err;
 	for (size_t i = 0; i < n; i++) {
