@@ -152,45 +152,54 @@ static int resolve_port(const char *ca, int portnum, struct rk_mad_port *port)
 
 #define UMAD_SYSFS_DIR "/sys/class/infiniband_mad"
 
-/* Whether umad device name (umadN) belongs to ca (NULL: any) and port (0: any). */
-static bool umad_matches(const char *name, const char *ca, int port)
+/* The first line of umadN/name under the directory dfd, into buf ("" when unreadable). */
+static void read_umad_attr(int dfd, const char *umad, const char *name, char *buf, size_t size)
 {
-	char path[320], ibdev[UMAD_CA_NAME_LEN] = "", text[16] = "";
-	FILE *f;
+	char rel[300];
+	ssize_t n;
+	int fd;
 
-	snprintf(path, sizeof(path), UMAD_SYSFS_DIR "/%s/ibdev", name);
-	if ((f = fopen(path, "re")) != NULL) {
-		if (!fgets(ibdev, sizeof(ibdev), f))
-			ibdev[0] = '\0';
-		fclose(f);
-	}
-	snprintf(path, sizeof(path), UMAD_SYSFS_DIR "/%s/port", name);
-	if ((f = fopen(path, "re")) != NULL) {
-		if (!fgets(text, sizeof(text), f))
-			text[0] = '\0';
-		fclose(f);
-	}
-	ibdev[strcspn(ibdev, "\n")] = '\0';
+	snprintf(rel, sizeof(rel), "%s/%s", umad, name);
+	fd = openat(dfd, rel, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	n = fd >= 0 ? read(fd, buf, size - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+/* Whether umad device name (umadN) belongs to ca (NULL: any) and port (0: any). */
+static bool umad_matches(int dfd, const char *name, const char *ca, int port)
+{
+	char ibdev[UMAD_CA_NAME_LEN], text[16];
+
+	read_umad_attr(dfd, name, "ibdev", ibdev, sizeof(ibdev));
+	read_umad_attr(dfd, name, "port", text, sizeof(text));
 	return ibdev[0] && (!ca || strcmp(ca, ibdev) == 0) &&
 	       (port == 0 || strtol(text, NULL, 10) == port);
 }
 
+/* openat, fdopendir and faccessat, never open or opendir: ibsim's umad shim wraps those, and
+ * the first call starts its connection to the simulator (where permissions mean nothing). */
 int rk_mad_check_access(const char *ca, int port)
 {
 	char device[300], first[300] = "";
 	size_t matching = 0, refused = 0;
 	struct dirent *entry;
-	DIR *dir = opendir(UMAD_SYSFS_DIR);
+	int dfd = openat(AT_FDCWD, UMAD_SYSFS_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *dir = dfd >= 0 ? fdopendir(dfd) : NULL;
 
-	if (!dir)
+	if (!dir) {
+		if (dfd >= 0)
+			close(dfd);
 		return 0;
+	}
 	while ((entry = readdir(dir)) != NULL) {
 		if (strncmp(entry->d_name, "umad", 4) != 0 ||
-		    !umad_matches(entry->d_name, ca, port))
+		    !umad_matches(dfd, entry->d_name, ca, port))
 			continue;
 		matching++;
 		snprintf(device, sizeof(device), "/dev/infiniband/%s", entry->d_name);
-		/* access, not open: an open of a umad device under ibsim's shim is a connection */
 		if (faccessat(AT_FDCWD, device, R_OK | W_OK, AT_EACCESS) != 0 &&
 		    (errno == EACCES || errno == EPERM)) {
 			refused++;
