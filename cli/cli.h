@@ -12,6 +12,8 @@
 
 /* Exit codes; doctor also uses 1 (warning) and 2 (critical), as Nagios-style checks do. */
 #define EXIT_TROUBLE 3
+/* The command needs privileges this user lacks (root, or access to the umad device). */
+#define EXIT_NEEDS_ROOT 4
 
 /* Options every report takes. */
 struct cli_common {
@@ -77,6 +79,9 @@ struct rk_host *cli_open_filtered_host(const struct cli_common *common,
 
 /** Sleep for seconds (interrupted sleeps resume). */
 void cli_sleep(double seconds);
+
+/** The exit code for a core error: EXIT_NEEDS_ROOT for -EACCES and -EPERM, else EXIT_TROUBLE. */
+int cli_exit_for(int err);
 
 /** Print a usage error and the hint to use --help; returns EXIT_TROUBLE. */
 int cli_usage_error(const char *command, const char *fmt, ...)

@@ -112,7 +112,7 @@ int cmd_fabric(int argc, char **argv)
 	struct rk_monitor_options options;
 	struct rk_name_map *names;
 	struct rk_fabric *fabric, *prev;
-	int status;
+	int status, err;
 
 	if (!cli_parse(&fabric_command, argc, argv, &args, &args.mad, &status) ||
 	    !check_combination(&args, &status))
@@ -120,8 +120,9 @@ int cmd_fabric(int argc, char **argv)
 	if (!cli_load_name_map(&args.mad, &names))
 		return EXIT_TROUBLE;
 	cli_monitor_options(&args.mad, names, false, &options);
-	status = EXIT_TROUBLE;
-	if (discover(&args, &options.fabric, &prev, &fabric) == 0) {
+	err = discover(&args, &options.fabric, &prev, &fabric);
+	status = cli_exit_for(err);
+	if (!err) {
 		status = print_fabric(&args, prev, fabric) == 0 ? 0 : EXIT_TROUBLE;
 		rk_fabric_free(prev);
 		rk_fabric_free(fabric);

@@ -74,7 +74,7 @@ int cmd_sm(int argc, char **argv)
 	struct rk_findings findings = {0};
 	struct rk_monitor monitor;
 	struct rk_name_map *names;
-	int status;
+	int status, err;
 
 	if (!cli_parse(&sm_command, argc, argv, &args, &args.mad, &status))
 		return status;
@@ -82,7 +82,8 @@ int cmd_sm(int argc, char **argv)
 		return EXIT_TROUBLE;
 	cli_monitor_options(&args.mad, names, args.interval > 0, &options);
 	rk_monitor_init(&monitor, &options);
-	status = query_sms(&monitor, args.interval) ? EXIT_TROUBLE : 0;
+	err = query_sms(&monitor, args.interval);
+	status = err ? cli_exit_for(err) : 0;
 	if (!status) {
 		rk_health_check_sm(args.interval > 0 ? &monitor.prev_sm : NULL, &monitor.sm,
 				   &findings);

@@ -128,7 +128,7 @@ int cmd_sweep(int argc, char **argv)
 	struct rk_monitor_options options;
 	struct rk_monitor monitor;
 	struct rk_name_map *names;
-	int status;
+	int status, err;
 
 	if (!parse_sweep_args(argc, argv, &args, &status))
 		return status;
@@ -137,7 +137,8 @@ int cmd_sweep(int argc, char **argv)
 	cli_monitor_options(&args.mad, names, args.count != 1, &options);
 	options.rediscover_seconds = args.rediscover;
 	rk_monitor_init(&monitor, &options);
-	status = run_sweeps(&args, &monitor) ? EXIT_TROUBLE : 0;
+	err = run_sweeps(&args, &monitor);
+	status = err ? cli_exit_for(err) : 0;
 	rk_monitor_close(&monitor);
 	rk_name_map_free(names);
 	return status;

@@ -161,7 +161,7 @@ static int exit_for(enum rk_severity worst)
 static int failed(const char *what, int err)
 {
 	fprintf(stderr, "rdmakit tune %s: %s\n", what, strerror(-err));
-	return EXIT_TROUBLE;
+	return cli_exit_for(err);
 }
 
 static int audit_opensm(const struct tune_args *args, struct rk_tune_audit *audit)

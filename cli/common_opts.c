@@ -46,6 +46,11 @@ void cli_sleep(double seconds)
 		;
 }
 
+int cli_exit_for(int err)
+{
+	return err == -EACCES || err == -EPERM ? EXIT_NEEDS_ROOT : EXIT_TROUBLE;
+}
+
 int cli_usage_error(const char *command, const char *fmt, ...)
 {
 	va_list args;

@@ -3,6 +3,7 @@
 
 #include "rdmakit/clock.h"
 #include "rdmakit/log.h"
+#include "rdmakit/mad.h"
 
 #include <errno.h>
 #include <infiniband/ibnetdisc.h>
@@ -443,6 +444,9 @@ int rk_fabric_discover(const struct rk_fabric_options *options, struct rk_fabric
 	config.max_smps = options->max_smps ? options->max_smps : 16;
 	config.timeout_ms = options->timeout_ms;
 	config.flags = IBND_CONFIG_MLX_EPI;
+	err = rk_mad_check_access(options->ca, options->port);
+	if (err)
+		return err;
 	src = ibnd_discover_fabric((char *)options->ca, options->port, NULL, &config);
 	if (!src) {
 		rk_log(RK_LOG_ERR,

@@ -3,8 +3,10 @@
 
 #include "rdmakit/log.h"
 
+#include <dirent.h>
 #include <endian.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <infiniband/mad.h>
 #include <infiniband/umad.h>
 #include <limits.h>
@@ -148,6 +150,73 @@ static int resolve_port(const char *ca, int portnum, struct rk_mad_port *port)
 	return 0;
 }
 
+#define UMAD_SYSFS_DIR "/sys/class/infiniband_mad"
+
+/* The first line of umadN/name under the directory dfd, into buf ("" when unreadable). */
+static void read_umad_attr(int dfd, const char *umad, const char *name, char *buf, size_t size)
+{
+	char rel[300];
+	ssize_t n;
+	int fd;
+
+	snprintf(rel, sizeof(rel), "%s/%s", umad, name);
+	fd = openat(dfd, rel, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	n = fd >= 0 ? read(fd, buf, size - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+/* Whether umad device name (umadN) belongs to ca (NULL: any) and port (0: any). */
+static bool umad_matches(int dfd, const char *name, const char *ca, int port)
+{
+	char ibdev[UMAD_CA_NAME_LEN], text[16];
+
+	read_umad_attr(dfd, name, "ibdev", ibdev, sizeof(ibdev));
+	read_umad_attr(dfd, name, "port", text, sizeof(text));
+	return ibdev[0] && (!ca || strcmp(ca, ibdev) == 0) &&
+	       (port == 0 || strtol(text, NULL, 10) == port);
+}
+
+/* openat, fdopendir and faccessat, never open or opendir: ibsim's umad shim wraps those, and
+ * the first call starts its connection to the simulator (where permissions mean nothing). */
+int rk_mad_check_access(const char *ca, int port)
+{
+	char device[300], first[300] = "";
+	size_t matching = 0, refused = 0;
+	struct dirent *entry;
+	int dfd = openat(AT_FDCWD, UMAD_SYSFS_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *dir = dfd >= 0 ? fdopendir(dfd) : NULL;
+
+	if (!dir) {
+		if (dfd >= 0)
+			close(dfd);
+		return 0;
+	}
+	while ((entry = readdir(dir)) != NULL) {
+		if (strncmp(entry->d_name, "umad", 4) != 0 ||
+		    !umad_matches(dfd, entry->d_name, ca, port))
+			continue;
+		matching++;
+		snprintf(device, sizeof(device), "/dev/infiniband/%s", entry->d_name);
+		if (faccessat(AT_FDCWD, device, R_OK | W_OK, AT_EACCESS) != 0 &&
+		    (errno == EACCES || errno == EPERM)) {
+			refused++;
+			if (!first[0])
+				snprintf(first, sizeof(first), "%s", device);
+		}
+	}
+	closedir(dir);
+	if (!matching || refused < matching)
+		return 0;
+	rk_log(RK_LOG_ERR,
+	       "cannot open %s%s: permission denied; MADs (fabric, sm, sweep) need root, or "
+	       "read-write access to that device (membership of its group, or an ACL)",
+	       first, refused > 1 ? " (nor the other umad devices)" : "");
+	return -EACCES;
+}
+
 static int open_port(const char *ca, int portnum, struct rk_mad_port **out)
 {
 	struct rk_mad_port *port = calloc(1, sizeof(*port));
@@ -157,7 +226,9 @@ static int open_port(const char *ca, int portnum, struct rk_mad_port **out)
 		return -ENOMEM;
 	for (int k = 0; k < AGENT_KINDS; k++)
 		port->agent[k] = -1;
-	err = resolve_port(ca, portnum, port);
+	err = rk_mad_check_access(ca, portnum);
+	if (!err)
+		err = resolve_port(ca, portnum, port);
 	if (err)
 		goto fail;
 	port->fd = umad_open_port(port->ca, port->portnum);

@@ -4,6 +4,7 @@
 #include "rdmakit/clock.h"
 #include "rdmakit/log.h"
 
+#include <errno.h>
 #include <string.h>
 
 void rk_monitor_options_set(struct rk_monitor_options *options, const char *ca, int port,
@@ -75,6 +76,21 @@ static bool rediscovery_due(const struct rk_monitor *monitor)
 	return !monitor->fabric || monitor->sweep.topology_stale || period_elapsed(monitor);
 }
 
+/* The umad port itself failed (an HCA reset or a driver reload: the kernel answers EIO,
+ * EPIPE or ENODEV on that descriptor for good): close it, so the next sweep or query opens
+ * the port afresh instead of failing on the dead one forever. */
+static int drop_failed_port(struct rk_monitor *monitor, int err)
+{
+	if (monitor->port && (err == -EIO || err == -EPIPE || err == -ENODEV || err == -ENXIO)) {
+		rk_log(RK_LOG_WARNING,
+		       "the umad port failed (%s): closed; the next sweep or SM query opens it "
+		       "again",
+		       strerror(-err));
+		close_port(monitor);
+	}
+	return err;
+}
+
 int rk_monitor_sweep(struct rk_monitor *monitor, rk_sweep_progress_fn progress, void *ctx)
 {
 	int err = 0;
@@ -90,7 +106,7 @@ int rk_monitor_sweep(struct rk_monitor *monitor, rk_sweep_progress_fn progress, 
 	if (!err)
 		err = rk_sweep_run(monitor->port, monitor->fabric, &monitor->sweep,
 				   &monitor->options.mad, progress, ctx);
-	return err;
+	return drop_failed_port(monitor, err);
 }
 
 /* An SM that answered last time and no longer does may have stopped (its port drops IsSM). */
@@ -111,7 +127,7 @@ int rk_monitor_query_sm(struct rk_monitor *monitor)
 	if (!err)
 		err = rk_sm_query(monitor->port, monitor->fabric, &monitor->options.mad, &status);
 	if (err)
-		return err;
+		return drop_failed_port(monitor, err);
 	monitor->sm_stale = an_sm_stopped(&monitor->sm, &status);
 	rk_sm_status_free(&monitor->prev_sm);
 	monitor->prev_sm = monitor->sm;

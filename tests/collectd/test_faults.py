@@ -8,7 +8,12 @@
   fabric: the outage is logged, collectd keeps running, and discovery (in its helper, a new
   process) finds the whole fabric again. Per-port counters do not come back in the same
   collectd under the simulator: ibsim's umad shim connects a process to ibsim once, when it
-  first opens the umad device (umad2sim.c, umad2sim_dev_create), and never again.
+  first opens the umad device (umad2sim.c: umad2sim_init, run once per process, creates the
+  one simulated device and its sim_client connection), and never again: a close() and open()
+  of the umad device only hands out another descriptor on that same dead connection. The
+  monitor does close and reopen its umad port at every rediscovery (Rediscover 2 here, and
+  whenever ports that answered stop answering), and after a receive error (test_monitor_port:
+  an HCA reset); under the shim the sends after the restart still fail, which is asserted.
 """
 import os
 import sys
@@ -88,6 +93,10 @@ class SimulatorRestart(unittest.TestCase):
                         "sweeps after the restart")
         self.assertEqual(self.rows("count-nodes")[-1][1], nodes)
         self.assertTrue(self.daemon.running())
+        cdtest.wait_for(  # the shim's dead connection, see above
+            lambda: "MAD sends failed" in "".join(
+                self.daemon.log().split("fabric discovered in")[discoveries + 1:]), 20,
+            "the sends after the restart failing")
         print("after the restart: unanswered ports",
               [r[1] for r in self.rows("count-unanswered_ports")[-3:]])
 

@@ -3,6 +3,7 @@
 #ifndef RDMAKIT_FUZZ_UTIL_H
 #define RDMAKIT_FUZZ_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,5 +22,14 @@ void fuzz_empty_dir(const char *dir);
 
 /** Write size bytes to path (created or truncated); 0 or -1. */
 int fuzz_write_file(const char *path, const uint8_t *data, size_t size);
+
+/** Copy the tree at src (files, directories, symlinks as they are) into dst; 0 or -1. */
+int fuzz_copy_tree(const char *src, const char *dst);
+
+/** Copy the regular file src to dst (created or truncated); 0 or -1. */
+int fuzz_copy_file(const char *src, const char *dst);
+
+/** The nth part (from 0) of data split at form feeds; false when there are fewer parts. */
+bool fuzz_part(const uint8_t *data, size_t size, unsigned n, const uint8_t **part, size_t *len);
 
 #endif

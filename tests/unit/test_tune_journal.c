@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <inttypes.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -398,6 +399,124 @@ static void test_damaged_journals_are_refused(void **state)
 		       "head committed");
 }
 
+/* The journal with from replaced by to in its records, and checksums and head made to match:
+ * what someone who can write the journal can do (the checksums catch accidents, not intent). */
+static void edit_and_reseal(const char *root, const char *from, const char *to)
+{
+	char *text = read_text(root, "var/lib/rdmakit/tune/0001/journal"), *out = calloc(1, 65536);
+	char prev[17] = "0000000000000000", line[4096], head[64], *save = NULL;
+	size_t used = 0, count = 0;
+
+	assert_non_null(text);
+	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char *hit = strstr(l + 17, from);
+		uint64_t hash = 0xcbf29ce484222325ULL;
+
+		if (hit)
+			snprintf(line, sizeof(line), "%.*s%s%s", (int)(hit - l - 17), l + 17, to,
+				 hit + strlen(from));
+		else
+			snprintf(line, sizeof(line), "%s", l + 17);
+		for (size_t i = 0; i < 16; i++)
+			hash = (hash ^ (unsigned char)prev[i]) * 0x100000001b3ULL;
+		for (size_t i = 0; line[i]; i++)
+			hash = (hash ^ (unsigned char)line[i]) * 0x100000001b3ULL;
+		snprintf(prev, sizeof(prev), "%016" PRIx64, hash);
+		used += (size_t)snprintf(out + used, 65536 - used, "%s %s\n", prev, line);
+		count++;
+	}
+	write_file(root, "var/lib/rdmakit/tune/0001/journal", out);
+	snprintf(head, sizeof(head), "%zu %s\n", count, prev);
+	write_file(root, "var/lib/rdmakit/tune/0001/head", head);
+	free(text);
+	free(out);
+}
+
+/* A sealed journal whose record names a path out of the root, or a backup that is not a
+ * number, is refused: rollback would otherwise write (or read) anywhere. */
+static void expect_escape_refused(const char *from, const char *to, const char *message)
+{
+	char *root = fixture_copy(HOST_TREE), outside[4200];
+	struct rk_tune_plan plan;
+	struct rk_tune_result result;
+	struct rk_tune_history_entry *history;
+	size_t count;
+
+	plan_profile(root, "latency", &plan);
+	assert_int_equal(rk_tune_apply(root, "latency", &plan, &result), 0);
+	rk_tune_plan_free(&plan);
+	edit_and_reseal(root, from, to);
+	assert_int_equal(rk_tune_history(root, &history, &count), 0);
+	assert_int_equal(count, 1);
+	assert_int_equal(history[0].state, RK_TUNE_DAMAGED);
+	assert_non_null(strstr(history[0].problem, message));
+	free(history);
+	log_capture_start();
+	assert_int_equal(rk_tune_rollback(root, NULL, &result), -EBADMSG);
+	assert_int_equal(log_capture_count(message), 1);
+	snprintf(outside, sizeof(outside), "%s/../rdmakit-escaped", root);
+	assert_int_equal(access(outside, F_OK), -1);
+	fixture_discard(root);
+}
+
+static void test_records_naming_paths_outside_the_root_are_refused(void **state)
+{
+	(void)state;
+	expect_escape_refused(" etc/security/limits.d/90-rdmakit-memlock.conf ",
+			      " ../rdmakit-escaped ", "names a path outside the root");
+	expect_escape_refused(" sys/kernel/mm/transparent_hugepage/enabled ",
+			      " sys/../../rdmakit-escaped ", "names a path outside the root");
+	expect_escape_refused("mkdir etc/systemd/system.conf.d", "mkdir ..",
+			      "names a path outside the root");
+	expect_escape_refused("file 2 ", "file ../../../etc/shadow ", "not a number");
+}
+
+/* A '%' not followed by two hex digits is kept as it is: decoding "%4" at a field's end read
+ * past the field (fuzz_tune_journal, corpus tune_journal/percent-at-end-of-field). */
+static void test_percent_without_two_hex_digits_is_kept(void **state)
+{
+	char *root = fixture_copy(HOST_TREE);
+	struct rk_tune_plan plan;
+	struct rk_tune_result result;
+	struct rk_tune_history_entry *history;
+	size_t count;
+
+	(void)state;
+	plan_profile(root, "latency", &plan);
+	assert_int_equal(rk_tune_apply(root, "latency", &plan, &result), 0);
+	rk_tune_plan_free(&plan);
+	edit_and_reseal(root, "begin 0001 latency ", "begin 0001 a%zz%4 ");
+	assert_int_equal(rk_tune_history(root, &history, &count), 0);
+	assert_int_equal(count, 1);
+	assert_string_equal(history[0].label, "a%zz%4");
+	assert_int_equal(history[0].state, RK_TUNE_APPLIED);
+	free(history);
+	fixture_discard(root);
+}
+
+/* history and rollback with a relative --root read the journal apply wrote there. */
+static void test_relative_root_reads_its_journal(void **state)
+{
+	char *root = fixture_copy(HOST_TREE), cwd[4096], *slash = strrchr(root, '/');
+	struct rk_tune_plan plan;
+	struct rk_tune_result result;
+
+	(void)state;
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	plan_profile(root, "latency", &plan);
+	assert_int_equal(rk_tune_apply(root, "latency", &plan, &result), 0);
+	rk_tune_plan_free(&plan);
+	*slash = '\0';
+	assert_int_equal(chdir(root), 0);
+	*slash = '/';
+	assert_int_equal(last_state(slash + 1), RK_TUNE_APPLIED);
+	assert_int_equal(rk_tune_rollback(slash + 1, NULL, &result), 0);
+	assert_int_equal(result.failed, 0);
+	assert_int_equal(last_state(slash + 1), RK_TUNE_ROLLED_BACK);
+	assert_int_equal(chdir(cwd), 0);
+	fixture_discard(root);
+}
+
 /* A crash (or power loss) in the middle of appending a record leaves a line without its
  * newline after the committed records: that change was never made, rollback goes on. */
 static void test_torn_append_is_rolled_back(void **state)
@@ -552,6 +671,9 @@ int main(void)
 	    cmocka_unit_test(test_stale_plan_records_nothing_twice),
 	    cmocka_unit_test(test_kill_at_every_write_then_rollback),
 	    cmocka_unit_test(test_damaged_journals_are_refused),
+	    cmocka_unit_test(test_records_naming_paths_outside_the_root_are_refused),
+	    cmocka_unit_test(test_relative_root_reads_its_journal),
+	    cmocka_unit_test(test_percent_without_two_hex_digits_is_kept),
 	    cmocka_unit_test(test_torn_append_is_rolled_back),
 	    cmocka_unit_test(test_rejected_value_is_reported_and_the_rest_goes_on),
 	    cmocka_unit_test(test_verify_reports_drift),

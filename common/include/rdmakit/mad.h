@@ -86,6 +86,11 @@ struct rk_mad_stats {
  * It must not start another run on the same port. */
 typedef void (*rk_mad_done_fn)(struct rk_mad_request *request, void *ctx);
 
+/** Whether this user may open the umad device of ca (NULL: any) and port (0: any): -EACCES,
+ * logged with the device's name, when every such device refuses it; 0 otherwise (also when
+ * there is none: opening it then says why). */
+int rk_mad_check_access(const char *ca, int port);
+
 /** Open the umad port of ca (NULL: first) and port (0: first active); -EBUSY if one is open. */
 int rk_mad_port_open(const char *ca, int port, struct rk_mad_port **out);
 

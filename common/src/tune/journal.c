@@ -8,6 +8,7 @@
 #include "rdmakit/log.h"
 #include "tune_internal.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -136,7 +137,8 @@ static void decode(char *s)
 	for (char *p = s; *p; p++) {
 		unsigned v;
 
-		if (*p == '%' && sscanf(p + 1, "%2x", &v) == 1) {
+		if (*p == '%' && isxdigit((unsigned char)p[1]) && isxdigit((unsigned char)p[2]) &&
+		    sscanf(p + 1, "%2x", &v) == 1) {
 			*o++ = (char)v;
 			p += 2;
 		} else {
@@ -270,6 +272,33 @@ static void check_backup(struct journal *j, const struct jrecord *r)
 	free(data);
 }
 
+/* A path a record may name: under the root (no ".." component), not empty. */
+static bool inside_root(const char *path)
+{
+	size_t len = strlen(path);
+
+	if (!path[strspn(path, "/")])
+		return false;
+	for (const char *p = path; (p = strstr(p, "..")) != NULL; p += 2)
+		if ((p == path || p[-1] == '/') && (p + 2 == path + len || p[2] == '/'))
+			return false;
+	return true;
+}
+
+/* A change names its backup by number and its file by a path under the root; a rollback must
+ * never read or write anywhere else, whatever an edited journal says. */
+static void check_names(struct journal *j, size_t i, const struct jrecord *r)
+{
+	const char *type = field(r, 0), *n = field(r, 1);
+	bool change = strcmp(type, "file") == 0 || strcmp(type, "live") == 0;
+	const char *path = change ? field(r, 2) : field(r, 1);
+
+	if (change && (!n[0] || strspn(n, "0123456789") != strlen(n)))
+		damaged(j, "record %zu names backup \"%s\", not a number", i + 1, n);
+	else if ((change || strcmp(type, "mkdir") == 0) && !inside_root(path))
+		damaged(j, "record %zu names a path outside the root: \"%s\"", i + 1, path);
+}
+
 static void summarize(struct journal *j)
 {
 	const struct jrecord *first = j->count ? &j->records[0] : NULL;
@@ -284,28 +313,36 @@ static void summarize(struct journal *j)
 	for (size_t i = 1; i < j->count; i++) {
 		const struct jrecord *r = &j->records[i];
 
+		if (j->info.state != RK_TUNE_DAMAGED)
+			check_names(j, i, r);
 		if (strcmp(field(r, 0), "file") == 0 || strcmp(field(r, 0), "live") == 0)
 			j->info.changes++;
 		else if (strcmp(field(r, 0), "fail") == 0)
 			j->info.failed++;
 		else if (strcmp(field(r, 0), "end") == 0 && j->info.state == RK_TUNE_INCOMPLETE)
 			j->info.state = RK_TUNE_APPLIED;
-		else if (strcmp(field(r, 0), "rollback") == 0)
+		else if (strcmp(field(r, 0), "rollback") == 0 && j->info.state != RK_TUNE_DAMAGED)
 			j->info.state = RK_TUNE_ROLLED_BACK;
 		if (strcmp(field(r, 0), "file") == 0 && j->info.state != RK_TUNE_DAMAGED)
 			check_backup(j, r);
 	}
 }
 
+/* j->dir is absolute: its files are read as paths under "/", so a relative --root is taken
+ * from the working directory. */
 static void set_dir(struct journal *j, const char *root, const char *id)
 {
-	char rel[256];
+	char rel[256], joined[3000], cwd[1024];
 
 	snprintf(j->root, sizeof(j->root), "%s", root);
 	snprintf(j->id, sizeof(j->id), "%s", id);
 	snprintf(j->info.id, sizeof(j->info.id), "%s", id);
 	snprintf(rel, sizeof(rel), RK_TUNE_JOURNAL_DIR "/%s", id);
-	tune_path(root, rel, j->dir, sizeof(j->dir));
+	tune_path(root, rel, joined, sizeof(joined));
+	if (joined[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+		snprintf(j->dir, sizeof(j->dir), "%s", joined);
+	else
+		snprintf(j->dir, sizeof(j->dir), "%s/%s", cwd, joined);
 }
 
 int journal_load(const char *root, const char *id, struct journal *j)
@@ -472,6 +509,11 @@ int journal_list(const char *root, char ***ids, size_t *count)
 	rk_sysfs_close(fs);
 	if (err == -ENOENT)
 		return 0;
+	if (err == -EACCES || err == -EPERM)
+		rk_log(RK_LOG_ERR,
+		       "tune: the journals in %s/" RK_TUNE_JOURNAL_DIR " cannot be read (%s): they "
+		       "are root's, so history and verify need root there",
+		       strcmp(root, "/") == 0 ? "" : root, strerror(-err));
 	if (err)
 		return err;
 	for (size_t i = 0; i < n; i++) {
