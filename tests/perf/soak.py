@@ -140,7 +140,9 @@ def measure(minutes, sim, root, daemon, agent):
     flat = True
     for name in procs:
         if not alive[name]:
-            print(f"{name:16} stopped during the soak")
+            log = daemon.log() if name == "collectd" else agent.agent.log()
+            print(f"{name:16} stopped during the soak; the end of its log:")
+            print("\n".join(log.splitlines()[-15:]))
             flat = False
             continue
         (rss0, fd0), (rss1, fd1) = start[name], end[name]
