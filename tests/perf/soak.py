@@ -16,7 +16,7 @@ not at all, and collectd notified at least one change. Exit 0 when both daemons 
 still running, 1 otherwise, 77 when
 collectd, snmpd or the subagent is missing.
 Usage: soak.py MINUTES (environment as in tests/CMakeLists.txt: RDMAKIT_PLUGIN_DIR,
-RDMAKIT_AGENTX)."""
+RDMAKIT_AGENTX, RDMAKIT_DISCOVER_HELPER: the daemons discover in the helper, as installed)."""
 import collections
 import os
 import re
@@ -36,6 +36,7 @@ FLAP = 3.0  # seconds between changes
 WARMUP = 20.0
 RSS_TOLERANCE_KB = 2048
 SANITIZED = os.environ.get("RDMAKIT_SANITIZED") == "1"
+INSTALLED_HELPER = "/usr/libexec/rdmakit/rdmakit-discover"
 PORT0 = "class/infiniband/mlx5_0/ports/1"
 FLAPPING = ('"Hca3"[1]', '"Hca4"[1]')
 
@@ -94,6 +95,14 @@ def main():
         if not os.access(path, os.X_OK):
             print(f"soak: skipped: {path} missing")
             return 77
+    helper = os.environ.get("RDMAKIT_DISCOVER_HELPER") or INSTALLED_HELPER
+    if not os.access(helper, os.X_OK):
+        # Without it both daemons discover in their own process, and ibsim's umad shim
+        # leaks an agent slot at each discovery's close (libibmad does not unregister),
+        # so after a few dozen discoveries every MAD agent registration fails there.
+        print(f"soak: {helper} missing: set RDMAKIT_DISCOVER_HELPER to the build's "
+              "common/rdmakit-discover (ctest does), as the packages install it")
+        return 2
     minutes = float(sys.argv[1])
     tmp = tempfile.mkdtemp(prefix="rdmakit-soak-")
     try:
