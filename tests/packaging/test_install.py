@@ -47,7 +47,8 @@ def expected_files(settings):
                   f"{prefix}/lib/systemd/system/rdmakit-agentx.service",
                   f"{prefix}/lib/sysusers.d/rdmakit-agentx.conf",
                   f"{prefix}/lib/tmpfiles.d/rdmakit-agentx.conf",
-                  f"{etc}/rdmakit/agentx.conf", f"{etc}/snmp/snmpd.conf.d/rdmakit-agentx.conf"]
+                  f"{etc}/rdmakit/agentx.conf", f"{etc}/snmp/snmpd.conf.d/rdmakit-agentx.conf",
+                  f"{prefix}/share/rdmakit/udev/90-rdmakit-umad.rules"]
         if on("RDMAKIT_BUILD_MAN"):
             files.append(f"{prefix}/share/man/man8/rdmakit-agentx.8")
     return sorted(files)
@@ -74,6 +75,20 @@ class Install(unittest.TestCase):
         installed = [f for f in self.installed if not f.startswith(zabbix)]
         self.assertEqual(installed, expected_files(self.settings))
         self.assertEqual(any(f.startswith(zabbix) for f in self.installed), has_zabbix)
+
+    def test_umad_rule_names_the_subagents_group(self):
+        """The opt-in udev rule gives the umad devices to the group of the sysusers.d user,
+        and nothing installs it where udev would read it."""
+        if self.settings.get("RDMAKIT_BUILD_SNMP", "OFF") != "ON":
+            self.skipTest("no subagent in this build")
+        with open(os.path.join(TOP, "packaging", "systemd", "rdmakit-agentx.sysusers")) as f:
+            user = re.search(r"^u (\S+) ", f.read(), re.M).group(1)
+        with open(self.destdir + f"{self.prefix}/share/rdmakit/udev/90-rdmakit-umad.rules") as f:
+            rule = f.read()
+        rules = [line for line in rule.splitlines() if line and not line.startswith("#")]
+        self.assertEqual(rules, ['SUBSYSTEM=="infiniband_mad", KERNEL=="umad*", '
+                                 f'GROUP="{user}", MODE="0660"'])
+        self.assertFalse([f for f in self.installed if "/udev/rules.d/" in f])
 
     def test_programs_are_executable(self):
         for path in self.installed:
