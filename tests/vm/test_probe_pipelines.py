@@ -28,6 +28,11 @@ PORT_COLUMNS = ("rdmakitPortProbeStatus", "rdmakitPortProbeTime", "rdmakitPortPr
 # What the VM's environment (env -i) needs to find this build's programs.
 PASSED_ON = {"RDMAKIT_PLUGIN_DIR": os.path.join(BUILD, "collectd-plugin"),
              "RDMAKIT_AGENTX": os.path.join(BUILD, "snmp-subagent", "rdmakit-agentx")}
+# In the sanitized build, what cdtest needs to preload the ASan runtime into collectd and read
+# the sanitizers' reports (tests/CMakeLists.txt sets them).
+PASSED_ON.update({var: os.environ[var] for var in (
+    "RDMAKIT_SANITIZED", "RDMAKIT_ASAN_RUNTIME", "ASAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS")
+    if var in os.environ})
 PROBES_WHILE_DOWN = 4  # rounds of a failing probe: the notification must still be one
 
 
