@@ -77,7 +77,11 @@ class Sweep(simlib.SimTestCase):
         errors = self.sim.run(RDMAKIT, "sweep", "--errors-only").stdout
         self.assertIn('"Leaf1"[3] lid', errors)
         self.assertIn("symbol_error=65535(saturated)", errors)
-        self.assertNotIn('"Leaf1"[1] lid', errors)
+        # A port nobody set is left out; ibsim itself counts relay errors on a switch port that
+        # MADs it dropped crossed (the other tests drop some), so only those may list it.
+        for line in errors.splitlines():
+            if line.startswith('"Leaf1"[1] lid'):
+                self.assertRegex(line, r": port_rcv_switch_relay_errors=\d+$")
 
     def test_deltas_between_sweeps_and_reset_by_name(self):
         self.sim.cmd('PerformanceSet "Leaf3"[1] PortCounters.SymbolErrorCounter=10')
