@@ -88,6 +88,27 @@ def soak(seconds, flap):
         time.sleep(FLAP)
 
 
+def soak_in_steps(minutes, flap, procs):
+    """Soak, printing each daemon's resident memory every tenth of the run (at least a
+    minute apart), so a growth shows whether it levels off or keeps on."""
+    step = max(60.0, minutes * 6)
+    left = minutes * 60
+    while left > 0:
+        soak(min(step, left), flap)
+        left -= step
+        rss = ", ".join(f"{name} {proc_rss(pid)} kB" for name, pid in procs.items())
+        print(f"soak: after {(minutes * 60 - max(left, 0)) / 60:.0f} min: {rss}", flush=True)
+
+
+def proc_rss(pid):
+    """VmRSS in kB now, or "gone"."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            return re.search(r"^VmRSS:\s+(\d+)", f.read(), re.M).group(1)
+    except (FileNotFoundError, ProcessLookupError):
+        return "gone"
+
+
 def main():
     if len(sys.argv) != 2 or not re.fullmatch(r"\d+(\.\d+)?", sys.argv[1]):
         sys.exit("usage: tests/perf/soak.sh MINUTES")
@@ -136,7 +157,7 @@ def measure(minutes, sim, root, daemon, agent):
     soak(WARMUP, flap)
     procs = {"collectd": daemon.pid, "rdmakit-agentx": agent.agent.proc.pid}
     start = {name: proc_figures(pid) for name, pid in procs.items()}
-    soak(minutes * 60, flap)
+    soak_in_steps(minutes, flap, procs)
     alive = {"collectd": daemon.running(), "rdmakit-agentx": agent.agent.proc.poll() is None}
     end = {name: proc_figures(pid) for name, pid in procs.items() if alive[name]}
     notes = len(daemon.notifications())
