@@ -56,6 +56,10 @@ void ak_build_state_free(struct ak_build_state *state);
 int ak_build_findings(struct ak_build_state *state, const struct rk_findings *findings,
 		      struct ak_snapshot *snapshot);
 
+/** The row number a finding (by code and subject) has in the findings table; 0 if none. */
+uint32_t ak_build_finding_index(const struct ak_build_state *state,
+				const struct rk_finding *finding);
+
 /** Parse groups of hex digits separated by ':' ("b859:9f03:...") into len bytes; -EINVAL. */
 int ak_parse_hex_bytes(const char *text, unsigned char *out, size_t len);
 

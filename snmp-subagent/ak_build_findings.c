@@ -20,6 +20,14 @@ static const struct ak_active_finding *find_active(const struct ak_build_state *
 	return NULL;
 }
 
+uint32_t ak_build_finding_index(const struct ak_build_state *state,
+				const struct rk_finding *finding)
+{
+	const struct ak_active_finding *active = find_active(state, finding);
+
+	return active ? active->index : 0;
+}
+
 /* The numbers of this read's findings: the old ones kept, new ones after the last. */
 static int number_findings(struct ak_build_state *state, const struct rk_findings *findings,
 			   struct ak_active_finding **out)

@@ -28,15 +28,6 @@ static bool clears_finding(const struct rk_event *event)
 	       event->kind == RK_EVENT_LINK_RECOVERED;
 }
 
-static uint32_t finding_index(const struct ak_build_state *build, const struct rk_finding *finding)
-{
-	for (size_t i = 0; i < build->nfindings; i++)
-		if (strcmp(build->findings[i].code, finding->code) == 0 &&
-		    strcmp(build->findings[i].subject, finding->subject) == 0)
-			return build->findings[i].index;
-	return 0;
-}
-
 /* The events since the last read; the first read only primes the tracker. Fabric and SM
  * views are given only when they were read again. */
 static void track_events(struct ak_refresher *refresher, const struct rk_findings *findings,
@@ -74,7 +65,7 @@ static bool trap_of(const struct ak_refresher *refresher, const struct rk_event 
 	trap->event = *event;
 	trap->cleared = clears_finding(event);
 	if (event->is_finding)
-		trap->finding_index = finding_index(&refresher->build, &event->finding);
+		trap->finding_index = ak_build_finding_index(&refresher->build, &event->finding);
 	for (size_t d = 0; d < refresher->host->ndevices; d++)
 		if (strcmp(refresher->host->devices[d].name, event->device) == 0) {
 			trap->device_index = (uint32_t)d + 1;
