@@ -186,7 +186,10 @@ class Lifecycle(unittest.TestCase):
                 t.join()
             self.assertEqual(errors, [])
             self.assertGreater(walks[0], 8)
-            self.assertLess(rss_end - rss_start, 512, f"RSS {rss_start} -> {rss_end} KiB")
+            # Under ASan freed memory waits in its quarantine, so resident memory grows without
+            # a leak there (as in tests/perf/soak.py); LeakSanitizer judges leaks in that build.
+            if os.environ.get("RDMAKIT_SANITIZED") != "1":
+                self.assertLess(rss_end - rss_start, 512, f"RSS {rss_start} -> {rss_end} KiB")
             print(f"{walks[0]} walks, RSS {rss_start} -> {rss_end} KiB")
 
 
