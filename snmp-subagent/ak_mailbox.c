@@ -167,6 +167,11 @@ void ak_mailbox_pop_trap(struct ak_mailbox *box)
 		box->trap_head = (box->trap_head + 1) % AK_TRAP_QUEUE;
 		box->ntraps--;
 	}
+	/* An empty ring starts again at its first slot: traps are sent as they come, so the
+	 * queue stays in its first pages instead of walking through all of its 2 MB, each
+	 * page resident from its first trap on. */
+	if (box->ntraps == 0)
+		box->trap_head = 0;
 	pthread_mutex_unlock(&box->lock);
 }
 
