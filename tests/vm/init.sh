@@ -24,8 +24,22 @@ fi
 mount -t proc proc /host/proc
 mount -t sysfs sys /host/sys
 mount -t devtmpfs dev /host/dev
+mkdir -p /host-tmp /host-run
+mount -o bind /host/tmp /host-tmp
+mount -o bind /host/run /host-run
 mount -t tmpfs tmp /host/tmp
 mount -t tmpfs run /host/run
+# The host's trees the commands use (rkvm.trees: its checkout and build) stay at their paths
+# when they lie under the /tmp or /run the VM has just covered with its own.
+for tree in $(sed -n 's/.*rkvm.trees=\([^ ]*\).*/\1/p' /proc/cmdline | sed 's/,/ /g'); do
+	case $tree in
+	/tmp/*) from=/host-tmp${tree#/tmp} ;;
+	/run/*) from=/host-run${tree#/run} ;;
+	*) continue ;;
+	esac
+	mkdir -p "/host$tree" && mount -o bind "$from" "/host$tree" ||
+		echo "RKVM-FAIL cannot show the host's $tree in the VM"
+done
 mount -t tmpfs shm /host/dev/shm 2>/dev/null
 mkdir -p /host/dev/pts && mount -t devpts -o ptmxmode=0666 devpts /host/dev/pts
 ln -sf pts/ptmx /host/dev/ptmx 2>/dev/null
@@ -46,6 +60,7 @@ done
 echo "RKVM-READY $(cat /sys/class/infiniband/rxe0/ports/1/state 2>/dev/null)"
 
 cmds=$(sed -n 's/.*rkvm.cmds=\([^ ]*\).*/\1/p' /proc/cmdline)
+[ -d "/host$cmds" ] || echo "RKVM-FAIL the host's command directory $cmds is not in the VM"
 n=1
 while [ -f "/host$cmds/$n" ]; do
 	echo "RKVM-BEGIN $n"

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # Boot Debian's kernel with soft-RoCE (rxe0 on eth0) under qemu and run each argument as one
 # command line of the VM's shell, in order, inside the host's root (read-only, so the host's
-# build runs unchanged; /tmp is the VM's own). Prints every command's output between
+# build runs unchanged; /tmp and /run are the VM's own, but for the checkout and the build
+# when they lie there). Prints every command's output between
 #   --- [N] $ COMMAND          and          --- [N] exit STATUS
 # and exits 1 if any command failed, 2 if the VM did not finish (timeout, boot failure).
 # Environment: BUILD_DIR (default ./build: the kernel and initramfs are cached in
@@ -17,6 +18,8 @@ top=$(cd "$here/../.." && pwd)
 build=${BUILD_DIR:-$top/build}
 vm=$build/vm
 mkdir -p "$vm"
+build=$(cd "$build" && pwd) # absolute: the VM keeps it visible by its path (rkvm.trees)
+vm=$build/vm
 version=$("$here/fetch-kernel.sh" "$vm")
 kernel=$vm/kernel
 
@@ -67,7 +70,7 @@ timeout "${RKVM_TIMEOUT:-600}" qemu-system-x86_64 -nodefaults -no-user-config -m
 	-accel tcg -cpu max -smp 2 -m 1024 -display none -monitor none -no-reboot \
 	-serial "file:$work/serial.log" -kernel "$kernel/boot/vmlinuz-$version" \
 	-initrd "$vm/initramfs.cpio.gz" \
-	-append "console=ttyS0 rdinit=/init panic=-1 quiet loglevel=1 rkvm.cmds=$work" \
+	-append "console=ttyS0 rdinit=/init panic=-1 quiet loglevel=1 rkvm.cmds=$work rkvm.trees=$top,$build" \
 	-netdev user,id=n0,restrict=on -device e1000,netdev=n0 \
 	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 	</dev/null || status=$?
