@@ -105,6 +105,16 @@ static void plan_profile(const char *root, const char *profile, struct rk_tune_p
 	rk_tune_audit_free(&audit);
 }
 
+/* Plan the profile under root and apply it (journal 0001 on a fresh copy). */
+static void apply_profile(const char *root, const char *profile, struct rk_tune_result *result)
+{
+	struct rk_tune_plan plan;
+
+	plan_profile(root, profile, &plan);
+	assert_int_equal(rk_tune_apply(root, profile, &plan, result), 0);
+	rk_tune_plan_free(&plan);
+}
+
 static char *read_text(const char *root, const char *rel)
 {
 	char path[4096], *text = calloc(1, 65536);
@@ -218,9 +228,7 @@ static void test_apply_twice_changes_nothing(void **state)
 	size_t count;
 
 	(void)state;
-	plan_profile(root, "latency", &plan);
-	assert_int_equal(rk_tune_apply(root, "latency", &plan, &result), 0);
-	rk_tune_plan_free(&plan);
+	apply_profile(root, "latency", &result);
 	plan_profile(root, "latency", &plan);
 	assert_int_equal(plan.count, 0);
 	assert_int_equal(rk_tune_apply(root, "latency", &plan, &result), 0);
@@ -358,14 +366,11 @@ static void expect_refused(const char *what, long cut, long flip, const char *re
 			   const char *message)
 {
 	char *root = fixture_copy(HOST_TREE), *tuned;
-	struct rk_tune_plan plan;
 	struct rk_tune_result result;
 
 	assert_int_equal(mkdir(path_in(root, "etc/sysctl.d"), 0755), 0);
 	write_file(root, "etc/sysctl.d/90-rdmakit-tune.conf", "# an older one\n"); /* backed up */
-	plan_profile(root, "latency", &plan);
-	assert_int_equal(rk_tune_apply(root, "latency", &plan, &result), 0);
-	rk_tune_plan_free(&plan);
+	apply_profile(root, "latency", &result);
 	if (cut < 0)
 		cut = last_line_length(root);
 	damage(root, rel ? rel : first_backup(root), cut, flip);
@@ -437,14 +442,11 @@ static void edit_and_reseal(const char *root, const char *from, const char *to)
 static void expect_escape_refused(const char *from, const char *to, const char *message)
 {
 	char *root = fixture_copy(HOST_TREE), outside[4200];
-	struct rk_tune_plan plan;
 	struct rk_tune_result result;
 	struct rk_tune_history_entry *history;
 	size_t count;
 
-	plan_profile(root, "latency", &plan);
-	assert_int_equal(rk_tune_apply(root, "latency", &plan, &result), 0);
-	rk_tune_plan_free(&plan);
+	apply_profile(root, "latency", &result);
 	edit_and_reseal(root, from, to);
 	assert_int_equal(rk_tune_history(root, &history, &count), 0);
 	assert_int_equal(count, 1);
@@ -476,15 +478,12 @@ static void test_records_naming_paths_outside_the_root_are_refused(void **state)
 static void test_percent_without_two_hex_digits_is_kept(void **state)
 {
 	char *root = fixture_copy(HOST_TREE);
-	struct rk_tune_plan plan;
 	struct rk_tune_result result;
 	struct rk_tune_history_entry *history;
 	size_t count;
 
 	(void)state;
-	plan_profile(root, "latency", &plan);
-	assert_int_equal(rk_tune_apply(root, "latency", &plan, &result), 0);
-	rk_tune_plan_free(&plan);
+	apply_profile(root, "latency", &result);
 	edit_and_reseal(root, "begin 0001 latency ", "begin 0001 a%zz%4 ");
 	assert_int_equal(rk_tune_history(root, &history, &count), 0);
 	assert_int_equal(count, 1);
@@ -498,14 +497,11 @@ static void test_percent_without_two_hex_digits_is_kept(void **state)
 static void test_relative_root_reads_its_journal(void **state)
 {
 	char *root = fixture_copy(HOST_TREE), cwd[4096], *slash = strrchr(root, '/');
-	struct rk_tune_plan plan;
 	struct rk_tune_result result;
 
 	(void)state;
 	assert_non_null(getcwd(cwd, sizeof(cwd)));
-	plan_profile(root, "latency", &plan);
-	assert_int_equal(rk_tune_apply(root, "latency", &plan, &result), 0);
-	rk_tune_plan_free(&plan);
+	apply_profile(root, "latency", &result);
 	*slash = '\0';
 	assert_int_equal(chdir(root), 0);
 	*slash = '/';
