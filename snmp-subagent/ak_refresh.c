@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "ak_refresh.h"
 
+#include "ak_events.h"
+
 #include "rdmakit/clock.h"
 #include "rdmakit/log.h"
 
@@ -35,7 +37,6 @@ static void track_events(struct ak_refresher *refresher, const struct rk_finding
 {
 	const struct ak_fabric_watch *fabric = refresher->fabric;
 	struct rk_event_views views = {.host = refresher->host, .host_findings = findings};
-	int err;
 
 	if (fabric_polled && fabric->ports)
 		views.fabric_findings = &fabric->fabric_findings;
@@ -44,15 +45,8 @@ static void track_events(struct ak_refresher *refresher, const struct rk_finding
 		views.sm_findings = &fabric->sm_findings;
 	}
 
-	rk_event_list_clear(&refresher->events);
-	err = rk_events_track(refresher->tracker, &views, &refresher->events);
-	if (err) {
-		rk_log(RK_LOG_ERR, "tracking events failed: %s", strerror(-err));
-		rk_event_list_clear(&refresher->events);
-	}
-	if (!refresher->tracked_once)
-		rk_event_list_clear(&refresher->events);
-	refresher->tracked_once = true;
+	ak_events_track(refresher->tracker, &views, &refresher->tracked_once, &refresher->events,
+			"events");
 }
 
 /* A trap for an event, with the indexes of its objects; false when it is not one. */

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "ak_tune.h"
 
+#include "ak_events.h"
+
 #include "rdmakit/clock.h"
 #include "rdmakit/log.h"
 
@@ -61,15 +63,9 @@ static int keep_problems(const struct rk_findings *all, struct rk_findings *out)
 static void track(struct ak_tune_watch *watch)
 {
 	const struct rk_event_views views = {.host_findings = &watch->findings};
-	int err = rk_events_track(watch->tracker, &views, &watch->events);
 
-	if (err) {
-		rk_log(RK_LOG_ERR, "tracking tune findings failed: %s", strerror(-err));
-		rk_event_list_clear(&watch->events);
-	}
-	if (!watch->audited_once)
-		rk_event_list_clear(&watch->events);
-	watch->audited_once = true;
+	ak_events_track(watch->tracker, &views, &watch->audited_once, &watch->events,
+			"tune findings");
 }
 
 /* Audit under the root; the last findings stay when it fails. */
