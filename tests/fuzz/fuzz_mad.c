@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
-/* libFuzzer target: MAD replies, through a fake libibumad. This file defines the device side
- * of libibumad (init, ports, agents, send, receive; the buffer accessors stay libibumad's),
+/* libFuzzer target: MAD replies, through the tests' fake libibumad (tests/fakes/fake_umad.c),
  * so the core's MAD engine runs unchanged while the input decides, for every MAD sent, what
  * comes back: nothing, an answer with the input's status and data, a kernel timeout, a
  * garbage MAD of the input's length, a duplicate, a stale TID, or a failed send. An SM query
  * and two counter sweeps of a small fabric run on those answers, then the SM and sweep rules:
  * nothing may read out of bounds, and every request must end. */
+#include "fake_umad.h"
 #include "fuzz_util.h"
 #include "rdmakit/health.h"
 #include "rdmakit/mad.h"
@@ -13,116 +13,23 @@
 #include "rdmakit/sweep.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <infiniband/mad.h>
 #include <infiniband/umad.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-#define QUEUE_MAX 256
-#define UMAD_MAX  512 /* room for libibumad's header and a MAD */
 
 enum reply_kind { DROP, ANSWER, KERNEL_TIMEOUT, GARBAGE, DUPLICATE, STALE, SEND_FAILS, KINDS };
 
-/* What the fake device holds: the input, and the MADs waiting to be received. */
+/* The input, and how far answers have taken from it. */
 static struct {
 	const uint8_t *data;
 	size_t size, at;
-	int pipe[2]; /* readable while replies wait (the engine polls umad_get_fd) */
-	uint8_t queue[QUEUE_MAX][UMAD_MAX];
-	int lengths[QUEUE_MAX];
-	size_t head, count;
-	int next_agent;
-} fake = {.pipe = {-1, -1}};
-
-/* A umad buffer as the engine allocates it: libibumad's header, then the MAD. */
-static size_t umad_bytes(void)
-{
-	return umad_size() + IB_MAD_SIZE;
-}
+} input;
 
 static uint8_t take(void)
 {
-	return fake.at < fake.size ? fake.data[fake.at++] : 0;
-}
-
-int umad_init(void)
-{
-	return 0;
-}
-
-int umad_get_port(const char *ca_name, int portnum, umad_port_t *port)
-{
-	(void)ca_name;
-	memset(port, 0, sizeof(*port));
-	snprintf(port->ca_name, sizeof(port->ca_name), "fuzz0");
-	port->portnum = portnum ? portnum : 1;
-	port->base_lid = 1;
-	port->sm_lid = 2;
-	port->state = 4;
-	port->port_guid = htobe64(0x0002c90300000011ull);
-	return 0;
-}
-
-int umad_release_port(umad_port_t *port)
-{
-	(void)port;
-	return 0;
-}
-
-int umad_open_port(const char *ca_name, int portnum)
-{
-	(void)ca_name;
-	(void)portnum;
-	if (fake.pipe[0] < 0 && pipe2(fake.pipe, O_NONBLOCK | O_CLOEXEC) != 0)
-		abort();
-	return 3;
-}
-
-int umad_close_port(int portid)
-{
-	(void)portid;
-	return 0;
-}
-
-int umad_register(int portid, int mgmt_class, int mgmt_version, uint8_t rmpp_version,
-		  long method_mask[16 / sizeof(long)])
-{
-	(void)portid;
-	(void)mgmt_class;
-	(void)mgmt_version;
-	(void)rmpp_version;
-	(void)method_mask;
-	return fake.next_agent++;
-}
-
-int umad_unregister(int portid, int agentid)
-{
-	(void)portid;
-	(void)agentid;
-	return 0;
-}
-
-int umad_get_fd(int portid)
-{
-	(void)portid;
-	return fake.pipe[0];
-}
-
-static void queue_reply(const uint8_t *umad, int length, uint32_t status)
-{
-	size_t slot = (fake.head + fake.count) % QUEUE_MAX;
-
-	if (fake.count == QUEUE_MAX)
-		return; /* a full receive queue drops, as the kernel's does */
-	memcpy(fake.queue[slot], umad, umad_bytes());
-	((struct ib_user_mad *)fake.queue[slot])->status = status;
-	fake.lengths[slot] = length;
-	fake.count++;
-	if (write(fake.pipe[1], "", 1) != 1)
-		abort();
+	return input.at < input.size ? input.data[input.at++] : 0;
 }
 
 /* The sent MAD turned into an answer: response bit, the input's status and data. */
@@ -134,67 +41,46 @@ static void make_answer(uint8_t *umad)
 	mad_set_field(mad, 0, IB_MAD_RESPONSE_F, 1);
 	mad_set_field(mad, 0, IB_MAD_METHOD_F, 0x81);
 	mad_set_field(mad, 0, IB_MAD_STATUS_F, take() & 1 ? (uint32_t)take() << 8 | take() : 0);
-	if (len > fake.size - fake.at)
-		len = fake.size - fake.at;
+	if (len > input.size - input.at)
+		len = input.size - input.at;
 	if (len > IB_MAD_SIZE - 64)
 		len = IB_MAD_SIZE - 64;
-	memcpy(mad + 64, fake.data + fake.at, len);
-	fake.at += len;
+	memcpy(mad + 64, input.data + input.at, len);
+	input.at += len;
 }
 
-int umad_send(int portid, int agentid, void *umad, int length, int timeout_ms, int retries)
+int fake_umad_answer(void *umad, int length)
 {
-	uint8_t reply[UMAD_MAX];
+	uint8_t reply[FAKE_UMAD_MAX];
 	enum reply_kind kind = (enum reply_kind)(take() % KINDS);
 	size_t len;
 
-	(void)portid;
-	(void)agentid;
-	(void)timeout_ms;
-	(void)retries;
-	memcpy(reply, umad, umad_bytes());
+	memcpy(reply, umad, fake_umad_bytes());
 	switch (kind) {
 	case DROP:
 		return 0;
 	case SEND_FAILS:
 		return -EIO;
 	case KERNEL_TIMEOUT:
-		queue_reply(reply, length, ETIMEDOUT);
+		fake_umad_queue(reply, length, ETIMEDOUT);
 		return 0;
 	case GARBAGE:
 		len = take();
 		memset(umad_get_mad(reply), take(), IB_MAD_SIZE);
-		queue_reply(reply, (int)len, 0);
+		fake_umad_queue(reply, (int)len, 0);
 		return 0;
 	case STALE:
 		make_answer(reply);
 		mad_set_field64(umad_get_mad(reply), 0, IB_MAD_TRID_F, (uint64_t)take() << 3);
-		queue_reply(reply, IB_MAD_SIZE, 0);
+		fake_umad_queue(reply, IB_MAD_SIZE, 0);
 		return 0;
 	default:
 		make_answer(reply);
-		queue_reply(reply, IB_MAD_SIZE, 0);
+		fake_umad_queue(reply, IB_MAD_SIZE, 0);
 		if (kind == DUPLICATE)
-			queue_reply(reply, IB_MAD_SIZE, 0);
+			fake_umad_queue(reply, IB_MAD_SIZE, 0);
 		return 0;
 	}
-}
-
-int umad_recv(int portid, void *umad, int *length, int timeout_ms)
-{
-	char byte;
-
-	(void)portid;
-	(void)timeout_ms;
-	if (fake.count == 0)
-		return -EAGAIN;
-	if (read(fake.pipe[0], &byte, 1) != 1)
-		abort();
-	memcpy(umad, fake.queue[fake.head], umad_bytes());
-	*length = fake.lengths[fake.head] < *length ? fake.lengths[fake.head] : *length;
-	fake.head = (fake.head + 1) % QUEUE_MAX;
-	fake.count--;
-	return 0;
 }
 
 /* A switch (LID 3, 4 ports) and two CAs (LIDs 1 and 2, the second an SM), cabled. */
@@ -258,21 +144,15 @@ static void run_queries(struct rk_mad_port *port)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct rk_mad_port *port;
-	char byte;
 
 	fuzz_quiet_log();
-	fake.data = data;
-	fake.size = size;
-	fake.at = 0;
+	input.data = data;
+	input.size = size;
+	input.at = 0;
 	if (rk_mad_port_open(NULL, 0, &port) != 0)
 		abort();
 	run_queries(port);
 	rk_mad_port_close(port);
-	while (fake.count) { /* what nobody received is gone with the port */
-		fake.count--;
-		if (read(fake.pipe[0], &byte, 1) != 1)
-			abort();
-	}
-	fake.head = 0;
+	fake_umad_drain();
 	return 0;
 }
