@@ -10,16 +10,18 @@
 #                                the packages from the tree, never from this build)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
+# Warnings are errors here, and the tests crash-test tune through its test hooks.
+ci_flags="-DRDMAKIT_WERROR=ON -DRDMAKIT_TEST_HOOKS=ON"
 
 case "${1:-}" in
 "")
 	build=${BUILD_DIR:-$top/build}
-	BUILD_DIR=$build "$top/scripts/build.sh"
+	BUILD_DIR=$build "$top/scripts/build.sh" $ci_flags
 	set --
 	;;
 --sanitize)
 	build=${SANITIZE_BUILD_DIR:-$top/build-sanitize}
-	BUILD_DIR=$build "$top/scripts/build.sh" -DRDMAKIT_SANITIZE=ON
+	BUILD_DIR=$build "$top/scripts/build.sh" $ci_flags -DRDMAKIT_SANITIZE=ON
 	set -- -LE packaging
 	;;
 *)

@@ -7,7 +7,7 @@ build=${BUILD_DIR:-$top/build}
 fixtures=$top/tests/fixtures/sysfs
 "$top/scripts/build.sh"
 rdmakit=$build/cli/rdmakit
-# the fabric discovery helper as built, not installed (common/src/fabric_helper.c)
+# the fabric discovery helper as built, not installed (common/src/fabric/fabric_helper.c)
 export RDMAKIT_DISCOVER_HELPER=$build/common/rdmakit-discover
 
 show() {

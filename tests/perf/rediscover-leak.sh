@@ -6,7 +6,7 @@
 #   rdmakit sweep, in this process     DISCOVERIES sweeps that each rediscover, with the
 #                                      discovery helper missing: libibnetdisc in rdmakit
 #   rdmakit sweep, through the helper  the same, each discovery in rdmakit-discover
-#                                      (common/src/fabric_helper.c), as daemons run it
+#                                      (common/src/fabric/fabric_helper.c), as daemons run it
 # libibnetdisc before rdma-core 49.1 leaks a block per switch port at every discovery; a
 # daemon that rediscovers every few minutes must not keep that. The helper's own leak ends
 # with it (valgrind does not follow the exec).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
-# test_mad.sh - librdmakit's MAD engine (common/src/mad.c, driven by mad_probe) against a
+# test_mad.sh - librdmakit's MAD engine (common/src/fabric/mad.c, driven by mad_probe) against a
 # simulated fabric: ibsim + OpenSM, real MADs through the umad2sim shim.
 #
 # Checks: local port facts; PortCounters of every cabled switch and CA port with exact values

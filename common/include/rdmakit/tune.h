@@ -3,7 +3,7 @@
 #ifndef RDMAKIT_TUNE_H
 #define RDMAKIT_TUNE_H
 
-#include "rdmakit/health.h"
+#include "rdmakit/findings.h"
 
 #include <stdbool.h>
 #include <stddef.h>

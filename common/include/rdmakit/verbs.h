@@ -4,7 +4,7 @@
 #ifndef RDMAKIT_VERBS_H
 #define RDMAKIT_VERBS_H
 
-#include "rdmakit/health.h"
+#include "rdmakit/findings.h"
 #include "rdmakit/host.h"
 
 #include <stdbool.h>

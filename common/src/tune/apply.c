@@ -161,7 +161,7 @@ static int apply_file(struct applying *a, const struct rk_tune_change *c, const 
 	journal_backup_path(&a->j, n, backup, sizeof(backup));
 	err = make_parents(a, c->path);
 	if (!err && existed) {
-		err = journal_write_atomic(backup, bytes, size, 0600);
+		err = tune_write_atomic(backup, bytes, size, 0600);
 		journal_step();
 	}
 	free(bytes);
@@ -170,7 +170,7 @@ static int apply_file(struct applying *a, const struct rk_tune_change *c, const 
 	if (err)
 		return err;
 	tune_path(a->root, c->path, abs, sizeof(abs));
-	err = journal_write_atomic(abs, c->wanted, c->wanted_len, c->wanted_mode);
+	err = tune_write_atomic(abs, c->wanted, c->wanted_len, c->wanted_mode);
 	journal_step();
 	if (err)
 		return record_failure(a, n, c->path, err);
@@ -353,7 +353,7 @@ static bool restore_file(const char *root, const struct journal *j, const struct
 	int err;
 
 	tune_path(root, field(r, 2), abs, sizeof(abs));
-	journal_temp_path(abs, temp, sizeof(temp));
+	tune_temp_path(abs, temp, sizeof(temp));
 	unlink(temp); /* left by an apply killed mid-write */
 	if (strcmp(field(r, 3), "1") != 0) {
 		err = unlink(abs) != 0 && errno != ENOENT ? -errno : 0;
@@ -361,7 +361,7 @@ static bool restore_file(const char *root, const struct journal *j, const struct
 		journal_backup_path(j, field(r, 1), backup, sizeof(backup));
 		err = tune_slurp("/", backup, &bytes, &len, NULL);
 		if (!err)
-			err = journal_write_atomic(abs, bytes, len, strtoul(field(r, 4), NULL, 8));
+			err = tune_write_atomic(abs, bytes, len, strtoul(field(r, 4), NULL, 8));
 		free(bytes);
 	}
 	if (err)

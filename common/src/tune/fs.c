@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
-/* Reading files under the tune root: regular files only, bounded, with precise errors. */
+/* Files under the tune root: reading regular files only, bounded, with precise errors; and
+ * writing them atomically. */
 #include "tune_internal.h"
 
 #include "rdmakit/log.h"
@@ -248,4 +249,69 @@ void tune_selected(const char *text, char *out, size_t size)
 		snprintf(out, size, "%.*s", (int)(close - open - 1), open + 1);
 	else
 		snprintf(out, size, "%s", text);
+}
+
+void tune_temp_path(const char *path, char *buf, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+
+	snprintf(buf, size, "%.*s.%s.rdmakit-tmp", slash ? (int)(slash - path + 1) : 0, path,
+		 slash ? slash + 1 : path);
+}
+
+int tune_write_all(int fd, const void *bytes, size_t len)
+{
+	const char *p = bytes;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int tune_fsync_dir_of(const char *path)
+{
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+	int fd, err = 0;
+
+	snprintf(dir, sizeof(dir), "%.*s", slash && slash != path ? (int)(slash - path) : 1,
+		 slash ? path : ".");
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fsync(fd) != 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+int tune_write_atomic(const char *path, const void *bytes, size_t len, unsigned mode)
+{
+	char temp[4200];
+	int fd, err;
+
+	tune_temp_path(path, temp, sizeof(temp));
+	fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return -errno;
+	err = tune_write_all(fd, bytes, len);
+	if (!err && fchmod(fd, mode & 07777) != 0)
+		err = -errno;
+	if (!err && fsync(fd) != 0)
+		err = -errno;
+	if (close(fd) != 0 && !err)
+		err = -errno;
+	if (!err && rename(temp, path) != 0)
+		err = -errno;
+	if (err)
+		unlink(temp);
+	return err ? err : tune_fsync_dir_of(path);
 }

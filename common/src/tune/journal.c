@@ -22,6 +22,17 @@
 
 #define ZERO_HASH "0000000000000000"
 
+#ifdef RDMAKIT_TEST_HOOKS
+void journal_step(void)
+{
+	static long steps;
+	const char *env = getenv("RDMAKIT_TUNE_STOP_AFTER");
+
+	if (env && ++steps >= strtol(env, NULL, 10))
+		raise(SIGKILL); /* the crash test's "kill -9 here" */
+}
+#endif
+
 uint64_t journal_hash(uint64_t hash, const void *bytes, size_t len)
 {
 	const unsigned char *p = bytes;
@@ -31,80 +42,6 @@ uint64_t journal_hash(uint64_t hash, const void *bytes, size_t len)
 		hash *= 0x100000001b3ULL;
 	}
 	return hash;
-}
-
-void journal_step(void)
-{
-	static long steps;
-	const char *env = getenv("RDMAKIT_TUNE_STOP_AFTER");
-
-	if (env && ++steps >= strtol(env, NULL, 10))
-		raise(SIGKILL); /* the crash test's "kill -9 here" */
-}
-
-void journal_temp_path(const char *path, char *buf, size_t size)
-{
-	const char *slash = strrchr(path, '/');
-
-	snprintf(buf, size, "%.*s.%s.rdmakit-tmp", slash ? (int)(slash - path + 1) : 0, path,
-		 slash ? slash + 1 : path);
-}
-
-static int write_all(int fd, const void *bytes, size_t len)
-{
-	const char *p = bytes;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-static int fsync_dir_of(const char *path)
-{
-	char dir[4096];
-	const char *slash = strrchr(path, '/');
-	int fd, err = 0;
-
-	snprintf(dir, sizeof(dir), "%.*s", slash && slash != path ? (int)(slash - path) : 1,
-		 slash ? path : ".");
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fsync(fd) != 0)
-		err = -errno;
-	close(fd);
-	return err;
-}
-
-int journal_write_atomic(const char *path, const void *bytes, size_t len, unsigned mode)
-{
-	char temp[4200];
-	int fd, err;
-
-	journal_temp_path(path, temp, sizeof(temp));
-	fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd < 0)
-		return -errno;
-	err = write_all(fd, bytes, len);
-	if (!err && fchmod(fd, mode & 07777) != 0)
-		err = -errno;
-	if (!err && fsync(fd) != 0)
-		err = -errno;
-	if (close(fd) != 0 && !err)
-		err = -errno;
-	if (!err && rename(temp, path) != 0)
-		err = -errno;
-	if (err)
-		unlink(temp);
-	return err ? err : fsync_dir_of(path);
 }
 
 static void encode(const char *in, char *out, size_t size)
@@ -375,7 +312,7 @@ static int write_head(struct journal *j)
 	int n = snprintf(text, sizeof(text), "%zu %s\n", j->count, j->last_hash);
 
 	snprintf(path, sizeof(path), "%s/head", j->dir);
-	return journal_write_atomic(path, text, (size_t)n, 0600);
+	return tune_write_atomic(path, text, (size_t)n, 0600);
 }
 
 static int mkdir_p(const char *path, mode_t mode)
@@ -436,7 +373,7 @@ int journal_create(const char *root, struct journal *j)
 	if (j->fd < 0)
 		return -errno;
 	j->info.state = RK_TUNE_INCOMPLETE;
-	return fsync_dir_of(path);
+	return tune_fsync_dir_of(path);
 }
 
 int journal_append(struct journal *j, const char *const *fields, size_t nfields)
@@ -463,7 +400,7 @@ int journal_append(struct journal *j, const char *const *fields, size_t nfields)
 	memcpy(line, hash, 16);
 	line[16] = ' ';
 	line[used++] = '\n';
-	err = write_all(j->fd, line, used);
+	err = tune_write_all(j->fd, line, used);
 	if (!err && fsync(j->fd) != 0)
 		err = -errno;
 	if (!err) {

@@ -44,6 +44,18 @@ struct tune_ctx {
 /** root joined with relpath into buf; -ENAMETOOLONG when it does not fit. */
 int tune_path(const char *root, const char *relpath, char *buf, size_t size);
 
+/** Write bytes to path atomically: a temporary file, fsync, rename, fsync of the directory. */
+int tune_write_atomic(const char *path, const void *bytes, size_t len, unsigned mode);
+
+/** Write all of bytes to fd, again after EINTR; 0 or -errno. */
+int tune_write_all(int fd, const void *bytes, size_t len);
+
+/** fsync the directory that holds path; 0 or -errno. */
+int tune_fsync_dir_of(const char *path);
+
+/** The temporary name tune_write_atomic uses for path. */
+void tune_temp_path(const char *path, char *buf, size_t size);
+
 /** Read a whole regular file under root (FIFOs and devices refused); -errno. */
 int tune_slurp(const char *root, const char *relpath, char **data, size_t *len, mode_t *mode);
 
