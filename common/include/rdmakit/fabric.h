@@ -83,6 +83,7 @@ struct rk_fabric {
 
 /* Friendly names for GUIDs, in the ib-node-name-map format ("0xGUID "name"" per line). */
 struct rk_name_map;
+struct rk_cancel;
 
 struct rk_fabric_options {
 	const char *ca; /* NULL: libibumad's default */
@@ -93,6 +94,8 @@ struct rk_fabric_options {
 	unsigned
 	    helper_deadline_s; /* rk_fabric_discover_isolated stops its helper after this
 				  long without a whole answer (0: RK_HELPER_DEADLINE_DEFAULT_S) */
+	const struct rk_cancel *cancel; /* raised: rk_fabric_discover_isolated kills and reaps
+					   its helper and returns -ECANCELED (NULL: never) */
 };
 
 /** Discover the fabric through the local port (libibnetdisc) and classify its links. */

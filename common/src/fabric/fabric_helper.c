@@ -10,6 +10,7 @@
 #include "rdmakit/fabric.h"
 
 #include "rdmakit/array.h"
+#include "rdmakit/cancel.h"
 #include "rdmakit/clock.h"
 #include "rdmakit/limits.h"
 #include "rdmakit/log.h"
@@ -75,20 +76,24 @@ static int write_all(int fd, const void *buf, size_t len)
 /* The reading end of a helper's pipe, with the time by which its answer must be whole. */
 struct reader {
 	int fd;
-	double deadline; /* rk_monotonic_seconds(); 0: none */
+	double deadline;		/* rk_monotonic_seconds(); 0: none */
+	const struct rk_cancel *cancel; /* raised: stop waiting (NULL: never) */
 };
 
-/* Wait until r->fd is readable; -ETIMEDOUT past the deadline. */
+/* Wait until r->fd is readable; -ETIMEDOUT past the deadline, -ECANCELED once cancelled. */
 static int wait_readable(const struct reader *r)
 {
 	for (;;) {
 		double left = r->deadline - rk_monotonic_seconds();
-		struct pollfd pfd = {.fd = r->fd, .events = POLLIN};
+		struct pollfd pfd[2] = {{.fd = r->fd, .events = POLLIN},
+					{.fd = rk_cancel_fd(r->cancel), .events = POLLIN}};
 		int n;
 
 		if (left <= 0)
 			return -ETIMEDOUT;
-		n = poll(&pfd, 1, (int)(left * 1000) + 1);
+		n = poll(pfd, 2, (int)(left * 1000) + 1);
+		if (n > 0 && pfd[1].revents)
+			return -ECANCELED;
 		if (n > 0)
 			return 0;
 		if (n < 0 && errno != EINTR)
@@ -455,7 +460,9 @@ static int collect_answer(const struct rk_fabric_options *options, const char *p
 {
 	unsigned seconds =
 	    options->helper_deadline_s ? options->helper_deadline_s : RK_HELPER_DEADLINE_DEFAULT_S;
-	struct reader r = {.fd = fd, .deadline = rk_monotonic_seconds() + seconds};
+	struct reader r = {.fd = fd,
+			   .deadline = rk_monotonic_seconds() + seconds,
+			   .cancel = options->cancel};
 	int result = 0;
 	int err = receive_result(&r, &result, out);
 
@@ -463,7 +470,9 @@ static int collect_answer(const struct rk_fabric_options *options, const char *p
 		kill(pid, SIGKILL);
 	close(fd);
 	reap(pid);
-	if (err == -ETIMEDOUT)
+	if (err == -ECANCELED)
+		rk_log(RK_LOG_INFO, "fabric discovery: cancelled; %s stopped", path);
+	else if (err == -ETIMEDOUT)
 		rk_log(RK_LOG_ERR, "fabric discovery: %s gave no whole answer in %u s; stopped it",
 		       path, seconds);
 	else if (err)
@@ -514,6 +523,8 @@ int rk_fabric_discover_isolated(const struct rk_fabric_options *options, struct 
 
 	if (check_deadline(options->helper_deadline_s) != 0)
 		return -EINVAL;
+	if (rk_cancel_raised(options->cancel))
+		return -ECANCELED;
 	if (access(path, X_OK) == 0)
 		return discover_in_helper(options, path, out);
 	if (!warned) {

@@ -304,6 +304,7 @@ void rk_mad_options_defaults(struct rk_mad_options *options)
 	options->window = RK_MAD_DEFAULT_WINDOW;
 	options->timeout_ms = RK_MAD_DEFAULT_TIMEOUT_MS;
 	options->retries = RK_MAD_DEFAULT_RETRIES;
+	options->cancel = NULL;
 }
 
 static int check_option(enum rk_setting setting, const char *name, unsigned value)
@@ -326,6 +327,7 @@ static int resolve_options(const struct rk_mad_options *in, struct rk_mad_option
 	if (in->timeout_ms)
 		out->timeout_ms = in->timeout_ms;
 	out->retries = in->retries;
+	out->cancel = in->cancel;
 	if (check_option(RK_SETTING_WINDOW, "window", out->window) ||
 	    check_option(RK_SETTING_TIMEOUT_MS, "timeout (ms)", out->timeout_ms) ||
 	    check_option(RK_SETTING_RETRIES, "retries", out->retries))
@@ -612,13 +614,17 @@ static int drain(struct run *r)
 	return 0;
 }
 
+/* Wait for MADs (or the run's cancel token) and read them; -ECANCELED once cancelled. */
 static int wait_and_drain(struct run *r, int wait_ms)
 {
-	struct pollfd pfd = {.fd = umad_get_fd(r->port->fd), .events = POLLIN};
+	struct pollfd pfd[2] = {{.fd = umad_get_fd(r->port->fd), .events = POLLIN},
+				{.fd = rk_cancel_fd(r->opt.cancel), .events = POLLIN}};
 	int n;
 
 	errno = 0;
-	n = poll(&pfd, 1, wait_ms);
+	n = poll(pfd, 2, wait_ms);
+	if (n > 0 && pfd[1].revents)
+		return -ECANCELED;
 	if (n < 0) {
 		/* ibsim's shim may return -1 without errno on a spurious wakeup */
 		if (errno == EINTR || errno == 0)
@@ -627,7 +633,7 @@ static int wait_and_drain(struct run *r, int wait_ms)
 		       r->port->portnum, strerror(errno));
 		return -errno;
 	}
-	return n > 0 ? drain(r) : 0;
+	return n > 0 && pfd[0].revents ? drain(r) : 0;
 }
 
 /* Give up on attempts past their deadline; the earliest deadline left (UINT64_MAX: none). */
@@ -760,6 +766,8 @@ int rk_mad_run(struct rk_mad_port *port, struct rk_mad_request *requests, size_t
 		return -EINVAL;
 	if (count == 0)
 		return resolve_options(options, &r.opt);
+	if (options && rk_cancel_raised(options->cancel))
+		return -ECANCELED;
 	err = run_init(&r, port, requests, count, options);
 	if (err)
 		return err;

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* The watch engine both daemons run: the fabric's discovery (in the helper process), sweeps and
+ * SM queries at their interval in a thread of its own, the health rules on what they saw, the
+ * events of each pass, and back-off on failure. It publishes an immutable snapshot plus each
+ * job's events since the consumer last took them; its stop returns within seconds, whatever the
+ * thread is waiting on. */
+#ifndef RDMAKIT_WATCH_H
+#define RDMAKIT_WATCH_H
+
+#include "rdmakit/events.h"
+#include "rdmakit/fabric.h"
+#include "rdmakit/findings.h"
+#include "rdmakit/sm.h"
+#include "rdmakit/sweep.h"
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+/* A job that fails is tried again after 1, 2, 4, ... intervals, at most this many. */
+#define RK_WATCH_RETRY_MAX 16
+
+/* What a daemon's configuration says about the fabric it watches. */
+struct rk_watch_settings {
+	const char *ca;		  /* NULL: libibumad's default */
+	int ca_port;		  /* 0: the first active port */
+	unsigned window;	  /* MADs in flight (0: the default) */
+	unsigned timeout_ms;	  /* per MAD (0: the default) */
+	double rediscover_s;	  /* seconds between discoveries (0: only on changes) */
+	double interval_s;	  /* between two passes of the sweep and SM jobs */
+	const char *name_map;	  /* a NodeNameMap file, or NULL */
+	bool sweep;		  /* job: sweep every port's counters (and check the fabric) */
+	bool sm;		  /* job: query the subnet managers (and check them) */
+	unsigned helper_deadline; /* the discovery helper's deadline, s (0: the default) */
+};
+
+enum rk_watch_job {
+	RK_WATCH_SWEEP,
+	RK_WATCH_SM,
+	RK_WATCH_JOBS,
+};
+
+/* What the watch saw at its last passes; immutable once published, shared by reference. */
+struct rk_watch_snapshot {
+	unsigned long passes[RK_WATCH_JOBS]; /* successful passes of each job so far */
+	/* the sweep job: a copy of the topology and of the last sweep */
+	struct rk_fabric *fabric; /* NULL before the first discovery */
+	struct rk_sweep sweep;
+	struct rk_findings fabric_findings; /* the fabric's and the sweep's */
+	unsigned discoveries;		    /* how many discoveries the topology is from */
+	double sweep_seconds;		    /* the last sweep, with its discovery */
+	/* the SM job */
+	struct rk_sm_status sm;
+	struct rk_findings sm_findings;
+	/* both */
+	const struct rk_name_map *names; /* the NodeNameMap (the engine's), or NULL */
+	time_t passed_at;		 /* wall time of the last pass that worked */
+	double pass_seconds;		 /* how long it took */
+	unsigned failures;		 /* passes in which a job failed */
+	atomic_uint refs;		 /* the engine's and the consumers' holds */
+};
+
+/* A job's events since the last take: the first at_start ones are its first pass's, what was
+ * already so when the watch started (never changes: a consumer that reports changes skips
+ * them); a failed pass adds none. */
+struct rk_watch_events {
+	struct rk_event_list list;
+	size_t at_start;
+};
+
+struct rk_watch;
+
+/** Defaults: no jobs, every 10 s, rediscover every RK_REDISCOVER_DEFAULT_S. */
+void rk_watch_settings_defaults(struct rk_watch_settings *settings);
+
+/** An engine for settings (copied; their strings must outlive it), name map loaded; -errno. */
+int rk_watch_new(const struct rk_watch_settings *settings, struct rk_watch **out);
+
+/** Run every job once now, in the caller's thread (before privileges drop or a fork). */
+void rk_watch_run_once(struct rk_watch *watch);
+
+/** Start the engine's thread: each job at its interval from now on; -errno. */
+int rk_watch_start(struct rk_watch *watch);
+
+/** The latest snapshot, held (rk_watch_release it; NULL before the first pass), and in events
+ * (emptied first) the job's events since the last take. */
+struct rk_watch_snapshot *rk_watch_take(struct rk_watch *watch, enum rk_watch_job job,
+					struct rk_watch_events *events);
+
+/** Drop a hold; the last one frees the snapshot. NULL is ignored. */
+void rk_watch_release(struct rk_watch_snapshot *snap);
+
+/** Empty an event batch, keeping its storage. */
+void rk_watch_events_clear(struct rk_watch_events *events);
+
+/** Free an event batch's storage. */
+void rk_watch_events_free(struct rk_watch_events *events);
+
+/** Stop the thread (within 2 s: a discovery's helper is killed and reaped, MAD waits end) and
+ * free the engine; release every snapshot first (their names are the engine's). */
+void rk_watch_stop(struct rk_watch *watch);
+
+#endif

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* The watch engine's insides, shared by its files: the engine, its jobs, its snapshots. */
+#ifndef RDMAKIT_WATCH_INTERNAL_H
+#define RDMAKIT_WATCH_INTERNAL_H
+
+#include "rdmakit/cancel.h"
+#include "rdmakit/monitor.h"
+#include "rdmakit/watch.h"
+
+#include <pthread.h>
+
+/* One job's state between passes. */
+struct watch_job {
+	bool enabled;
+	const char *what; /* "fabric sweep", "SM query": for the log */
+	struct rk_event_tracker *tracker;
+	bool primed;			 /* a pass worked: the tracker holds what was */
+	unsigned wait, skip;		 /* back-off: intervals to wait after a failure, and left */
+	struct rk_watch_events pending;	 /* since the last take (under the lock) */
+	struct rk_findings findings;	 /* of the last pass that worked */
+};
+
+struct rk_watch {
+	struct rk_watch_settings settings;
+	struct rk_name_map *names;
+	struct rk_monitor monitor;
+	struct rk_cancel cancel; /* raised by rk_watch_stop: MAD runs and the helper stop */
+	struct watch_job jobs[RK_WATCH_JOBS];
+	double sweep_seconds;
+	unsigned failures;
+	pthread_t thread;
+	bool running;
+	pthread_mutex_t lock; /* guards what follows */
+	pthread_cond_t wake;
+	bool stop;
+	double next_at; /* monotonic time of the next pass */
+	struct rk_watch_snapshot *latest;
+};
+
+/** True when the job is to be skipped at this pass, backing off after failures. */
+bool watch_job_skip(struct watch_job *job);
+
+/** Back off after a failure (logged when it starts, not at every try); log the recovery. */
+void watch_job_outcome(struct watch_job *job, int err);
+
+/** Track what the views show since the job's last pass; queue the events (the lock taken). */
+void watch_job_track(struct rk_watch *watch, struct watch_job *job,
+		     const struct rk_event_views *views);
+
+/** Run the sweep job: sweep (rediscovering when due), check; 0 or -errno. */
+int watch_sweep(struct rk_watch *watch);
+
+/** Run the SM job: query the SMs (rediscovering when due), check; 0 or -errno. */
+int watch_query_sm(struct rk_watch *watch);
+
+/** A snapshot of the jobs that passed now, the others' parts copied from before; NULL. */
+struct rk_watch_snapshot *watch_snapshot(const struct rk_watch *watch, const bool passed[],
+					 const struct rk_watch_snapshot *before);
+
+#endif

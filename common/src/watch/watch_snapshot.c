@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* The watch's snapshots: deep copies of what the monitor saw, shared by reference count. */
+#include "watch_internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A copy of n items of size bytes at src (NULL for none); false when out of memory. */
+static bool copy_items(void **dst, const void *src, size_t n, size_t size)
+{
+	*dst = NULL;
+	if (!src || n == 0)
+		return true;
+	*dst = malloc(n * size);
+	if (*dst)
+		memcpy(*dst, src, n * size);
+	return *dst != NULL;
+}
+
+static int copy_fabric(const struct rk_fabric *src, struct rk_fabric **out)
+{
+	struct rk_fabric *f = calloc(1, sizeof(*f));
+	bool ok = f && copy_items((void **)&f->nodes, src->nodes, src->nnodes, sizeof(*f->nodes));
+
+	if (ok) {
+		f->nnodes = src->nnodes;
+		for (size_t i = 0; i < f->nnodes; i++)
+			f->nodes[i].ports = NULL; /* each copied below: rk_fabric_free frees them */
+		f->local_node = src->local_node;
+		f->discovery_seconds = src->discovery_seconds;
+		ok = copy_items((void **)&f->links, src->links, src->nlinks, sizeof(*f->links));
+		f->nlinks = ok ? src->nlinks : 0;
+	}
+	for (size_t i = 0; ok && i < src->nnodes; i++)
+		ok = copy_items((void **)&f->nodes[i].ports, src->nodes[i].ports,
+				(size_t)src->nodes[i].nports + 1, sizeof(*f->nodes[i].ports));
+	if (!ok) {
+		rk_fabric_free(f);
+		return -ENOMEM;
+	}
+	*out = f;
+	return 0;
+}
+
+static int copy_findings(const struct rk_findings *src, struct rk_findings *dst)
+{
+	if (!copy_items((void **)&dst->items, src->items, src->count, sizeof(*dst->items)))
+		return -ENOMEM;
+	dst->count = dst->capacity = src->count;
+	return 0;
+}
+
+static int copy_sweep(const struct rk_sweep *src, struct rk_sweep *dst)
+{
+	*dst = *src;
+	if (!copy_items((void **)&dst->ports, src->ports, src->count, sizeof(*dst->ports))) {
+		memset(dst, 0, sizeof(*dst));
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The sweep job's part: from the monitor when it passed now, else from the snapshot before. */
+static int fill_sweep_part(struct rk_watch_snapshot *snap, const struct rk_watch *watch,
+			   bool passed, const struct rk_watch_snapshot *before)
+{
+	const struct rk_fabric *fabric = passed ? watch->monitor.fabric : before->fabric;
+	int err;
+
+	snap->discoveries = passed ? watch->monitor.discoveries : before->discoveries;
+	snap->sweep_seconds = passed ? watch->sweep_seconds : before->sweep_seconds;
+	err = fabric ? copy_fabric(fabric, &snap->fabric) : 0;
+	if (!err)
+		err = copy_sweep(passed ? &watch->monitor.sweep : &before->sweep, &snap->sweep);
+	return err ? err
+		   : copy_findings(passed ? &watch->jobs[RK_WATCH_SWEEP].findings
+					  : &before->fabric_findings,
+				   &snap->fabric_findings);
+}
+
+static int fill_sm_part(struct rk_watch_snapshot *snap, const struct rk_watch *watch, bool passed,
+			const struct rk_watch_snapshot *before)
+{
+	int err = rk_sm_status_copy(passed ? &watch->monitor.sm : &before->sm, &snap->sm);
+
+	return err ? err
+		   : copy_findings(passed ? &watch->jobs[RK_WATCH_SM].findings
+					  : &before->sm_findings,
+				   &snap->sm_findings);
+}
+
+static void snapshot_free(struct rk_watch_snapshot *snap)
+{
+	rk_fabric_free(snap->fabric);
+	rk_sweep_free(&snap->sweep);
+	rk_findings_free(&snap->fabric_findings);
+	rk_sm_status_free(&snap->sm);
+	rk_findings_free(&snap->sm_findings);
+	free(snap);
+}
+
+struct rk_watch_snapshot *watch_snapshot(const struct rk_watch *watch, const bool passed[],
+					 const struct rk_watch_snapshot *before)
+{
+	static const struct rk_watch_snapshot empty;
+	struct rk_watch_snapshot *snap = calloc(1, sizeof(*snap));
+	int err;
+
+	if (!snap)
+		return NULL;
+	before = before ? before : &empty;
+	atomic_init(&snap->refs, 1);
+	memcpy(snap->passes, before->passes, sizeof(snap->passes));
+	snap->names = watch->names;
+	snap->passed_at = before->passed_at;
+	snap->pass_seconds = before->pass_seconds;
+	err = fill_sweep_part(snap, watch, passed[RK_WATCH_SWEEP], before);
+	if (!err)
+		err = fill_sm_part(snap, watch, passed[RK_WATCH_SM], before);
+	if (err) {
+		snapshot_free(snap);
+		return NULL;
+	}
+	for (int j = 0; j < RK_WATCH_JOBS; j++)
+		snap->passes[j] += passed[j];
+	return snap;
+}
+
+void rk_watch_release(struct rk_watch_snapshot *snap)
+{
+	if (snap && atomic_fetch_sub(&snap->refs, 1) == 1)
+		snapshot_free(snap);
+}
