@@ -7,21 +7,24 @@
 #include "cd_submit.h"
 
 struct cd_fabric {
-	struct cd_mon *mon;
+	struct rk_watch *watch;
+	const struct cd_config *config;
 	struct cd_fabric_item items[RK_SWEEP_COUNTERS];
 	size_t nitems;
-	cd_node_name *names;  /* per node of the current topology */
-	unsigned discoveries; /* the monitor's count when names were built */
-	struct cd_retry retry;
+	cd_node_name *names;	       /* per node of the current topology */
+	unsigned discoveries;	       /* the snapshot's count when names were built */
+	unsigned long sent;	       /* the sweeps sent so far */
+	struct rk_watch_events events; /* of the last read */
 };
 
-int cd_fabric_start(struct cd_mon *mon, struct cd_fabric **out)
+int cd_fabric_start(struct rk_watch *watch, const struct cd_config *config, struct cd_fabric **out)
 {
 	struct cd_fabric *f = calloc(1, sizeof(*f));
 
 	if (!f)
 		return -ENOMEM;
-	f->mon = mon;
+	f->watch = watch;
+	f->config = config;
 	f->nitems = cd_fabric_items(f->items);
 	*out = f;
 	return 0;
@@ -31,6 +34,7 @@ void cd_fabric_stop(struct cd_fabric *f)
 {
 	if (!f)
 		return;
+	rk_watch_events_free(&f->events);
 	free(f->names);
 	free(f);
 }
@@ -48,18 +52,17 @@ static void log_discovery(const struct rk_fabric *fabric, const struct rk_sweep 
 }
 
 /* After a (re)discovery: name the nodes. */
-static int follow_topology(struct cd_fabric *f)
+static int follow_topology(struct cd_fabric *f, const struct rk_watch_snapshot *snap)
 {
-	const struct rk_monitor *m = &f->mon->monitor;
 	cd_node_name *names;
 	size_t lost;
 
-	if (f->discoveries == m->discoveries)
+	if (f->names && f->discoveries == snap->discoveries)
 		return 0;
-	names = calloc(m->fabric->nnodes ? m->fabric->nnodes : 1, sizeof(*names));
+	names = calloc(snap->fabric->nnodes ? snap->fabric->nnodes : 1, sizeof(*names));
 	if (!names)
 		return -ENOMEM;
-	lost = cd_node_names(m->fabric, f->mon->names, names);
+	lost = cd_node_names(snap->fabric, snap->names, names);
 	if (lost)
 		cd_log(LOG_WARNING,
 		       "NodeNameMap: %zu nodes share a name with another node: their "
@@ -67,8 +70,8 @@ static int follow_topology(struct cd_fabric *f)
 		       lost);
 	free(f->names);
 	f->names = names;
-	f->discoveries = m->discoveries;
-	log_discovery(m->fabric, &m->sweep);
+	f->discoveries = snap->discoveries;
+	log_discovery(snap->fabric, &snap->sweep);
 	return 0;
 }
 
@@ -79,11 +82,12 @@ static void port_instance(const struct cd_fabric *f, int node, int port, char *b
 }
 
 /* The plugin instance of a finding's node and port ("" for the whole fabric). */
-static void finding_instance(const struct cd_fabric *f, const struct rk_finding *finding, char *buf,
-			     size_t size)
+static void finding_instance(const struct cd_fabric *f, const struct rk_watch_snapshot *snap,
+			     const struct rk_finding *finding, char *buf, size_t size)
 {
-	int node = finding->node_guid
-		       ? rk_fabric_find_node(f->mon->monitor.fabric, finding->node_guid)
+	bool named = snap && snap->fabric && f->names && f->discoveries == snap->discoveries;
+	int node = finding->node_guid && named
+		       ? rk_fabric_find_node(snap->fabric, finding->node_guid)
 		       : -1;
 
 	buf[0] = '\0';
@@ -105,15 +109,14 @@ static bool wanted(const struct cd_fabric *f, const struct rk_sweep_port *p,
 	case CD_SEND_ALWAYS:
 		return true;
 	case CD_SEND_PACKETS:
-		return f->mon->config->fabric.packets;
+		return f->config->fabric.packets;
 	default:
 		return p->counted >> item->counter[0] & 1;
 	}
 }
 
-static void send_port(struct cd_fabric *f, size_t i, cdtime_t now)
+static void send_port(struct cd_fabric *f, const struct rk_sweep_port *p, cdtime_t now)
 {
-	const struct rk_sweep_port *p = &f->mon->monitor.sweep.ports[i];
 	struct cd_batch batch;
 	char instance[DATA_MAX_NAME_LEN];
 
@@ -134,14 +137,14 @@ static void send_port(struct cd_fabric *f, size_t i, cdtime_t now)
 	}
 }
 
-static void send_facts(const struct rk_monitor *m, double seconds, cdtime_t now)
+static void send_facts(const struct rk_watch_snapshot *snap, cdtime_t now)
 {
 	size_t count;
 	const struct cd_fact *facts = cd_fact_list(RK_SCOPE_FABRIC, &count);
 	double values[RK_FACT_COUNT];
 	struct cd_batch batch;
 
-	rk_fabric_fact_values(m->fabric, &m->sweep, seconds, values);
+	rk_fabric_fact_values(snap->fabric, &snap->sweep, snap->sweep_seconds, values);
 	cd_batch_begin_plugin(&batch, CD_FABRIC_PLUGIN, "", now);
 	for (size_t i = 0; i < count; i++) {
 		batch.values[0].gauge = values[facts[i].fact];
@@ -149,56 +152,40 @@ static void send_facts(const struct rk_monitor *m, double seconds, cdtime_t now)
 	}
 }
 
-static void report_event(const struct rk_event *event, void *ctx)
+/* Each event of the sweeps since the last read, under the port it is about. */
+static void report_events(const struct cd_fabric *f, const struct rk_watch_snapshot *snap)
 {
-	const struct cd_fabric *f = ctx;
 	char instance[DATA_MAX_NAME_LEN];
 
-	finding_instance(f, &event->finding, instance, sizeof(instance));
-	cd_findings_report(CD_FABRIC_PLUGIN, instance, event, f->mon->config->notifications);
+	for (size_t i = 0; i < f->events.list.count; i++) {
+		const struct rk_event *event = &f->events.list.items[i];
+
+		finding_instance(f, snap, &event->finding, instance, sizeof(instance));
+		cd_findings_report(CD_FABRIC_PLUGIN, instance, event, f->config->notifications);
+	}
 }
 
-static void report_events(struct cd_fabric *f)
+/* The values of a sweep not sent yet. */
+static void send_sweep(struct cd_fabric *f, const struct rk_watch_snapshot *snap)
 {
-	const struct rk_monitor *m = &f->mon->monitor;
-	struct rk_findings findings = {0};
-	struct rk_event_views views = {.fabric_findings = &findings};
-	int err = rk_health_check_fabric(m->prev_fabric, m->fabric, &findings);
+	cdtime_t now = cdtime();
 
-	if (!err)
-		err = rk_health_check_sweep(m->fabric, &m->sweep, &findings);
-	if (err)
-		cd_log(LOG_ERR, "out of memory: fabric findings not reported");
-	else
-		cd_mon_events(f->mon, &views, report_event, f);
-	rk_findings_free(&findings);
-}
-
-/* Sweep, rediscovering when due, and follow the topology; the seconds it took. */
-static int sweep(struct cd_fabric *f, double *seconds)
-{
-	cdtime_t start = cdtime();
-	int err = rk_monitor_sweep(&f->mon->monitor, NULL, NULL);
-
-	*seconds = CDTIME_T_TO_DOUBLE(cdtime() - start);
-	if (!err)
-		err = follow_topology(f);
-	cd_retry_outcome(&f->retry, err, "fabric sweep");
-	return err;
+	if (snap->passes[RK_WATCH_SWEEP] == f->sent || !snap->fabric ||
+	    follow_topology(f, snap) != 0)
+		return;
+	f->sent = snap->passes[RK_WATCH_SWEEP];
+	for (size_t i = 0; i < snap->sweep.count; i++)
+		send_port(f, &snap->sweep.ports[i], now);
+	send_facts(snap, now);
 }
 
 int cd_fabric_read(struct cd_fabric *f)
 {
-	cdtime_t now = cdtime();
-	double seconds;
+	struct rk_watch_snapshot *snap = rk_watch_take(f->watch, RK_WATCH_SWEEP, &f->events);
 
-	pthread_mutex_lock(&f->mon->lock);
-	if (!cd_retry_skip(&f->retry) && sweep(f, &seconds) == 0) {
-		for (size_t i = 0; i < f->mon->monitor.sweep.count; i++)
-			send_port(f, i, now);
-		send_facts(&f->mon->monitor, seconds, now);
-		report_events(f);
-	}
-	pthread_mutex_unlock(&f->mon->lock);
+	if (snap)
+		send_sweep(f, snap);
+	report_events(f, snap);
+	rk_watch_release(snap);
 	return 0;
 }

@@ -8,13 +8,13 @@
 /* The fabric mode's state between reads. */
 struct cd_fabric;
 
-/** Set the fabric mode up on the shared monitor (the first read discovers the fabric). */
-int cd_fabric_start(struct cd_mon *mon, struct cd_fabric **out);
+/** Set the fabric mode up on the shared watch (which sweeps); config must outlive it. */
+int cd_fabric_start(struct rk_watch *watch, const struct cd_config *config, struct cd_fabric **out);
 
-/** One read: sweep (rediscovering when due), dispatch values, report findings. */
+/** One read: the watch's last sweep dispatched (once), its findings' events reported. */
 int cd_fabric_read(struct cd_fabric *fabric);
 
-/** Free the fabric mode's state (the monitor is the caller's). */
+/** Free the fabric mode's state (the watch is the caller's). */
 void cd_fabric_stop(struct cd_fabric *fabric);
 
 #endif

@@ -8,23 +8,29 @@
 #include <math.h>
 
 struct cd_sm {
-	struct cd_mon *mon;
-	struct cd_retry retry;
+	struct rk_watch *watch;
+	const struct cd_config *config;
+	unsigned long sent;	       /* the SM queries sent so far */
+	struct rk_watch_events events; /* of the last read */
 };
 
-int cd_sm_start(struct cd_mon *mon, struct cd_sm **out)
+int cd_sm_start(struct rk_watch *watch, const struct cd_config *config, struct cd_sm **out)
 {
 	struct cd_sm *s = calloc(1, sizeof(*s));
 
 	if (!s)
 		return -ENOMEM;
-	s->mon = mon;
+	s->watch = watch;
+	s->config = config;
 	*out = s;
 	return 0;
 }
 
 void cd_sm_stop(struct cd_sm *s)
 {
+	if (!s)
+		return;
+	rk_watch_events_free(&s->events);
 	free(s);
 }
 
@@ -51,11 +57,10 @@ static void send_facts(const struct rk_sm_status *status, cdtime_t now)
 }
 
 /* SM findings are about the whole subnet: no plugin instance. */
-static void report_event(const struct rk_event *event, void *ctx)
+static void report_event(const struct cd_sm *s, const struct rk_event *event)
 {
-	const struct cd_sm *s = ctx;
 	const struct cd_about about = {CD_SM_PLUGIN, "", "gauge", "master_lid"};
-	bool notify = s->mon->config->notifications;
+	bool notify = s->config->notifications;
 
 	if (event->is_finding)
 		cd_findings_report(CD_SM_PLUGIN, "", event, notify);
@@ -67,35 +72,16 @@ static void report_event(const struct rk_event *event, void *ctx)
 		cd_notify_about(NOTIF_WARNING, &about, NULL, "%s", event->message);
 }
 
-static void report_events(struct cd_sm *s)
-{
-	const struct rk_monitor *m = &s->mon->monitor;
-	struct rk_findings findings = {0};
-	struct rk_event_views views = {.sm = &m->sm, .sm_findings = &findings};
-
-	if (rk_health_check_sm(&m->prev_sm, &m->sm, &findings) != 0) {
-		cd_log(LOG_ERR, "out of memory: SM findings not reported");
-		views.sm_findings = NULL;
-	}
-	cd_mon_events(s->mon, &views, report_event, s);
-	rk_findings_free(&findings);
-}
-
 int cd_sm_read(struct cd_sm *s)
 {
-	const struct rk_monitor *m = &s->mon->monitor;
-	cdtime_t now = cdtime();
-	int err;
+	struct rk_watch_snapshot *snap = rk_watch_take(s->watch, RK_WATCH_SM, &s->events);
 
-	pthread_mutex_lock(&s->mon->lock);
-	if (!cd_retry_skip(&s->retry)) {
-		err = rk_monitor_query_sm(&s->mon->monitor);
-		cd_retry_outcome(&s->retry, err, "SM query");
-		if (!err) {
-			send_facts(&m->sm, now);
-			report_events(s);
-		}
+	if (snap && snap->passes[RK_WATCH_SM] != s->sent) {
+		s->sent = snap->passes[RK_WATCH_SM];
+		send_facts(&snap->sm, cdtime());
 	}
-	pthread_mutex_unlock(&s->mon->lock);
+	for (size_t i = 0; i < s->events.list.count; i++)
+		report_event(s, &s->events.list.items[i]);
+	rk_watch_release(snap);
 	return 0;
 }

@@ -8,13 +8,13 @@
 /* The SM mode's state between reads. */
 struct cd_sm;
 
-/** Set the SM mode up on the shared monitor. */
-int cd_sm_start(struct cd_mon *mon, struct cd_sm **out);
+/** Set the SM mode up on the shared watch (which queries the SMs); config must outlive it. */
+int cd_sm_start(struct rk_watch *watch, const struct cd_config *config, struct cd_sm **out);
 
-/** One read: query every SM, dispatch values, report a new master and findings. */
+/** One read: the watch's last SM query dispatched (once), a new master and findings reported. */
 int cd_sm_read(struct cd_sm *sm);
 
-/** Free the SM mode's state (the monitor is the caller's). */
+/** Free the SM mode's state (the watch is the caller's). */
 void cd_sm_stop(struct cd_sm *sm);
 
 #endif

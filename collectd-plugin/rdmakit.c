@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* collectd's entry points: config, init, reads, shutdown. The modes do the work: the host mode
- * in cd_host.c, the fabric mode in cd_fabric.c and the SM mode in cd_sm.c, the last two on one
- * shared monitor (cd_mon.c) and each in a read callback of its own with its own interval. */
+ * in cd_host.c, the fabric mode in cd_fabric.c and the SM mode in cd_sm.c, the last two reading
+ * what the core's watch engine (cd_mon.c) saw, each in a read callback of its own. */
 #include "cd_config.h"
 #include "cd_fabric.h"
 #include "cd_host.h"
+#include "cd_mon.h"
 #include "cd_probe.h"
 #include "cd_sm.h"
 #include "cd_submit.h"
@@ -19,7 +20,7 @@ static struct cd_config config;
 static bool config_ready;  /* defaults are in place */
 static bool config_failed; /* a block was rejected: the plugin must not start */
 static struct cd_host *host_mode;
-static struct cd_mon *mon; /* shared by the fabric and SM modes */
+static struct rk_watch *mon; /* shared by the fabric and SM modes */
 static struct cd_fabric *fabric_mode;
 static struct cd_sm *sm_mode;
 static struct cd_tune *tune_mode;
@@ -99,9 +100,9 @@ static int start_modes(void)
 		cd_log(LOG_ERR, "not started: cannot load NodeNameMap \"%s\": %s",
 		       config.fabric.name_map, strerror(-err));
 	if (!err && config.fabric.ports)
-		err = cd_fabric_start(mon, &fabric_mode);
+		err = cd_fabric_start(mon, &config, &fabric_mode);
 	if (!err && config.fabric.sm)
-		err = cd_sm_start(mon, &sm_mode);
+		err = cd_sm_start(mon, &config, &sm_mode);
 	return err;
 }
 

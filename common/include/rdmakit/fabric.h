@@ -92,8 +92,8 @@ struct rk_fabric_options {
 	unsigned max_smps; /* SMPs in flight during discovery */
 	const struct rk_name_map *names;
 	unsigned
-	    helper_deadline_s; /* rk_fabric_discover_isolated stops its helper after this
-				  long without a whole answer (0: RK_HELPER_DEADLINE_DEFAULT_S) */
+	    helper_deadline_s;		/* rk_fabric_discover_isolated stops its helper after this
+					   long without a whole answer (0: RK_HELPER_DEADLINE_DEFAULT_S) */
 	const struct rk_cancel *cancel; /* raised: rk_fabric_discover_isolated kills and reaps
 					   its helper and returns -ECANCELED (NULL: never) */
 };

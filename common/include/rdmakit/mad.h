@@ -71,7 +71,8 @@ struct rk_mad_options {
 	unsigned window;     /* MADs in flight at once (0: the default) */
 	unsigned timeout_ms; /* per attempt (0: the default) */
 	unsigned retries;    /* extra attempts after a timeout (0: none) */
-	const struct rk_cancel *cancel; /* raised: the run ends at once with -ECANCELED (NULL: never) */
+	const struct rk_cancel
+	    *cancel; /* raised: the run ends at once with -ECANCELED (NULL: never) */
 };
 
 /* Totals of one run: answered + timeouts + errors == requests. */
@@ -108,8 +109,9 @@ void rk_mad_options_defaults(struct rk_mad_options *options);
 /* A run returns 0 when every request completed (each has its own status). It returns -EINVAL
  * (bad options), -E2BIG, -ENOMEM or -ECANCELED (cancelled before it began) without touching any
  * request; or the -errno of a port that broke mid-run, or -ECANCELED when cancelled mid-run,
- * after completing every request still open with that status (done() is called for each). options NULL means defaults; done and stats may be NULL. One run at a time per
- * port; requests must stay put until it returns. */
+ * after completing every request still open with that status (done() is called for each). options
+ * NULL means defaults; done and stats may be NULL. One run at a time per port; requests must stay
+ * put until it returns. */
 
 /** Send every request, at most options->window in flight, calling done once for each. */
 int rk_mad_run(struct rk_mad_port *port, struct rk_mad_request *requests, size_t count,

@@ -460,9 +460,8 @@ static int collect_answer(const struct rk_fabric_options *options, const char *p
 {
 	unsigned seconds =
 	    options->helper_deadline_s ? options->helper_deadline_s : RK_HELPER_DEADLINE_DEFAULT_S;
-	struct reader r = {.fd = fd,
-			   .deadline = rk_monotonic_seconds() + seconds,
-			   .cancel = options->cancel};
+	struct reader r = {
+	    .fd = fd, .deadline = rk_monotonic_seconds() + seconds, .cancel = options->cancel};
 	int result = 0;
 	int err = receive_result(&r, &result, out);
 

@@ -21,8 +21,7 @@ static void monitor_options(const struct rk_watch *watch, struct rk_monitor_opti
 {
 	const struct rk_watch_settings *s = &watch->settings;
 
-	rk_monitor_options_set(options, s->ca, s->ca_port, s->window, s->timeout_ms,
-			       watch->names);
+	rk_monitor_options_set(options, s->ca, s->ca_port, s->window, s->timeout_ms, watch->names);
 	options->rediscover_seconds = s->rediscover_s;
 	options->discover_in_helper = true; /* a daemon: no discovery leak may build up */
 	options->fabric.helper_deadline_s = s->helper_deadline;
@@ -108,8 +107,7 @@ int rk_watch_new(const struct rk_watch_settings *settings, struct rk_watch **out
 /* One job's turn in a pass: true when it ran and worked. */
 static bool run_job(struct rk_watch *watch, enum rk_watch_job job)
 {
-	static int (*const runs[RK_WATCH_JOBS])(struct rk_watch *) = {watch_sweep,
-								      watch_query_sm};
+	static int (*const runs[RK_WATCH_JOBS])(struct rk_watch *) = {watch_sweep, watch_query_sm};
 	struct watch_job *j = &watch->jobs[job];
 	int err;
 

@@ -14,10 +14,10 @@ struct watch_job {
 	bool enabled;
 	const char *what; /* "fabric sweep", "SM query": for the log */
 	struct rk_event_tracker *tracker;
-	bool primed;			 /* a pass worked: the tracker holds what was */
-	unsigned wait, skip;		 /* back-off: intervals to wait after a failure, and left */
-	struct rk_watch_events pending;	 /* since the last take (under the lock) */
-	struct rk_findings findings;	 /* of the last pass that worked */
+	bool primed;			/* a pass worked: the tracker holds what was */
+	unsigned wait, skip;		/* back-off: intervals to wait after a failure, and left */
+	struct rk_watch_events pending; /* since the last take (under the lock) */
+	struct rk_findings findings;	/* of the last pass that worked */
 };
 
 struct rk_watch {
