@@ -73,7 +73,7 @@ static int add_master(struct ak_table *table, const struct rk_sm_status *status)
 }
 
 /* The fabric facts (rk_fabric_fact_values): counts, and durations in milliseconds. */
-static int add_summary(struct ak_table *table, const struct rk_monitor *m)
+static int add_summary(struct ak_table *table, const struct rk_watch_snapshot *m)
 {
 	double values[RK_FACT_COUNT];
 	size_t nfacts;
@@ -157,13 +157,13 @@ static const struct rk_fabric_link *link_of(const struct rk_fabric *fabric, int 
 
 static int set_degraded(struct ak_row *row, const struct ak_fabric_watch *watch, int node, int port)
 {
-	const struct rk_fabric *fabric = watch->monitor.fabric;
+	const struct rk_fabric *fabric = watch->snap->fabric;
 	const struct rk_fabric_link *link = link_of(fabric, node, port);
 	const struct rk_finding *finding = NULL;
 	bool degraded = link && rk_link_degraded(link);
 
 	if (degraded)
-		finding = degraded_finding(&watch->fabric_findings,
+		finding = degraded_finding(&watch->snap->fabric_findings,
 					   fabric->nodes[link->node_a].guid, link->port_a);
 	ak_row_set_number(row, AK_FP_DEGRADED, AK_CELL_INTEGER, degraded ? AK_TRUE : AK_FALSE);
 	return ak_row_set_string(row, AK_FP_DEGRADED_REASON, finding ? finding->message : "");
@@ -172,7 +172,7 @@ static int set_degraded(struct ak_row *row, const struct ak_fabric_watch *watch,
 static int add_port(struct ak_table *table, const struct ak_fabric_watch *watch, int n,
 		    const struct rk_fabric_port *port)
 {
-	const struct rk_fabric *fabric = watch->monitor.fabric;
+	const struct rk_fabric *fabric = watch->snap->fabric;
 	uint32_t index[9];
 	struct ak_row *row = ak_table_add_row(
 	    table, index, guid_index(fabric->nodes[n].guid, (unsigned)port->num, true, index));
@@ -197,7 +197,7 @@ static int add_port(struct ak_table *table, const struct ak_fabric_watch *watch,
 
 static int add_topology(struct ak_snapshot *snap, const struct ak_fabric_watch *watch)
 {
-	const struct rk_fabric *fabric = watch->monitor.fabric;
+	const struct rk_fabric *fabric = watch->snap->fabric;
 	int err = 0;
 
 	for (size_t n = 0; n < fabric->nnodes && !err; n++) {
@@ -242,10 +242,10 @@ static int add_counters(struct ak_table *table, const struct rk_sweep_port *p)
 
 int ak_build_fabric(const struct ak_fabric_watch *watch, struct ak_snapshot *snap)
 {
-	const struct rk_monitor *m = &watch->monitor;
+	const struct rk_watch_snapshot *m = watch->snap;
 	int err = 0;
 
-	if (!watch->polled)
+	if (!watch->polled || !m)
 		return 0;
 	if (watch->sm) {
 		err = add_master(&snap->tables[AK_T_SM_MASTER], &m->sm);

@@ -1,86 +1,79 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "ak_fabric.h"
 
-#include "rdmakit/clock.h"
-#include "rdmakit/log.h"
-
-#include <errno.h>
-#include <math.h>
 #include <string.h>
-#include <time.h>
+
+/* Below the AgentX thread: a pass (and the discovery helper it starts) yields the CPU. */
+#define AK_FABRIC_NICE 10
+
+static void settings_of(const struct ak_config *config, struct rk_watch_settings *settings)
+{
+	rk_watch_settings_defaults(settings);
+	settings->ca = config->ca;
+	settings->ca_port = config->ca_port;
+	settings->window = config->window;
+	settings->timeout_ms = config->timeout_ms;
+	settings->rediscover_s = config->rediscover;
+	settings->interval_s = config->fabric_interval;
+	settings->name_map = config->node_name_map;
+	settings->sweep = config->fabric;
+	settings->sm = config->sm;
+	settings->nice = AK_FABRIC_NICE;
+}
 
 int ak_fabric_open(struct ak_fabric_watch *watch, const struct ak_config *config)
 {
-	struct rk_monitor_options options;
-	int err;
+	struct rk_watch_settings settings;
 
 	memset(watch, 0, sizeof(*watch));
 	watch->ports = config->fabric;
 	watch->sm = config->sm;
-	watch->interval = config->fabric_interval;
 	if (!watch->ports && !watch->sm)
 		return 0;
-	if (config->node_name_map) {
-		err = rk_name_map_load(config->node_name_map, &watch->names);
-		if (err)
-			return err;
-	}
-	rk_monitor_options_set(&options, config->ca, config->ca_port, config->window,
-			       config->timeout_ms, watch->names);
-	options.rediscover_seconds = config->rediscover;
-	options.discover_in_helper = true; /* a daemon: no discovery leak may build up */
-	rk_monitor_init(&watch->monitor, &options);
-	return 0;
+	settings_of(config, &settings);
+	return rk_watch_new(&settings, &watch->watch);
 }
 
-static int check(struct ak_fabric_watch *watch)
+void ak_fabric_run_once(struct ak_fabric_watch *watch)
 {
-	const struct rk_monitor *m = &watch->monitor;
-	int err = 0;
+	if (watch->watch)
+		rk_watch_run_once(watch->watch);
+}
 
-	rk_findings_free(&watch->fabric_findings);
-	rk_findings_free(&watch->sm_findings);
-	if (watch->ports && m->fabric) {
-		err = rk_health_check_fabric(m->prev_fabric, m->fabric, &watch->fabric_findings);
-		if (!err)
-			err = rk_health_check_sweep(m->fabric, &m->sweep, &watch->fabric_findings);
-	}
-	if (!err && watch->sm)
-		err = rk_health_check_sm(&m->prev_sm, &m->sm, &watch->sm_findings);
-	return err;
+int ak_fabric_start(struct ak_fabric_watch *watch)
+{
+	return watch->watch ? rk_watch_start(watch->watch) : 0;
+}
+
+static unsigned long passes_of(const struct rk_watch_snapshot *snap)
+{
+	return snap ? snap->passes[RK_WATCH_SWEEP] + snap->passes[RK_WATCH_SM] : 0;
 }
 
 bool ak_fabric_poll(struct ak_fabric_watch *watch)
 {
-	double started = rk_monotonic_seconds();
-	int err = 0;
+	struct rk_watch_snapshot *snap;
 
-	if ((!watch->ports && !watch->sm) || started < watch->next_at)
+	if (!watch->watch)
 		return false;
-	watch->next_at = started + watch->interval;
-	if (watch->ports)
-		err = rk_monitor_sweep(&watch->monitor, NULL, NULL);
-	if (!err && watch->sm)
-		err = rk_monitor_query_sm(&watch->monitor);
-	if (err) {
-		rk_log(RK_LOG_ERR, "fabric %s failed: %s", watch->ports ? "sweep" : "SM query",
-		       strerror(-err));
-		watch->errors++;
+	snap = rk_watch_take(watch->watch, RK_WATCH_SWEEP, &watch->events[RK_WATCH_SWEEP]);
+	rk_watch_release(snap); /* the same one again, with the SM job's events */
+	snap = rk_watch_take(watch->watch, RK_WATCH_SM, &watch->events[RK_WATCH_SM]);
+	rk_watch_release(watch->snap);
+	watch->snap = snap;
+	if (passes_of(snap) == watch->built)
 		return false;
-	}
-	if (check(watch) != 0)
-		rk_log(RK_LOG_ERR, "checking the fabric ran out of memory");
-	watch->swept_at = (uint32_t)time(NULL);
-	watch->duration_ms = (uint32_t)lround((rk_monotonic_seconds() - started) * 1000);
+	watch->built = passes_of(snap);
 	watch->polled = true;
 	return true;
 }
 
 void ak_fabric_close(struct ak_fabric_watch *watch)
 {
-	if (watch->ports || watch->sm)
-		rk_monitor_close(&watch->monitor);
-	rk_name_map_free(watch->names);
-	rk_findings_free(&watch->fabric_findings);
-	rk_findings_free(&watch->sm_findings);
+	rk_watch_release(watch->snap);
+	watch->snap = NULL;
+	for (int j = 0; j < RK_WATCH_JOBS; j++)
+		rk_watch_events_free(&watch->events[j]);
+	rk_watch_stop(watch->watch);
+	watch->watch = NULL;
 }

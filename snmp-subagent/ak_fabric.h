@@ -1,38 +1,44 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
-/* Fabric and SM mode: the core's monitor swept every fabric-interval by the refresh thread,
- * and the MIB's SM and fabric tables built from what it saw. */
+/* Fabric and SM mode: the core's watch engine sweeps and queries every fabric-interval in a
+ * thread of its own; the refresh thread takes what it saw and builds the MIB's SM and fabric
+ * tables from it. */
 #ifndef AK_FABRIC_H
 #define AK_FABRIC_H
 
 #include "ak_config.h"
 #include "ak_snapshot.h"
 
-#include "rdmakit/health.h"
-#include "rdmakit/monitor.h"
+#include "rdmakit/watch.h"
 
 #include <stdbool.h>
 #include <stdint.h>
 
 struct ak_fabric_watch {
-	bool ports, sm; /* what is watched; neither: fabric mode is off */
-	double interval, next_at;
-	struct rk_name_map *names;
-	struct rk_monitor monitor;
-	struct rk_findings fabric_findings, sm_findings; /* of the last poll */
-	bool polled;					 /* at least one poll answered */
-	uint32_t swept_at, duration_ms, errors;
+	bool ports, sm;			/* what is watched; neither: fabric mode is off */
+	struct rk_watch *watch;		/* NULL when off */
+	struct rk_watch_snapshot *snap; /* the last one taken (held), NULL before */
+	struct rk_watch_events events[RK_WATCH_JOBS]; /* of the last take */
+	unsigned long built;			      /* passes when the tables were built */
+	bool polled;				      /* at least one pass answered */
 };
 
 /** Set up fabric and SM mode from the config (the node name map is loaded here); -errno. */
 int ak_fabric_open(struct ak_fabric_watch *watch, const struct ak_config *config);
 
-/** Sweep and query the SMs when due; true when it did (its findings are new). */
+/** The engine's first pass, now in this thread (with the privileges that open the port). */
+void ak_fabric_run_once(struct ak_fabric_watch *watch);
+
+/** Start the engine's thread (after the fork into a daemon); -errno. */
+int ak_fabric_start(struct ak_fabric_watch *watch);
+
+/** Take the engine's latest snapshot and events; true when a pass answered since the last take
+ * (the tables are to be built again). */
 bool ak_fabric_poll(struct ak_fabric_watch *watch);
 
 /** Add the SM and fabric tables to a snapshot; -ENOMEM. */
 int ak_build_fabric(const struct ak_fabric_watch *watch, struct ak_snapshot *snapshot);
 
-/** Release the monitor, the name map and the findings. */
+/** Stop the engine (within seconds, whatever it waits on) and release what was taken. */
 void ak_fabric_close(struct ak_fabric_watch *watch);
 
 #endif

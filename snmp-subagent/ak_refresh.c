@@ -3,6 +3,7 @@
 
 #include "ak_events.h"
 
+#include "rdmakit/array.h"
 #include "rdmakit/clock.h"
 #include "rdmakit/log.h"
 
@@ -22,31 +23,37 @@ static bool is_trap(const struct rk_event *event)
 	       event->kind == RK_EVENT_SM_MASTER_CHANGED;
 }
 
-/* A finding cleared, under whichever kind the core reports it. */
 static bool clears_finding(const struct rk_event *event)
 {
-	return event->kind == RK_EVENT_FINDING_CLEARED ||
-	       event->kind == RK_EVENT_FABRIC_PORT_ANSWERS ||
-	       event->kind == RK_EVENT_LINK_RECOVERED;
+	return event->is_finding && event->cleared;
 }
 
-/* The events since the last read; the first read only primes the tracker. Fabric and SM
- * views are given only when they were read again. */
-static void track_events(struct ak_refresher *refresher, const struct rk_findings *findings,
-			 bool fabric_polled)
+/* The watch's changes after the host's events; what it found at its first pass is no trap. */
+static void append_changes(struct rk_event_list *events, const struct rk_watch_events *batch)
 {
-	const struct ak_fabric_watch *fabric = refresher->fabric;
-	struct rk_event_views views = {.host = refresher->host, .host_findings = findings};
+	for (size_t i = batch->at_start; i < batch->list.count; i++) {
+		struct rk_event *items = rk_array_room(events->items, &events->capacity,
+						       events->count, sizeof(*items), 16);
 
-	if (fabric_polled && fabric->ports)
-		views.fabric_findings = &fabric->fabric_findings;
-	if (fabric_polled && fabric->sm) {
-		views.sm = &fabric->monitor.sm;
-		views.sm_findings = &fabric->sm_findings;
+		if (!items) {
+			rk_log(RK_LOG_ERR, "tracking fabric events ran out of memory");
+			return;
+		}
+		events->items = items;
+		events->items[events->count++] = batch->list.items[i];
 	}
+}
+
+/* The host's events since the last read (the first read only primes the tracker), then the
+ * fabric's and the SMs' the watch engine tracked. */
+static void track_events(struct ak_refresher *refresher, const struct rk_findings *findings)
+{
+	struct rk_event_views views = {.host = refresher->host, .host_findings = findings};
 
 	ak_events_track(refresher->tracker, &views, &refresher->tracked_once, &refresher->events,
 			"events");
+	for (int j = 0; j < RK_WATCH_JOBS; j++)
+		append_changes(&refresher->events, &refresher->fabric->events[j]);
 }
 
 /* A trap for an event, with the indexes of its objects; false when it is not one. */
@@ -99,15 +106,23 @@ static int read_host(struct ak_refresher *refresher, const struct rk_health_opti
 	return err;
 }
 
+/* The fabric's and the SMs' findings of the watch's last passes. */
+static void fabric_findings(const struct ak_fabric_watch *fabric, const struct rk_findings *out[2])
+{
+	static const struct rk_findings none;
+
+	out[0] = fabric->snap ? &fabric->snap->fabric_findings : &none;
+	out[1] = fabric->snap ? &fabric->snap->sm_findings : &none;
+}
+
 /* Every finding now active: the host's, the fabric's, the SMs' and the last tune audit's. */
 static int all_findings(const struct rk_findings *host, const struct ak_refresher *refresher,
 			struct rk_findings *out)
 {
-	const struct ak_fabric_watch *fabric = refresher->fabric;
-	const struct rk_findings *parts[] = {host, &fabric->fabric_findings, &fabric->sm_findings,
-					     &refresher->tune->findings};
+	const struct rk_findings *parts[] = {host, NULL, NULL, &refresher->tune->findings};
 	int err = 0;
 
+	fabric_findings(refresher->fabric, &parts[1]);
 	for (size_t p = 0; p < 4 && !err; p++)
 		for (size_t i = 0; i < parts[p]->count && !err; i++) {
 			const struct rk_finding *f = &parts[p]->items[i];
@@ -172,6 +187,19 @@ static void probe_ports(struct ak_refresher *refresher, struct rk_findings *find
 	rk_findings_sort(findings);
 }
 
+/* When and how long the watch's last pass was, and how many failed. */
+static void fabric_stats(const struct ak_fabric_watch *fabric, struct ak_refresh_stats *stats)
+{
+	const struct rk_watch_snapshot *snap = fabric->snap;
+
+	stats->fabric = fabric->ports || fabric->sm;
+	if (!snap)
+		return;
+	stats->fabric_swept_at = (uint32_t)snap->passed_at;
+	stats->fabric_duration_ms = (uint32_t)lround(snap->pass_seconds * 1000);
+	stats->fabric_errors = snap->failures;
+}
+
 static void refresh_once(struct ak_refresher *refresher)
 {
 	struct rk_health_options health;
@@ -193,11 +221,8 @@ static void refresh_once(struct ak_refresher *refresher)
 	stats.errors = refresher->errors;
 	probe_ports(refresher, &findings);
 	polled = ak_fabric_poll(refresher->fabric);
-	stats.fabric = refresher->fabric->ports || refresher->fabric->sm;
-	stats.fabric_swept_at = refresher->fabric->swept_at;
-	stats.fabric_duration_ms = refresher->fabric->duration_ms;
-	stats.fabric_errors = refresher->fabric->errors;
-	track_events(refresher, &findings, polled);
+	fabric_stats(refresher->fabric, &stats);
+	track_events(refresher, &findings);
 	ak_tune_poll(refresher->tune);
 	post_traps(refresher, true);
 	err = build(refresher, &findings, &stats, polled, &snapshot);
@@ -232,8 +257,8 @@ static void *run(void *arg)
 {
 	struct ak_refresher *refresher = arg;
 
-	/* Below the AgentX thread: a refresh (and the discovery helper it starts) yields the CPU
-	 * to requests. Linux takes a thread's ID for a per-thread nice value. */
+	/* Below the AgentX thread: a refresh yields the CPU to requests. Linux takes a thread's
+	 * ID for a per-thread nice value. */
 	if (setpriority(PRIO_PROCESS, (id_t)gettid(), AK_REFRESH_NICE) != 0)
 		rk_log(RK_LOG_INFO, "refresh thread keeps its priority: %s", strerror(errno));
 
@@ -284,14 +309,18 @@ int ak_refresher_init(struct ak_refresher *refresher, struct ak_mailbox *box, st
 		rk_event_tracker_free(refresher->tracker);
 		return err;
 	}
+	ak_fabric_run_once(fabric);
 	refresh_once(refresher);
 	return 0;
 }
 
 int ak_refresher_start(struct ak_refresher *refresher)
 {
-	int err = pthread_create(&refresher->thread, NULL, run, refresher);
+	int err = ak_fabric_start(refresher->fabric);
 
+	if (err)
+		return err;
+	err = pthread_create(&refresher->thread, NULL, run, refresher);
 	if (err)
 		return -err;
 	refresher->running = true;

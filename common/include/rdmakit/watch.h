@@ -33,6 +33,7 @@ struct rk_watch_settings {
 	bool sweep;		  /* job: sweep every port's counters (and check the fabric) */
 	bool sm;		  /* job: query the subnet managers (and check them) */
 	unsigned helper_deadline; /* the discovery helper's deadline, s (0: the default) */
+	int nice;		  /* the engine thread's nice value (and its helper's); 0: as is */
 };
 
 enum rk_watch_job {

@@ -8,7 +8,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 void rk_watch_settings_defaults(struct rk_watch_settings *settings)
 {
@@ -185,6 +187,10 @@ static void *run(void *arg)
 {
 	struct rk_watch *watch = arg;
 
+	/* Linux takes a thread's ID for a per-thread nice value. */
+	if (watch->settings.nice &&
+	    setpriority(PRIO_PROCESS, (id_t)gettid(), watch->settings.nice) != 0)
+		rk_log(RK_LOG_INFO, "the watch thread keeps its priority: %s", strerror(errno));
 	while (wait_until_due(watch)) {
 		watch->next_at = rk_monotonic_seconds() + watch->settings.interval_s;
 		run_pass(watch);
