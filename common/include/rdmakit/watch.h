@@ -20,6 +20,8 @@
 
 /* A job that fails is tried again after 1, 2, 4, ... intervals, at most this many. */
 #define RK_WATCH_RETRY_MAX 16
+/* rk_watch_stop waits this long for the thread; past it the thread is left to the exit. */
+#define RK_WATCH_STOP_GRACE_S 1.5
 
 /* What a daemon's configuration says about the fabric it watches. */
 struct rk_watch_settings {
@@ -98,8 +100,9 @@ void rk_watch_events_clear(struct rk_watch_events *events);
 /** Free an event batch's storage. */
 void rk_watch_events_free(struct rk_watch_events *events);
 
-/** Stop the thread (within 2 s: a discovery's helper is killed and reaped, MAD waits end) and
- * free the engine; release every snapshot first (their names are the engine's). */
+/** Stop the thread and free the engine, within 2 s: a discovery's helper is killed and reaped,
+ * MAD waits end, and a thread stuck in a call nothing wakes is left behind (not freed) after
+ * RK_WATCH_STOP_GRACE_S. Release every snapshot first (their names are the engine's). */
 void rk_watch_stop(struct rk_watch *watch);
 
 #endif

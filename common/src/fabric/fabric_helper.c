@@ -380,6 +380,26 @@ static void reap(pid_t pid)
 		;
 }
 
+/* Seconds a helper has to exit after its answer. */
+#define HELPER_EXIT_GRACE_S 1.0
+
+/* Reap the helper once it exits. One that lingers (its exit handlers waiting on a fabric that
+ * stopped answering), or any once cancelled, is killed first. */
+static void reap_helper(pid_t pid, const struct rk_cancel *cancel)
+{
+	double until = rk_monotonic_seconds() + HELPER_EXIT_GRACE_S;
+
+	while (waitpid(pid, NULL, WNOHANG) == 0) {
+		struct pollfd pfd = {.fd = rk_cancel_fd(cancel), .events = POLLIN};
+
+		if (rk_monotonic_seconds() >= until || poll(&pfd, 1, 10) > 0) {
+			kill(pid, SIGKILL);
+			reap(pid);
+			return;
+		}
+	}
+}
+
 static const char *helper_path(void)
 {
 	const char *path = getenv("RDMAKIT_DISCOVER_HELPER");
@@ -468,7 +488,7 @@ static int collect_answer(const struct rk_fabric_options *options, const char *p
 	if (err)
 		kill(pid, SIGKILL);
 	close(fd);
-	reap(pid);
+	reap_helper(pid, options->cancel);
 	if (err == -ECANCELED)
 		rk_log(RK_LOG_INFO, "fabric discovery: cancelled; %s stopped", path);
 	else if (err == -ETIMEDOUT)

@@ -76,7 +76,21 @@ static void watch_free(struct rk_watch *watch)
 	rk_monitor_close(&watch->monitor);
 	rk_name_map_free(watch->names);
 	rk_cancel_destroy(&watch->cancel);
+	free((char *)watch->settings.ca);
+	free((char *)watch->settings.name_map);
 	free(watch);
+}
+
+/* The settings, with copies of their strings: a thread left behind never reads the caller's. */
+static int copy_settings(const struct rk_watch_settings *settings, struct rk_watch *watch)
+{
+	watch->settings = *settings;
+	watch->settings.ca = settings->ca ? strdup(settings->ca) : NULL;
+	watch->settings.name_map = settings->name_map ? strdup(settings->name_map) : NULL;
+	if ((settings->ca && !watch->settings.ca) ||
+	    (settings->name_map && !watch->settings.name_map))
+		return -ENOMEM;
+	return 0;
 }
 
 int rk_watch_new(const struct rk_watch_settings *settings, struct rk_watch **out)
@@ -87,9 +101,10 @@ int rk_watch_new(const struct rk_watch_settings *settings, struct rk_watch **out
 
 	if (!watch)
 		return -ENOMEM;
-	watch->settings = *settings;
 	watch->cancel.fds[0] = watch->cancel.fds[1] = -1;
-	err = settings->name_map ? rk_name_map_load(settings->name_map, &watch->names) : 0;
+	err = copy_settings(settings, watch);
+	if (!err && settings->name_map)
+		err = rk_name_map_load(settings->name_map, &watch->names);
 	if (!err)
 		err = rk_cancel_init(&watch->cancel);
 	if (!err)
@@ -195,6 +210,10 @@ static void *run(void *arg)
 		watch->next_at = rk_monotonic_seconds() + watch->settings.interval_s;
 		run_pass(watch);
 	}
+	pthread_mutex_lock(&watch->lock);
+	watch->ended = true;
+	pthread_cond_broadcast(&watch->wake);
+	pthread_mutex_unlock(&watch->lock);
 	return NULL;
 }
 
@@ -242,18 +261,40 @@ void rk_watch_events_free(struct rk_watch_events *events)
 	events->at_start = 0;
 }
 
+/* Tell the thread to stop and wait for it, at most RK_WATCH_STOP_GRACE_S; true when it ended. */
+static bool end_thread(struct rk_watch *watch)
+{
+	double until = rk_monotonic_seconds() + RK_WATCH_STOP_GRACE_S;
+	struct timespec ts = {.tv_sec = (time_t)until,
+			      .tv_nsec = (long)((until - (double)(time_t)until) * 1e9)};
+	bool ended;
+
+	rk_cancel_raise(&watch->cancel);
+	pthread_mutex_lock(&watch->lock);
+	watch->stop = true;
+	pthread_cond_broadcast(&watch->wake);
+	while (!watch->ended &&
+	       pthread_cond_timedwait(&watch->wake, &watch->lock, &ts) != ETIMEDOUT)
+		;
+	ended = watch->ended;
+	pthread_mutex_unlock(&watch->lock);
+	return ended;
+}
+
 void rk_watch_stop(struct rk_watch *watch)
 {
 	if (!watch)
 		return;
-	if (watch->running) {
-		pthread_mutex_lock(&watch->lock);
-		watch->stop = true;
-		pthread_cond_signal(&watch->wake);
-		pthread_mutex_unlock(&watch->lock);
-		rk_cancel_raise(&watch->cancel);
-		pthread_join(watch->thread, NULL);
+	if (watch->running && !end_thread(watch)) {
+		/* Blocked in a call no descriptor wakes (a umad write to a peer that stopped
+		 * reading): the engine is left to it, and ends with the process. */
+		rk_log(RK_LOG_WARNING, "the watch thread did not stop within %.1f s: left behind",
+		       RK_WATCH_STOP_GRACE_S);
+		pthread_detach(watch->thread);
+		return;
 	}
+	if (watch->running)
+		pthread_join(watch->thread, NULL);
 	pthread_cond_destroy(&watch->wake);
 	pthread_mutex_destroy(&watch->lock);
 	watch_free(watch);

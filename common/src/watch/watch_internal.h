@@ -21,7 +21,7 @@ struct watch_job {
 };
 
 struct rk_watch {
-	struct rk_watch_settings settings;
+	struct rk_watch_settings settings; /* its strings are the engine's copies */
 	struct rk_name_map *names;
 	struct rk_monitor monitor;
 	struct rk_cancel cancel; /* raised by rk_watch_stop: MAD runs and the helper stop */
@@ -31,8 +31,9 @@ struct rk_watch {
 	pthread_t thread;
 	bool running;
 	pthread_mutex_t lock; /* guards what follows */
-	pthread_cond_t wake;
+	pthread_cond_t wake;  /* the thread: stop; the stopper: the thread ended */
 	bool stop;
+	bool ended;	/* the thread returned */
 	double next_at; /* monotonic time of the next pass */
 	struct rk_watch_snapshot *latest;
 };

@@ -1,0 +1,76 @@
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
+"""For the stop tests of the daemons: a fabric that stops answering while a discovery runs,
+and the rdmakit-discover helpers a daemon started."""
+import os
+import signal
+import time
+
+HELPER = "rdmakit-discover"
+
+
+def alive(pid):
+    """True while pid runs (a zombie is not running)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def helpers_of(sim_name):
+    """PIDs of the helpers running against the simulator sim_name."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                argv0 = f.read().split(b"\0")[0].decode(errors="replace")
+            with open(f"/proc/{entry}/environ", "rb") as f:
+                env = f.read().split(b"\0")
+        except OSError:
+            continue
+        if os.path.basename(argv0) == HELPER and \
+                f"IBSIM_SOCKNAME={sim_name}".encode() in env and alive(int(entry)):
+            found.append(int(entry))
+    return found
+
+
+def parent_of(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        return int(f.read().split(")")[-1].split()[1])
+
+
+def ibsim_pid(sim):
+    with open(os.path.join(sim.env["SIM_DIR"], f"rdmakit-sim-{sim.name}", "ibsim.pid")) as f:
+        return int(f.read().strip())
+
+
+def helper_of(sim_name, daemon_pid):
+    """The PID of a helper daemon_pid runs against sim_name now, or None."""
+    for pid in helpers_of(sim_name):
+        try:
+            if parent_of(pid) == daemon_pid:
+                return pid
+        except FileNotFoundError:
+            pass
+    return None
+
+
+def freeze_fabric_until_a_helper_waits(sim, daemon_pid, timeout=60):
+    """Freeze ibsim (nothing is answered any more) while a discovery helper of daemon_pid
+    runs, let the helper wait on it for 1 s, then kill ibsim; the helper's PID."""
+    ibsim = ibsim_pid(sim)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        pid = helper_of(sim.name, daemon_pid)
+        if pid is None:
+            time.sleep(0.005)
+            continue
+        os.kill(ibsim, signal.SIGSTOP)
+        time.sleep(1)
+        if alive(pid):
+            os.kill(ibsim, signal.SIGKILL)
+            return pid
+        os.kill(ibsim, signal.SIGCONT)  # it had finished: catch the next one
+    raise AssertionError("no discovery helper waited on the frozen fabric")
