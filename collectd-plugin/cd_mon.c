@@ -7,6 +7,11 @@ static double fabric_interval(const struct cd_fabric_config *fabric)
 	return fabric->interval > 0 ? fabric->interval : CDTIME_T_TO_DOUBLE(plugin_get_interval());
 }
 
+cdtime_t cd_mon_read_interval(const struct cd_config *config)
+{
+	return DOUBLE_TO_CDTIME_T(fabric_interval(&config->fabric) / CD_MON_READS_PER_PASS);
+}
+
 static void settings_of(const struct cd_fabric_config *fabric, struct rk_watch_settings *settings)
 {
 	rk_watch_settings_defaults(settings);

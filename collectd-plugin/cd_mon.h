@@ -8,6 +8,13 @@
 
 #include "rdmakit/watch.h"
 
+/* The fabric and SM reads look for a new pass of the engine this many times per FabricInterval:
+ * a sweep's values and events follow it by at most a quarter of the interval. */
+#define CD_MON_READS_PER_PASS 4
+
+/** The interval of the fabric and SM reads. */
+cdtime_t cd_mon_read_interval(const struct cd_config *config);
+
 /** Load the NodeNameMap and start the engine on the fabric and SM jobs the config enables. */
 int cd_mon_start(const struct cd_config *config, struct rk_watch **out);
 

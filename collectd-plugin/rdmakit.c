@@ -106,13 +106,12 @@ static int start_modes(void)
 	return err;
 }
 
-/* The host read at collectd's interval; fabric and SM reads at FabricInterval; the tune
- * audit at TuneInterval; the probe at ProbeInterval, in a read of its own so that a slow probe
+/* The host read at collectd's interval; fabric and SM reads a few times per FabricInterval; the
+ * tune audit at TuneInterval; the probe at ProbeInterval, in a read of its own so that a slow probe
  * holds only its own read thread. */
 static int register_reads(void)
 {
-	cdtime_t interval =
-	    config.fabric.interval > 0 ? DOUBLE_TO_CDTIME_T(config.fabric.interval) : 0;
+	cdtime_t interval = cd_mon_read_interval(&config);
 	int err = plugin_register_complex_read(NULL, CD_PLUGIN_NAME, rdmakit_read, 0, NULL);
 
 	if (!err && fabric_mode)

@@ -3,11 +3,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <unistd.h>
 
 int rk_cancel_init(struct rk_cancel *cancel)
 {
+	atomic_init(&cancel->raised, false);
 	if (pipe2(cancel->fds, O_CLOEXEC | O_NONBLOCK) != 0) {
 		cancel->fds[0] = cancel->fds[1] = -1;
 		return -errno;
@@ -20,16 +20,16 @@ void rk_cancel_raise(struct rk_cancel *cancel)
 	char byte = 1;
 	/* One byte is enough: nobody reads it, so the read end stays readable. A full pipe
 	 * (EAGAIN) means it is raised already. */
-	ssize_t written = write(cancel->fds[1], &byte, 1);
+	ssize_t written;
 
+	atomic_store(&cancel->raised, true);
+	written = write(cancel->fds[1], &byte, 1);
 	(void)written;
 }
 
 bool rk_cancel_raised(const struct rk_cancel *cancel)
 {
-	struct pollfd pfd = {.fd = rk_cancel_fd(cancel), .events = POLLIN};
-
-	return cancel && poll(&pfd, 1, 0) > 0;
+	return cancel && atomic_load(&cancel->raised);
 }
 
 int rk_cancel_fd(const struct rk_cancel *cancel)

@@ -4,10 +4,13 @@
 #ifndef RDMAKIT_CANCEL_H
 #define RDMAKIT_CANCEL_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 
 struct rk_cancel {
-	int fds[2]; /* a pipe: the read end turns readable, for good, when raised */
+	int fds[2];	    /* a pipe: the read end turns readable, for good, when raised */
+	atomic_bool raised; /* what a wait that woke up checks (a preloaded shim's poll may
+			       report descriptors that are not ready) */
 };
 
 /** A token not yet raised; -errno. */
@@ -16,7 +19,7 @@ int rk_cancel_init(struct rk_cancel *cancel);
 /** Raise it: every wait polling its descriptor ends (safe from any thread, more than once). */
 void rk_cancel_raise(struct rk_cancel *cancel);
 
-/** True once raised; false for NULL. */
+/** True once raised; false for NULL. A wait that polled the descriptor confirms with this. */
 bool rk_cancel_raised(const struct rk_cancel *cancel);
 
 /** The descriptor to poll for POLLIN (-1 for NULL: poll ignores it). */

@@ -92,9 +92,9 @@ static int wait_readable(const struct reader *r)
 		if (left <= 0)
 			return -ETIMEDOUT;
 		n = poll(pfd, 2, (int)(left * 1000) + 1);
-		if (n > 0 && pfd[1].revents)
+		if (rk_cancel_raised(r->cancel))
 			return -ECANCELED;
-		if (n > 0)
+		if (n > 0 && pfd[0].revents)
 			return 0;
 		if (n < 0 && errno != EINTR)
 			return -errno;
@@ -392,7 +392,8 @@ static void reap_helper(pid_t pid, const struct rk_cancel *cancel)
 	while (waitpid(pid, NULL, WNOHANG) == 0) {
 		struct pollfd pfd = {.fd = rk_cancel_fd(cancel), .events = POLLIN};
 
-		if (rk_monotonic_seconds() >= until || poll(&pfd, 1, 10) > 0) {
+		poll(&pfd, 1, 10);
+		if (rk_monotonic_seconds() >= until || rk_cancel_raised(cancel)) {
 			kill(pid, SIGKILL);
 			reap(pid);
 			return;

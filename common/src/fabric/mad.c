@@ -614,16 +614,21 @@ static int drain(struct run *r)
 	return 0;
 }
 
-/* Wait for MADs (or the run's cancel token) and read them; -ECANCELED once cancelled. */
+/* Milliseconds between two looks at a run's cancel token while it waits for MADs. */
+#define CANCEL_CHECK_MS 100
+
+/* Wait for MADs and read them; -ECANCELED once the run's token is raised (looked at every
+ * CANCEL_CHECK_MS: the umad descriptor stays alone in its poll, as preloaded shims expect). */
 static int wait_and_drain(struct run *r, int wait_ms)
 {
-	struct pollfd pfd[2] = {{.fd = umad_get_fd(r->port->fd), .events = POLLIN},
-				{.fd = rk_cancel_fd(r->opt.cancel), .events = POLLIN}};
+	struct pollfd pfd = {.fd = umad_get_fd(r->port->fd), .events = POLLIN};
 	int n;
 
+	if (r->opt.cancel && wait_ms > CANCEL_CHECK_MS)
+		wait_ms = CANCEL_CHECK_MS;
 	errno = 0;
-	n = poll(pfd, 2, wait_ms);
-	if (n > 0 && pfd[1].revents)
+	n = poll(&pfd, 1, wait_ms);
+	if (rk_cancel_raised(r->opt.cancel))
 		return -ECANCELED;
 	if (n < 0) {
 		/* ibsim's shim may return -1 without errno on a spurious wakeup */
@@ -633,7 +638,7 @@ static int wait_and_drain(struct run *r, int wait_ms)
 		       r->port->portnum, strerror(errno));
 		return -errno;
 	}
-	return n > 0 && pfd[0].revents ? drain(r) : 0;
+	return n > 0 ? drain(r) : 0;
 }
 
 /* Give up on attempts past their deadline; the earliest deadline left (UINT64_MAX: none). */
