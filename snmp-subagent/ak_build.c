@@ -157,7 +157,7 @@ static int add_port(struct ak_table *table, uint32_t dev_index, const struct rk_
 	if (port->rate_gbps >= 0)
 		set_if_known(row, AK_PORT_RATE, lround(port->rate_gbps * 1000));
 	set_if_known(row, AK_PORT_WIDTH, port->width);
-	ak_row_set_number(row, AK_PORT_SPEED, AK_CELL_INTEGER, port->speed); /* RdmakitLinkSpeed */
+	ak_row_set_number(row, AK_PORT_SPEED, AK_CELL_INTEGER, port->speed);
 	ak_row_set_number(row, AK_PORT_LINK_LAYER, AK_CELL_INTEGER,
 			  link_layer_number(port->link_layer));
 	set_if_known(row, AK_PORT_LID, port->lid);

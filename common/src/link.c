@@ -92,6 +92,19 @@ enum rk_speed rk_speed_active_of_portinfo(const struct rk_portinfo_speeds *field
 	return RK_SPEED_NONE;
 }
 
+uint32_t rk_portinfo_speed_ext2(const uint8_t *portinfo, enum rk_speed_kind kind)
+{
+	/* Byte 56 (bits 448-455, most significant first): reserved, Active2 (2 bits),
+	 * Supported2 (2), Enabled2 (3). */
+	static const struct {
+		unsigned shift;
+		uint8_t mask;
+	} ext2[] = {
+	    [RK_SPEED_ACTIVE] = {5, 3}, [RK_SPEED_SUPPORTED] = {3, 3}, [RK_SPEED_ENABLED] = {0, 7}};
+
+	return (uint32_t)(portinfo[56] >> ext2[kind].shift) & ext2[kind].mask;
+}
+
 enum rk_speed rk_speed_fastest(rk_speed_set set)
 {
 	for (int s = RK_SPEED_COUNT - 1; s > RK_SPEED_NONE; s--)

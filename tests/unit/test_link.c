@@ -209,6 +209,31 @@ static void portinfo_active_speed(void **state)
 	assert_int_equal(rk_speed_fastest(SET(RK_SPEED_SDR) | SET(RK_SPEED_XDR)), RK_SPEED_XDR);
 }
 
+/* PortInfo byte 56 as an XDR port sends it: LinkSpeedExtActive2, Supported2 and Enabled2 at
+ * bits 449-450, 451-452 and 453-455 (rdma-core's libibmad BITSOFFS(449, 2) etc.). */
+static void portinfo_ext2_bits(void **state)
+{
+	uint8_t info[64] = {0};
+
+	(void)state;
+	info[56] = 0x20 | 0x08 | 0x01; /* XDR active, supported and enabled */
+	assert_int_equal(rk_portinfo_speed_ext2(info, RK_SPEED_ACTIVE), 1);
+	assert_int_equal(rk_portinfo_speed_ext2(info, RK_SPEED_SUPPORTED), 1);
+	assert_int_equal(rk_portinfo_speed_ext2(info, RK_SPEED_ENABLED), 1);
+	info[56] = 0x80 | 0x08; /* the reserved bit 448 and Supported2 only */
+	assert_int_equal(rk_portinfo_speed_ext2(info, RK_SPEED_ACTIVE), 0);
+	assert_int_equal(rk_portinfo_speed_ext2(info, RK_SPEED_SUPPORTED), 1);
+	assert_int_equal(rk_portinfo_speed_ext2(info, RK_SPEED_ENABLED), 0);
+	info[56] = 0x7f;
+	assert_int_equal(rk_portinfo_speed_ext2(info, RK_SPEED_ACTIVE), 3);
+	assert_int_equal(rk_portinfo_speed_ext2(info, RK_SPEED_SUPPORTED), 3);
+	assert_int_equal(rk_portinfo_speed_ext2(info, RK_SPEED_ENABLED), 7);
+	info[56] = 0;
+	info[55] = info[57] = 0xff; /* the neighbours (MaxCreditHint, RoundTrip) */
+	assert_int_equal(rk_portinfo_speed_ext2(info, RK_SPEED_ACTIVE), 0);
+	assert_int_equal(rk_portinfo_speed_ext2(info, RK_SPEED_ENABLED), 0);
+}
+
 /* ibv_port_attr: active_speed to NDR (128), active_speed_ex for XDR (256). */
 static void verbs_speeds(void **state)
 {
@@ -286,6 +311,7 @@ int main(void)
 	    cmocka_unit_test(odd_rates_give_an_unknown_speed),
 	    cmocka_unit_test(portinfo_speed_fields),
 	    cmocka_unit_test(portinfo_active_speed),
+	    cmocka_unit_test(portinfo_ext2_bits),
 	    cmocka_unit_test(verbs_speeds),
 	    cmocka_unit_test(link_widths),
 	    cmocka_unit_test(host_reads_xdr_and_ndr),

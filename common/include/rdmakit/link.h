@@ -60,14 +60,25 @@ enum rk_speed rk_speed_from_name(const char *name);
 /** The speed of an ibv_port_attr active_speed or active_speed_ex value, or RK_SPEED_NONE. */
 enum rk_speed rk_speed_from_ibv(uint32_t ibv_speed);
 
-/* One kind (active, enabled or supported) of a port's speed fields; 0 in a field it lacks. */
+/* One kind (active, enabled or supported) of a PortInfo's speed fields; 0 in a field it
+ * lacks. */
 struct rk_portinfo_speeds {
-	uint32_t speed; /* PortInfo LinkSpeed*: SDR, DDR, QDR */
-	uint32_t ext;	/* PortInfo LinkSpeedExt* (CapabilityMask HasExtendedSpeeds): FDR to NDR */
-	uint32_t
-	    ext2; /* PortInfo LinkSpeedExt*2 (CapabilityMask2 IsExtendedSpeeds2Supported): XDR */
-	uint32_t mlnx; /* Mellanox ExtendedPortInfo LinkSpeed*: FDR10 */
+	uint32_t speed; /* LinkSpeed*: SDR, DDR, QDR */
+	uint32_t ext;	/* LinkSpeedExt*, if CapabilityMask HasExtendedSpeeds: FDR to NDR */
+	uint32_t ext2;	/* LinkSpeedExt*2, if CapabilityMask2 IsExtendedSpeeds2Supported: XDR */
+	uint32_t mlnx;	/* Mellanox ExtendedPortInfo LinkSpeed*: FDR10 */
 };
+
+/* Which of a port's speed fields: what runs, what is enabled, what is supported. */
+enum rk_speed_kind {
+	RK_SPEED_ACTIVE,
+	RK_SPEED_ENABLED,
+	RK_SPEED_SUPPORTED,
+};
+
+/** The LinkSpeedExt*2 field of that kind in a raw 64-byte PortInfo (bits 449-455, which
+ * libibmad names IB_PORT_LINK_SPEED_EXT_*_2_F only from rdma-core 49). */
+uint32_t rk_portinfo_speed_ext2(const uint8_t *portinfo, enum rk_speed_kind kind);
 
 /** The speeds the fields name together (enabled or supported speeds). */
 rk_speed_set rk_speed_set_of_portinfo(const struct rk_portinfo_speeds *fields);

@@ -53,26 +53,18 @@ static uint32_t field(const uint8_t *info, enum MAD_FIELDS f)
 	return mad_get_field((void *)info, 0, f);
 }
 
-/* Where one kind of speed (active, enabled, supported) is in PortInfo and Mellanox's
- * ExtendedPortInfo. LinkSpeedExt*2 (XDR) is PortInfo bits 449-455, which libibmad names
- * (IB_PORT_LINK_SPEED_EXT_*_2_F) only from rdma-core 50: shift and mask in byte 56. */
-struct speed_fields {
+/* Where each kind of speed is in PortInfo and Mellanox's ExtendedPortInfo (LinkSpeedExt*2:
+ * rk_portinfo_speed_ext2). */
+static const struct {
 	enum MAD_FIELDS speed, ext, mlnx;
-	unsigned ext2_shift;
-	uint32_t ext2_mask;
+} speed_fields[] = {
+    [RK_SPEED_ACTIVE] = {IB_PORT_LINK_SPEED_ACTIVE_F, IB_PORT_LINK_SPEED_EXT_ACTIVE_F,
+			 IB_MLNX_EXT_PORT_LINK_SPEED_ACTIVE_F},
+    [RK_SPEED_ENABLED] = {IB_PORT_LINK_SPEED_ENABLED_F, IB_PORT_LINK_SPEED_EXT_ENABLED_F,
+			  IB_MLNX_EXT_PORT_LINK_SPEED_ENABLED_F},
+    [RK_SPEED_SUPPORTED] = {IB_PORT_LINK_SPEED_SUPPORTED_F, IB_PORT_LINK_SPEED_EXT_SUPPORTED_F,
+			    IB_MLNX_EXT_PORT_LINK_SPEED_SUPPORTED_F},
 };
-
-static const struct speed_fields active_fields = {IB_PORT_LINK_SPEED_ACTIVE_F,
-						  IB_PORT_LINK_SPEED_EXT_ACTIVE_F,
-						  IB_MLNX_EXT_PORT_LINK_SPEED_ACTIVE_F, 5, 3};
-static const struct speed_fields enabled_fields = {IB_PORT_LINK_SPEED_ENABLED_F,
-						   IB_PORT_LINK_SPEED_EXT_ENABLED_F,
-						   IB_MLNX_EXT_PORT_LINK_SPEED_ENABLED_F, 0, 7};
-static const struct speed_fields supported_fields = {IB_PORT_LINK_SPEED_SUPPORTED_F,
-						     IB_PORT_LINK_SPEED_EXT_SUPPORTED_F,
-						     IB_MLNX_EXT_PORT_LINK_SPEED_SUPPORTED_F, 3, 3};
-
-#define PORTINFO_EXT2_BYTE 56
 
 /* Which speed fields a port has, from CapabilityMask(2); a switch's external ports leave them
  * 0, and port 0 speaks for the switch. */
@@ -89,13 +81,13 @@ static void speed_fields_present(const ibnd_port_t *src, bool *ext, bool *ext2)
 }
 
 static struct rk_portinfo_speeds read_speeds(const ibnd_port_t *src, bool ext, bool ext2,
-					     const struct speed_fields *f)
+					     enum rk_speed_kind kind)
 {
 	return (struct rk_portinfo_speeds){
-	    .speed = field(src->info, f->speed),
-	    .ext = ext ? field(src->info, f->ext) : 0,
-	    .ext2 = ext2 ? (src->info[PORTINFO_EXT2_BYTE] >> f->ext2_shift) & f->ext2_mask : 0,
-	    .mlnx = field(src->ext_info, f->mlnx),
+	    .speed = field(src->info, speed_fields[kind].speed),
+	    .ext = ext ? field(src->info, speed_fields[kind].ext) : 0,
+	    .ext2 = ext2 ? rk_portinfo_speed_ext2(src->info, kind) : 0,
+	    .mlnx = field(src->ext_info, speed_fields[kind].mlnx),
 	};
 }
 
@@ -106,11 +98,11 @@ static void decode_speeds(const ibnd_port_t *src, struct rk_fabric_port *port)
 	struct rk_portinfo_speeds f;
 
 	speed_fields_present(src, &ext, &ext2);
-	f = read_speeds(src, ext, ext2, &enabled_fields);
+	f = read_speeds(src, ext, ext2, RK_SPEED_ENABLED);
 	port->enabled_speeds = rk_speed_set_of_portinfo(&f);
-	f = read_speeds(src, ext, ext2, &supported_fields);
+	f = read_speeds(src, ext, ext2, RK_SPEED_SUPPORTED);
 	port->supported_speeds = rk_speed_set_of_portinfo(&f);
-	f = read_speeds(src, ext, ext2, &active_fields);
+	f = read_speeds(src, ext, ext2, RK_SPEED_ACTIVE);
 	port->active_speed = rk_speed_active_of_portinfo(&f);
 }
 

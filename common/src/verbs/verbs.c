@@ -23,7 +23,7 @@ double rk_pcie_data_gbps(double gts, int width)
 	return gts * width * (gts < 8.0 ? 8.0 / 10.0 : 128.0 / 130.0);
 }
 
-/* libibverbs from rdma-core 50 reports XDR in active_speed_ex only (0 when it says nothing
+/* libibverbs from rdma-core 49 reports XDR in active_speed_ex only (0 when it says nothing
  * more than active_speed). */
 static uint32_t ibv_active_speed(const struct ibv_port_attr *attr)
 {
