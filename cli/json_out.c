@@ -105,7 +105,7 @@ static json_object *json_port_status(const struct rk_port *port)
 	json_object_object_add(obj, "phys_state", string_or_null(port->phys_state_name));
 	json_object_object_add(obj, "rate_gbps", number_or_null(port->rate_gbps));
 	json_object_object_add(obj, "width", json_width(port->width));
-	json_object_object_add(obj, "speed", string_or_null(port->speed));
+	json_object_object_add(obj, "speed", string_or_null(rk_speed_info(port->speed)->name));
 	json_object_object_add(obj, "link_layer", string_or_null(port->link_layer));
 	json_object_object_add(obj, "lid", int_or_null(port->lid));
 	json_object_object_add(obj, "sm_lid", int_or_null(port->sm_lid));

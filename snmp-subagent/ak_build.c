@@ -13,18 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* RdmakitLinkSpeed, in the order of its enumeration. */
-static const char *const speed_names[] = {"",	 "SDR", "DDR", "QDR", "FDR10",
-					  "FDR", "EDR", "HDR", "NDR", "XDR"};
-
-static unsigned speed_number(const char *speed)
-{
-	for (unsigned i = 1; i < sizeof(speed_names) / sizeof(speed_names[0]); i++)
-		if (strcmp(speed, speed_names[i]) == 0)
-			return i;
-	return 0;
-}
-
 static unsigned link_layer_number(const char *link_layer)
 {
 	if (strcmp(link_layer, "InfiniBand") == 0)
@@ -169,7 +157,7 @@ static int add_port(struct ak_table *table, uint32_t dev_index, const struct rk_
 	if (port->rate_gbps >= 0)
 		set_if_known(row, AK_PORT_RATE, lround(port->rate_gbps * 1000));
 	set_if_known(row, AK_PORT_WIDTH, port->width);
-	ak_row_set_number(row, AK_PORT_SPEED, AK_CELL_INTEGER, speed_number(port->speed));
+	ak_row_set_number(row, AK_PORT_SPEED, AK_CELL_INTEGER, port->speed);
 	ak_row_set_number(row, AK_PORT_LINK_LAYER, AK_CELL_INTEGER,
 			  link_layer_number(port->link_layer));
 	set_if_known(row, AK_PORT_LID, port->lid);

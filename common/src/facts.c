@@ -34,7 +34,10 @@ PORT_NUMBER(phys_state)
 PORT_TEXT(phys_state_name)
 PORT_NUMBER(rate_gbps)
 PORT_NUMBER(width)
-PORT_TEXT(speed)
+static const char *port_speed(const struct rk_port *port)
+{
+	return rk_speed_info(port->speed)->name;
+}
 PORT_NUMBER(lid)
 PORT_NUMBER(sm_lid)
 PORT_NUMBER(sm_sl)

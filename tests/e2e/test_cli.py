@@ -144,6 +144,18 @@ class Status(unittest.TestCase):
         self.assertEqual((p["rate_gbps"], p["width"], p["speed"]), (10, "4X", "SDR"))
         self.assertEqual((p["state"], p["phys_state"]), ("DOWN", "Polling"))
 
+    def test_xdr_and_ndr_ports(self):
+        doc = run_json("status", root="ib-xdr")
+        self.assertEqual([(device(doc, d)["hca_type"], device(doc, d)["pci"]["device_id"])
+                          for d in ("mlx5_0", "mlx5_1")], [("MT4131", "0x1023"),
+                                                           ("MT4129", "0x1021")])
+        xdr, ndr = port(doc, "mlx5_0"), port(doc, "mlx5_1")
+        self.assertEqual((xdr["rate_gbps"], xdr["width"], xdr["speed"]), (800, "4X", "XDR"))
+        self.assertEqual((ndr["rate_gbps"], ndr["width"], ndr["speed"]), (400, "4X", "NDR"))
+        text = run("status", root="ib-xdr", check_rc=0).stdout
+        self.assertIn("Rate:            800 Gb/sec (4X XDR)", text)
+        self.assertIn("Rate:            400 Gb/sec (4X NDR)", text)
+
     def test_no_pma_counters_are_null_not_zero(self):
         p = port(run_json("status", root="no-pma"), "mlx5_0")
         self.assertEqual(len(p["counters"]), 21)
@@ -325,6 +337,7 @@ class Doctor(unittest.TestCase):
         "no-pma": (0, [("COUNTERS_UNAVAILABLE", "mlx5_0:1")]),
         "saturated": (1, [("COUNTER_SATURATED", "mlx5_0:1")]),
         "fw-mismatch": (1, [("FW_MISMATCH", "MT4123")]),
+        "ib-xdr": (0, []),
         "roce": (0, []),
         "rxe": (0, []),
         "hfi1": (0, []),

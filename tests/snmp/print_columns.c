@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Prints the core's MIB columns for tests/snmp/test_columns.py: "fact SCOPE NAME COLUMN" for
- * every fact of the table of facts, "pma NAME COLUMN" for every PMA counter of the catalog. */
+ * every fact of the table of facts, "pma NAME COLUMN" for every PMA counter of the catalog,
+ * "speed NAME NUMBER" for every link speed (the number the agent serves). */
 #include "rdmakit/catalog.h"
 #include "rdmakit/facts.h"
+#include "rdmakit/link.h"
 
 #include <stdio.h>
 
@@ -22,5 +24,7 @@ int main(void)
 		       facts[i].column);
 	for (size_t i = 0; i < npma; i++)
 		printf("pma %s %u\n", pma[i].name, pma[i].column);
+	for (int s = RK_SPEED_NONE; s < RK_SPEED_COUNT; s++)
+		printf("speed %s %d\n", s == RK_SPEED_NONE ? "unknown" : rk_speed_name(s), s);
 	return 0;
 }
