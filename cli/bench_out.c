@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -35,6 +36,28 @@ static void print_context(struct printer *p, const struct rk_bench_client_option
 	print_close(p);
 }
 
+/* The parameters that are counts (uint32_t). */
+static const struct print_member counts[] = {
+    {"warmup_iterations", ", warm-up %llu", PRINT_U32, offsetof(struct rk_bench_params, warmup)},
+    {"qps", ", %llu QP(s)", PRINT_U32, offsetof(struct rk_bench_params, qps)},
+    {"tx_depth", ", TX depth %llu", PRINT_U32, offsetof(struct rk_bench_params, tx_depth)},
+    {"inline_bytes", ", inline %llu", PRINT_U32, offsetof(struct rk_bench_params, inline_size)},
+    {"cq_moderation", ", CQ mod %llu", PRINT_U32, offsetof(struct rk_bench_params, cq_mod)},
+};
+
+/* The latency statistics, in microseconds (doubles). */
+static const struct print_member latencies[] = {
+    {"min", " %9.2f", PRINT_DOUBLE, offsetof(struct rk_latency_stats, min)},
+    {"p50", " %9.2f", PRINT_DOUBLE, offsetof(struct rk_latency_stats, p50)},
+    {"p90", " %9.2f", PRINT_DOUBLE, offsetof(struct rk_latency_stats, p90)},
+    {"p99", " %9.2f", PRINT_DOUBLE, offsetof(struct rk_latency_stats, p99)},
+    {"p99_9", " %9.2f", PRINT_DOUBLE, offsetof(struct rk_latency_stats, p999)},
+    {"p99_99", " %9.2f", PRINT_DOUBLE, offsetof(struct rk_latency_stats, p9999)},
+    {"max", " %9.2f", PRINT_DOUBLE, offsetof(struct rk_latency_stats, max)},
+    {"mean", " %9.2f", PRINT_DOUBLE, offsetof(struct rk_latency_stats, mean)},
+    {"stddev", " %9.2f\n", PRINT_DOUBLE, offsetof(struct rk_latency_stats, stddev)},
+};
+
 static void print_params(struct printer *p, const struct rk_bench_params *params)
 {
 	print_open_object(p, "parameters");
@@ -45,11 +68,7 @@ static void print_params(struct printer *p, const struct rk_bench_params *params
 		print_null(p, PRINT_JSON, "iterations", NULL);
 		print_double(p, PRINT_ANY, "duration_seconds", "%g s", params->duration);
 	}
-	print_int(p, PRINT_ANY, "warmup_iterations", ", warm-up %lld", params->warmup);
-	print_uint(p, PRINT_ANY, "qps", ", %llu QP(s)", params->qps);
-	print_uint(p, PRINT_ANY, "tx_depth", ", TX depth %llu", params->tx_depth);
-	print_uint(p, PRINT_ANY, "inline_bytes", ", inline %llu", params->inline_size);
-	print_uint(p, PRINT_ANY, "cq_moderation", ", CQ mod %llu", params->cq_mod);
+	print_members(p, counts, sizeof(counts) / sizeof(counts[0]), params);
 	print_bool(p, PRINT_ANY, "bidirectional", ", bidirectional: %s\n", params->bidir);
 	print_close(p);
 }
@@ -57,15 +76,7 @@ static void print_params(struct printer *p, const struct rk_bench_params *params
 static void print_latency(struct printer *p, const struct rk_latency_stats *s)
 {
 	print_open_object(p, "latency_us");
-	print_double(p, PRINT_ANY, "min", " %9.2f", s->min);
-	print_double(p, PRINT_ANY, "p50", " %9.2f", s->p50);
-	print_double(p, PRINT_ANY, "p90", " %9.2f", s->p90);
-	print_double(p, PRINT_ANY, "p99", " %9.2f", s->p99);
-	print_double(p, PRINT_ANY, "p99_9", " %9.2f", s->p999);
-	print_double(p, PRINT_ANY, "p99_99", " %9.2f", s->p9999);
-	print_double(p, PRINT_ANY, "max", " %9.2f", s->max);
-	print_double(p, PRINT_ANY, "mean", " %9.2f", s->mean);
-	print_double(p, PRINT_ANY, "stddev", " %9.2f\n", s->stddev);
+	print_members(p, latencies, sizeof(latencies) / sizeof(latencies[0]), s);
 	print_close(p);
 }
 

@@ -135,25 +135,10 @@ void print_fabric(struct printer *p, const struct rk_fabric *fabric, enum link_s
 	print_close(p);
 }
 
-/* An SM's facts in the table's order; one that did not answer has only its LID and that. */
-static const struct fact_field sm_fields[] = {
-    {RK_FACT_SM_ENTRY_LID, "%-6g", STYLE_PLAIN},
-    {RK_FACT_SM_ENTRY_ANSWERED, " %-8s", STYLE_YES_NO},
-    {RK_FACT_SM_ENTRY_GUID, " %-18s", STYLE_PLAIN},
-    {RK_FACT_SM_ENTRY_PRIORITY, " %-8g", STYLE_PLAIN},
-    {RK_FACT_SM_ENTRY_STATE_NAME, " %-12s", STYLE_PLAIN},
-    {RK_FACT_SM_ENTRY_ACTIVITY, " %-10g", STYLE_PLAIN},
-    {RK_FACT_SM_ENTRY_NAME, " %s", STYLE_PLAIN},
-};
-
 static void print_sm_entry(struct printer *p, const struct rk_sm *sm)
 {
-	struct fact_item item = {.sm = sm};
-
 	print_open_object(p, NULL);
-	for (size_t i = 0; i < sizeof(sm_fields) / sizeof(sm_fields[0]); i++)
-		if (sm->status == 0 || fact_known(&sm_fields[i], &item))
-			print_fact(p, &sm_fields[i], &item);
+	print_sm_facts(p, sm);
 	print_text(p, "\n");
 	print_close(p);
 }
@@ -249,14 +234,18 @@ static void print_failed_port(struct printer *p, const struct rk_fabric *fabric,
 	print_close(p);
 }
 
+/* The sweep's MAD statistics, in text " (N MADs: N answered, ...)". */
 static void print_mad_stats(struct printer *p, const struct rk_mad_stats *stats)
 {
+	static const char *const keys[] = {"sent", "answered", "timeouts", "retried", "errors"};
+	static const char *const texts[] = {" (%llu MADs", ": %llu answered", ", %llu timeouts",
+					    ", %llu retried", ", %llu errors)\n"};
+	const size_t values[] = {stats->sent, stats->answered, stats->timeouts, stats->retried,
+				 stats->errors};
+
 	print_open_object(p, "mads");
-	print_uint(p, PRINT_ANY, "sent", " (%llu MADs", stats->sent);
-	print_uint(p, PRINT_ANY, "answered", ": %llu answered", stats->answered);
-	print_uint(p, PRINT_ANY, "timeouts", ", %llu timeouts", stats->timeouts);
-	print_uint(p, PRINT_ANY, "retried", ", %llu retried", stats->retried);
-	print_uint(p, PRINT_ANY, "errors", ", %llu errors)\n", stats->errors);
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++)
+		print_uint(p, PRINT_ANY, keys[i], texts[i], values[i]);
 	print_close(p);
 }
 

@@ -4,6 +4,33 @@
 #include <stdio.h>
 #include <string.h>
 
+/* How a fact reads beyond what its kind says (a text, or a number that is unknown below 0). */
+enum fact_style {
+	STYLE_PLAIN,
+	STYLE_FLAG,   /* true or false; in text, fmt only when true */
+	STYLE_YES_NO, /* true or false; in text, fmt with "yes" or "no" */
+	STYLE_LANES,  /* "4X" */
+	STYLE_MASK,   /* "0xa651e848" */
+	STYLE_PCI_ID, /* "0x15b3", and 15b3 in text as lspci shows it */
+};
+
+/* A fact where the CLI shows it; fmt is its text, with one conversion (%s, or %g for a plain
+ * number). */
+struct fact_field {
+	enum rk_fact_id id;
+	const char *fmt;
+	enum fact_style style;
+};
+
+/* What a fact is read from, by its scope: a device, a port of it, or an SM. */
+struct fact_item {
+	const struct rk_device *dev;
+	const struct rk_port *port;
+	const struct rk_sm *sm;
+};
+
+#define FIELDS(array) array, sizeof(array) / sizeof(array[0])
+
 static double fact_number(const struct rk_fact *fact, const struct fact_item *item)
 {
 	if (fact->scope == RK_SCOPE_SM_ENTRY)
@@ -19,7 +46,7 @@ static const char *fact_text(const struct rk_fact *fact, const struct fact_item 
 	return item->port ? fact->port_text(item->port) : fact->device_text(item->dev);
 }
 
-bool fact_known(const struct fact_field *field, const struct fact_item *item)
+static bool fact_known(const struct fact_field *field, const struct fact_item *item)
 {
 	const struct rk_fact *fact = rk_fact(field->id);
 	char buf[RK_FACT_TEXT_MAX];
@@ -79,7 +106,8 @@ static void print_fact_number(struct printer *p, const char *key, const struct f
 	}
 }
 
-void print_fact(struct printer *p, const struct fact_field *field, const struct fact_item *item)
+static void print_fact(struct printer *p, const struct fact_field *field,
+		       const struct fact_item *item)
 {
 	const struct rk_fact *fact = rk_fact(field->id);
 	const char *dot = strrchr(fact->cli_name, '.');
@@ -94,9 +122,94 @@ void print_fact(struct printer *p, const struct fact_field *field, const struct 
 		print_string_or_null(p, PRINT_ANY, key, field->fmt, fact_text(fact, item, buf));
 }
 
-void print_facts(struct printer *p, const struct fact_field *fields, size_t count,
-		 const struct fact_item *item)
+static void print_facts(struct printer *p, const struct fact_field *fields, size_t count,
+			const struct fact_item *item)
 {
 	for (size_t i = 0; i < count; i++)
 		print_fact(p, &fields[i], item);
+}
+
+/* The order of the documents' members (the table's differs in places). */
+static const struct fact_field port_fields[] = {
+    {RK_FACT_PORT_STATE_NAME, "\t\tState:           %s\n", STYLE_PLAIN},
+    {RK_FACT_PORT_PHYS_STATE_NAME, "\t\tPhysical state:  %s\n", STYLE_PLAIN},
+    {RK_FACT_PORT_RATE, "\t\tRate:            %g Gb/s\n", STYLE_PLAIN},
+    {RK_FACT_PORT_WIDTH, "\t\tWidth:           %s\n", STYLE_LANES},
+    {RK_FACT_PORT_SPEED, "\t\tSpeed:           %s\n", STYLE_PLAIN},
+    {RK_FACT_PORT_LINK_LAYER, "\t\tLink layer:      %s\n", STYLE_PLAIN},
+    {RK_FACT_PORT_LID, "\t\tBase lid:        %g\n", STYLE_PLAIN},
+    {RK_FACT_PORT_SM_LID, "\t\tSM lid:          %g\n", STYLE_PLAIN},
+    {RK_FACT_PORT_SM_SL, "\t\tSM SL:           %g\n", STYLE_PLAIN},
+    {RK_FACT_PORT_LMC, "\t\tLMC:             %g\n", STYLE_PLAIN},
+    {RK_FACT_PORT_CAP_MASK, "\t\tCapability mask: %s\n", STYLE_MASK},
+    {RK_FACT_PORT_GID0, "\t\tGID 0:           %s\n", STYLE_PLAIN},
+    {RK_FACT_PORT_NETDEV, "\t\tNetdev:          %s\n", STYLE_PLAIN},
+};
+
+static const struct fact_field device_fields[] = {
+    {RK_FACT_DEVICE_NODE_TYPE_NAME, "\tNode type:         %s\n", STYLE_PLAIN},
+    {RK_FACT_DEVICE_NODE_GUID, "\tNode GUID:         %s\n", STYLE_PLAIN},
+    {RK_FACT_DEVICE_SYS_IMAGE_GUID, "\tSystem image GUID: %s\n", STYLE_PLAIN},
+    {RK_FACT_DEVICE_FW_VER, "\tFirmware version:  %s\n", STYLE_PLAIN},
+    {RK_FACT_DEVICE_HCA_TYPE, "\tHCA type:          %s\n", STYLE_PLAIN},
+    {RK_FACT_DEVICE_BOARD_ID, "\tBoard id:          %s\n", STYLE_PLAIN},
+    {RK_FACT_DEVICE_HW_REV, "\tHardware version:  %s\n", STYLE_PLAIN},
+    {RK_FACT_DEVICE_NODE_DESC, "\tNode description:  %s\n", STYLE_PLAIN},
+    {RK_FACT_DEVICE_NUM_PORTS, "\tNumber of ports:   %g\n", STYLE_PLAIN},
+};
+
+static const struct fact_field pci_fields[] = {
+    {RK_FACT_DEVICE_PCI_ADDRESS, "\tPCI:               %s", STYLE_PLAIN},
+    {RK_FACT_DEVICE_PCI_VENDOR, " [%s", STYLE_PCI_ID},
+    {RK_FACT_DEVICE_PCI_DEVICE, ":%s]", STYLE_PCI_ID},
+    {RK_FACT_DEVICE_NUMA_NODE, " NUMA node %g\n", STYLE_PLAIN},
+    {RK_FACT_DEVICE_PCIE_SPEED, "\tPCIe link:         %g GT/s", STYLE_PLAIN},
+    {RK_FACT_DEVICE_PCIE_MAX_SPEED, " (max %g GT/s)", STYLE_PLAIN},
+    {RK_FACT_DEVICE_PCIE_WIDTH, ", x%g", STYLE_PLAIN},
+    {RK_FACT_DEVICE_PCIE_MAX_WIDTH, " (max x%g)\n", STYLE_PLAIN},
+    {RK_FACT_DEVICE_SRIOV_NUMVFS, "\tSR-IOV VFs:        %g", STYLE_PLAIN},
+    {RK_FACT_DEVICE_SRIOV_TOTALVFS, " of %g\n", STYLE_PLAIN},
+};
+
+static const struct fact_field vanished_field = {RK_FACT_DEVICE_VANISHED, " (vanished)",
+						 STYLE_FLAG};
+
+/* An SM's facts, in the table's order. */
+static const struct fact_field sm_fields[] = {
+    {RK_FACT_SM_ENTRY_LID, "%-6g", STYLE_PLAIN},
+    {RK_FACT_SM_ENTRY_ANSWERED, " %-8s", STYLE_YES_NO},
+    {RK_FACT_SM_ENTRY_GUID, " %-18s", STYLE_PLAIN},
+    {RK_FACT_SM_ENTRY_PRIORITY, " %-8g", STYLE_PLAIN},
+    {RK_FACT_SM_ENTRY_STATE_NAME, " %-12s", STYLE_PLAIN},
+    {RK_FACT_SM_ENTRY_ACTIVITY, " %-10g", STYLE_PLAIN},
+    {RK_FACT_SM_ENTRY_NAME, " %s", STYLE_PLAIN},
+};
+
+void print_port_facts(struct printer *p, const struct rk_device *dev, const struct rk_port *port)
+{
+	print_facts(p, FIELDS(port_fields), &(struct fact_item){.dev = dev, .port = port});
+}
+
+void print_device_facts(struct printer *p, const struct rk_device *dev)
+{
+	print_facts(p, FIELDS(device_fields), &(struct fact_item){.dev = dev});
+}
+
+void print_pci_facts(struct printer *p, const struct rk_device *dev)
+{
+	print_facts(p, FIELDS(pci_fields), &(struct fact_item){.dev = dev});
+}
+
+void print_vanished(struct printer *p, const struct rk_device *dev)
+{
+	print_fact(p, &vanished_field, &(struct fact_item){.dev = dev});
+}
+
+void print_sm_facts(struct printer *p, const struct rk_sm *sm)
+{
+	struct fact_item item = {.sm = sm};
+
+	for (size_t i = 0; i < sizeof(sm_fields) / sizeof(sm_fields[0]); i++)
+		if (sm->status == 0 || fact_known(&sm_fields[i], &item))
+			print_fact(p, &sm_fields[i], &item);
 }

@@ -7,44 +7,20 @@
 #include "print.h"
 #include "rdmakit/facts.h"
 
-#include <stdbool.h>
+/** The port's facts, in status --json's order. */
+void print_port_facts(struct printer *p, const struct rk_device *dev, const struct rk_port *port);
 
-/* How a fact reads beyond what its kind says (a text, or a number that is unknown below 0). */
-enum fact_style {
-	STYLE_PLAIN,
-	STYLE_FLAG,   /* true or false; in text, fmt only when true */
-	STYLE_YES_NO, /* true or false; in text, fmt with "yes" or "no" */
-	STYLE_LANES,  /* "4X" */
-	STYLE_MASK,   /* "0xa651e848" */
-	STYLE_PCI_ID, /* "0x15b3", and 15b3 in text as lspci shows it */
-};
+/** The device's facts from node_type to num_ports. */
+void print_device_facts(struct printer *p, const struct rk_device *dev);
 
-/* A fact where the CLI shows it; fmt is its text, with one conversion (%s, or %g for a plain
- * number). */
-struct fact_field {
-	enum rk_fact_id id;
-	const char *fmt;
-	enum fact_style style;
-};
+/** The members of the device's "pci" object. */
+void print_pci_facts(struct printer *p, const struct rk_device *dev);
 
-/* What a fact is read from, by its scope: a device, a port of it, or an SM. */
-struct fact_item {
-	const struct rk_device *dev;
-	const struct rk_port *port;
-	const struct rk_sm *sm;
-};
+/** "vanished": true or false (" (vanished)" in text when true). */
+void print_vanished(struct printer *p, const struct rk_device *dev);
 
-#define FIELDS(array) array, sizeof(array) / sizeof(array[0])
-
-/** One fact of item, under its cli_name (after a "pci." prefix: the member of an object). */
-void print_fact(struct printer *p, const struct fact_field *field, const struct fact_item *item);
-
-/** Each of count fields of item, in order. */
-void print_facts(struct printer *p, const struct fact_field *fields, size_t count,
-		 const struct fact_item *item);
-
-/** True when the fact of item is known (a number not below 0, a text not empty). */
-bool fact_known(const struct fact_field *field, const struct fact_item *item);
+/** The SM's facts in the table's order; one that did not answer has only its LID and that. */
+void print_sm_facts(struct printer *p, const struct rk_sm *sm);
 
 /** "4X" for 4 lanes, or null when the width is unknown (0 or less). */
 void print_width(struct printer *p, const char *key, const char *fmt, int lanes);

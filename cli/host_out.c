@@ -8,60 +8,17 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The order of the documents' members (the table's differs in places). */
-static const struct fact_field port_fields[] = {
-    {RK_FACT_PORT_STATE_NAME, "\t\tState:           %s\n", STYLE_PLAIN},
-    {RK_FACT_PORT_PHYS_STATE_NAME, "\t\tPhysical state:  %s\n", STYLE_PLAIN},
-    {RK_FACT_PORT_RATE, "\t\tRate:            %g Gb/s\n", STYLE_PLAIN},
-    {RK_FACT_PORT_WIDTH, "\t\tWidth:           %s\n", STYLE_LANES},
-    {RK_FACT_PORT_SPEED, "\t\tSpeed:           %s\n", STYLE_PLAIN},
-    {RK_FACT_PORT_LINK_LAYER, "\t\tLink layer:      %s\n", STYLE_PLAIN},
-    {RK_FACT_PORT_LID, "\t\tBase lid:        %g\n", STYLE_PLAIN},
-    {RK_FACT_PORT_SM_LID, "\t\tSM lid:          %g\n", STYLE_PLAIN},
-    {RK_FACT_PORT_SM_SL, "\t\tSM SL:           %g\n", STYLE_PLAIN},
-    {RK_FACT_PORT_LMC, "\t\tLMC:             %g\n", STYLE_PLAIN},
-    {RK_FACT_PORT_CAP_MASK, "\t\tCapability mask: %s\n", STYLE_MASK},
-    {RK_FACT_PORT_GID0, "\t\tGID 0:           %s\n", STYLE_PLAIN},
-    {RK_FACT_PORT_NETDEV, "\t\tNetdev:          %s\n", STYLE_PLAIN},
-};
-
-static const struct fact_field device_fields[] = {
-    {RK_FACT_DEVICE_NODE_TYPE_NAME, "\tNode type:         %s\n", STYLE_PLAIN},
-    {RK_FACT_DEVICE_NODE_GUID, "\tNode GUID:         %s\n", STYLE_PLAIN},
-    {RK_FACT_DEVICE_SYS_IMAGE_GUID, "\tSystem image GUID: %s\n", STYLE_PLAIN},
-    {RK_FACT_DEVICE_FW_VER, "\tFirmware version:  %s\n", STYLE_PLAIN},
-    {RK_FACT_DEVICE_HCA_TYPE, "\tHCA type:          %s\n", STYLE_PLAIN},
-    {RK_FACT_DEVICE_BOARD_ID, "\tBoard id:          %s\n", STYLE_PLAIN},
-    {RK_FACT_DEVICE_HW_REV, "\tHardware version:  %s\n", STYLE_PLAIN},
-    {RK_FACT_DEVICE_NODE_DESC, "\tNode description:  %s\n", STYLE_PLAIN},
-    {RK_FACT_DEVICE_NUM_PORTS, "\tNumber of ports:   %g\n", STYLE_PLAIN},
-};
-
-static const struct fact_field pci_fields[] = {
-    {RK_FACT_DEVICE_PCI_ADDRESS, "\tPCI:               %s", STYLE_PLAIN},
-    {RK_FACT_DEVICE_PCI_VENDOR, " [%s", STYLE_PCI_ID},
-    {RK_FACT_DEVICE_PCI_DEVICE, ":%s]", STYLE_PCI_ID},
-    {RK_FACT_DEVICE_NUMA_NODE, " NUMA node %g\n", STYLE_PLAIN},
-    {RK_FACT_DEVICE_PCIE_SPEED, "\tPCIe link:         %g GT/s", STYLE_PLAIN},
-    {RK_FACT_DEVICE_PCIE_MAX_SPEED, " (max %g GT/s)", STYLE_PLAIN},
-    {RK_FACT_DEVICE_PCIE_WIDTH, ", x%g", STYLE_PLAIN},
-    {RK_FACT_DEVICE_PCIE_MAX_WIDTH, " (max x%g)\n", STYLE_PLAIN},
-    {RK_FACT_DEVICE_SRIOV_NUMVFS, "\tSR-IOV VFs:        %g", STYLE_PLAIN},
-    {RK_FACT_DEVICE_SRIOV_TOTALVFS, " of %g\n", STYLE_PLAIN},
-};
-
-static const struct fact_field vanished_field = {RK_FACT_DEVICE_VANISHED, " (vanished)",
-						 STYLE_FLAG};
-
-/* {name: value} of a counter set (null when unavailable), one row each in text. */
-static void print_counter_values(struct printer *p, const char *key,
+/* {name: value} of a counter set (null when unavailable), under a heading in text. */
+static void print_counter_values(struct printer *p, const char *key, const char *heading,
 				 const struct rk_counter_set *set)
 {
 	print_open_object(p, key);
+	if (set->count)
+		print_text(p, "%s", heading);
 	for (size_t i = 0; i < set->count; i++) {
 		const struct rk_counter *c = &set->items[i];
 
-		print_text(p, "\t\t%-34s", c->name);
+		print_text(p, "\t\t  %-32s", c->name);
 		if (c->state == RK_VALUE_UNAVAILABLE)
 			print_null(p, PRINT_ANY, c->name, " %20s\n");
 		else
@@ -82,7 +39,7 @@ static void print_counter_rates(struct printer *p, const char *key,
 
 		if (!c->has_delta)
 			continue;
-		print_text(p, "\t\t%-34s", c->name);
+		print_text(p, "\t\t  %-32s", c->name);
 		print_double(p, PRINT_ANY, c->name, " %20.1f/s\n", (double)c->delta / interval);
 	}
 	print_close(p);
@@ -110,8 +67,8 @@ static void print_names(struct printer *p, const char *key, const struct rk_port
 
 static void print_port_counters(struct printer *p, const struct rk_port *port)
 {
-	print_counter_values(p, "counters", &port->counters);
-	print_counter_values(p, "hw_counters", &port->hw_counters);
+	print_counter_values(p, "counters", "\t\tCounters:\n", &port->counters);
+	print_counter_values(p, "hw_counters", "\t\tDriver counters:\n", &port->hw_counters);
 	print_names(p, "saturated", port, RK_VALUE_SATURATED);
 	print_names(p, "unavailable", port, RK_VALUE_UNAVAILABLE);
 }
@@ -124,7 +81,7 @@ static void print_port_status(struct printer *p, const struct rk_device *dev,
 
 	print_open_object(p, NULL);
 	print_uint(p, PRINT_ANY, "port", "\tPort %llu:\n", port->num);
-	print_facts(p, FIELDS(port_fields), &(struct fact_item){.dev = dev, .port = port});
+	print_port_facts(p, dev, port);
 	print_port_counters(p, port);
 	if (verbs_port)
 		print_verbs_port(p, verbs_port);
@@ -139,15 +96,15 @@ static void print_pci(struct printer *p, const struct rk_device *dev)
 		return;
 	}
 	print_open_object(p, "pci");
-	print_facts(p, FIELDS(pci_fields), &(struct fact_item){.dev = dev});
+	print_pci_facts(p, dev);
 	print_close(p);
 }
 
-/* "CA 'mlx5_0' (vanished)": the device's name and whether it vanished. */
-static void print_device_name(struct printer *p, const struct rk_device *dev)
+/* The device's name (fmt: its text) and whether it vanished. */
+static void print_device_name(struct printer *p, const char *fmt, const struct rk_device *dev)
 {
-	print_string(p, PRINT_ANY, "name", "%s", dev->name);
-	print_fact(p, &vanished_field, &(struct fact_item){.dev = dev});
+	print_string(p, PRINT_ANY, "name", fmt, dev->name);
+	print_vanished(p, dev);
 }
 
 static void print_device_status(struct printer *p, const struct rk_device *dev,
@@ -158,12 +115,11 @@ static void print_device_status(struct printer *p, const struct rk_device *dev,
 
 	print_open_object(p, NULL);
 	print_text(p, "%s '", dev->node_type_name[0] ? dev->node_type_name : "Device");
-	print_device_name(p, dev);
+	print_device_name(p, "%s'", dev);
 	print_text(p, "\n");
-	print_facts(p, FIELDS(device_fields), &(struct fact_item){.dev = dev});
+	print_device_facts(p, dev);
 	print_pci(p, dev);
-	print_text(p, "\tDevice counters:\n");
-	print_counter_values(p, "hw_counters", &dev->hw_counters);
+	print_counter_values(p, "hw_counters", "\tDevice counters:\n", &dev->hw_counters);
 	print_open_array(p, "ports");
 	for (unsigned i = 0; i < dev->nports; i++)
 		if (filter_matches(filter, dev, &dev->ports[i]))
@@ -206,9 +162,9 @@ static void print_device_sample(struct printer *p, const struct rk_device *dev,
 				const struct port_filter *filter, double interval)
 {
 	print_open_object(p, NULL);
-	print_device_name(p, dev);
-	print_text(p, ":\n\tDevice counters:\n");
-	print_counter_values(p, "hw_counters", &dev->hw_counters);
+	print_device_name(p, "%s", dev);
+	print_text(p, ":\n");
+	print_counter_values(p, "hw_counters", "\tDevice counters:\n", &dev->hw_counters);
 	if (interval > 0)
 		print_text(p, "\t  per second:\n");
 	print_counter_rates(p, "hw_rates", &dev->hw_counters, interval);
@@ -235,19 +191,27 @@ void print_counters(struct printer *p, const struct rk_host *host, const struct 
 	print_close(p);
 }
 
+void print_finding_start(struct printer *p, const struct rk_finding *f)
+{
+	print_open_object(p, NULL);
+	print_string(p, PRINT_ANY, "severity", "%-8s ", rk_severity_name(f->severity));
+	print_string(p, PRINT_ANY, "code", "%s", f->code);
+}
+
+void print_finding_end(struct printer *p, const struct rk_finding *f, const char *remedy_fmt)
+{
+	print_string(p, PRINT_ANY, "message", "         %s\n", f->message);
+	print_string(p, PRINT_ANY, "remedy", remedy_fmt, f->remedy);
+	print_close(p);
+}
+
 void print_findings_array(struct printer *p, const struct rk_findings *findings)
 {
 	print_open_array(p, "findings");
 	for (size_t i = 0; i < findings->count; i++) {
-		const struct rk_finding *f = &findings->items[i];
-
-		print_open_object(p, NULL);
-		print_string(p, PRINT_ANY, "severity", "%-8s ", rk_severity_name(f->severity));
-		print_string(p, PRINT_ANY, "code", "%s", f->code);
-		print_string(p, PRINT_ANY, "subject", "  %s\n", f->subject);
-		print_string(p, PRINT_ANY, "message", "         %s\n", f->message);
-		print_string(p, PRINT_ANY, "remedy", "         -> %s\n", f->remedy);
-		print_close(p);
+		print_finding_start(p, &findings->items[i]);
+		print_string(p, PRINT_ANY, "subject", "  %s\n", findings->items[i].subject);
+		print_finding_end(p, &findings->items[i], "         -> %s\n");
 	}
 	print_close(p);
 }

@@ -19,6 +19,12 @@ void print_status(struct printer *p, const struct rk_host *host, const struct po
 void print_counters(struct printer *p, const struct rk_host *host,
 		    const struct port_filter *filter);
 
+/** Open a finding's object with its severity and code (a line's start in text). */
+void print_finding_start(struct printer *p, const struct rk_finding *f);
+
+/** A finding's message and remedy (remedy_fmt: its text), and close its object. */
+void print_finding_end(struct printer *p, const struct rk_finding *f, const char *remedy_fmt);
+
 /** A "findings" member: [{severity, code, subject, message, remedy}, ...]. */
 void print_findings_array(struct printer *p, const struct rk_findings *findings);
 

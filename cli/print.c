@@ -260,6 +260,22 @@ void print_number_or_null(struct printer *p, enum print_where where, const char 
 		print_double(p, where, key, fmt, value);
 }
 
+void print_members(struct printer *p, const struct print_member *members, size_t count,
+		   const void *base)
+{
+	for (size_t i = 0; i < count; i++) {
+		const struct print_member *m = &members[i];
+		const char *at = (const char *)base + m->offset;
+
+		if (m->type == PRINT_DOUBLE)
+			print_double(p, PRINT_ANY, m->key, m->fmt, *(const double *)at);
+		else if (m->type == PRINT_SIZE)
+			print_uint(p, PRINT_ANY, m->key, m->fmt, *(const size_t *)at);
+		else
+			print_uint(p, PRINT_ANY, m->key, m->fmt, *(const uint32_t *)at);
+	}
+}
+
 void print_bool(struct printer *p, enum print_where where, const char *key, const char *fmt,
 		bool value)
 {

@@ -9,6 +9,7 @@
 
 #include <json-c/json.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -109,6 +110,17 @@ void print_bool(struct printer *p, enum print_where where, const char *key, cons
 
 /** An unknown value: null, and fmt with "-" for its one conversion in text. */
 void print_null(struct printer *p, enum print_where where, const char *key, const char *fmt);
+
+/* A member of a C struct that is written as it is: key, text, type and offset. */
+struct print_member {
+	const char *key, *fmt; /* fmt: %llu for a whole number, a double's conversion else */
+	enum { PRINT_U32, PRINT_SIZE, PRINT_DOUBLE } type;
+	size_t offset;
+};
+
+/** Each of count members of the struct at base, in order. */
+void print_members(struct printer *p, const struct print_member *members, size_t count,
+		   const void *base);
 
 /** Text only: printf. */
 void print_text(struct printer *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -9,16 +9,12 @@
 static void print_audit_finding(struct printer *p, const struct rk_finding *f,
 				const struct rk_tune_fact *fact)
 {
-	print_open_object(p, NULL);
-	print_string(p, PRINT_ANY, "severity", "%-8s ", rk_severity_name(f->severity));
-	print_string(p, PRINT_ANY, "code", "%s", f->code);
+	print_finding_start(p, f);
 	print_string(p, PRINT_ANY, "area", " [%s]", fact->area);
 	print_string(p, PRINT_ANY, "subject", "  %s\n", f->subject);
 	print_string_or_null(p, PRINT_ANY, "current", "         %s", fact->current);
 	print_string_or_null(p, PRINT_ANY, "recommended", " -> %s\n", fact->recommended);
-	print_string(p, PRINT_ANY, "message", "         %s\n", f->message);
-	print_string(p, PRINT_ANY, "remedy", "         how: %s\n", f->remedy);
-	print_close(p);
+	print_finding_end(p, f, "         how: %s\n");
 }
 
 void print_tune_audit(struct printer *p, const char *root, const char *profile,
