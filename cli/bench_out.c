@@ -30,7 +30,7 @@ static void print_context(struct printer *p, const struct rk_bench_client_option
 		  c->max_msg_size);
 	print_double_or_null(p, PRINT_ANY, "link_rate_gbps", "link %.2f Gb/s", c->link_data_gbps);
 	print_double_or_null(p, PRINT_ANY, "pcie_gbps", ", PCIe %.2f Gb/s", c->pcie_data_gbps);
-	print_number_or_null(p, PRINT_ANY, "numa_node", ", NUMA node %g", c->numa_node);
+	print_number_or_null(p, PRINT_ANY, "numa_node", ", NUMA node %.0f", c->numa_node);
 	print_string(p, PRINT_ANY, "cpu_binding", "; CPU binding: %s", c->cpu_binding);
 	print_string(p, PRINT_ANY, "clock", "; clock %s\n", rk_bench_clock_name(o->params.test));
 	print_close(p);

@@ -14,8 +14,8 @@ enum fact_style {
 	STYLE_PCI_ID, /* "0x15b3", and 15b3 in text as lspci shows it */
 };
 
-/* A fact where the CLI shows it; fmt is its text, with one conversion (%s, or %g for a plain
- * number). */
+/* A fact where the CLI shows it; fmt is its text, with one conversion: %s, or a double's for a
+ * plain number. */
 struct fact_field {
 	enum rk_fact_id id;
 	const char *fmt;
@@ -137,10 +137,10 @@ static const struct fact_field port_fields[] = {
     {RK_FACT_PORT_WIDTH, "\t\tWidth:           %s\n", STYLE_LANES},
     {RK_FACT_PORT_SPEED, "\t\tSpeed:           %s\n", STYLE_PLAIN},
     {RK_FACT_PORT_LINK_LAYER, "\t\tLink layer:      %s\n", STYLE_PLAIN},
-    {RK_FACT_PORT_LID, "\t\tBase lid:        %g\n", STYLE_PLAIN},
-    {RK_FACT_PORT_SM_LID, "\t\tSM lid:          %g\n", STYLE_PLAIN},
-    {RK_FACT_PORT_SM_SL, "\t\tSM SL:           %g\n", STYLE_PLAIN},
-    {RK_FACT_PORT_LMC, "\t\tLMC:             %g\n", STYLE_PLAIN},
+    {RK_FACT_PORT_LID, "\t\tBase lid:        %.0f\n", STYLE_PLAIN},
+    {RK_FACT_PORT_SM_LID, "\t\tSM lid:          %.0f\n", STYLE_PLAIN},
+    {RK_FACT_PORT_SM_SL, "\t\tSM SL:           %.0f\n", STYLE_PLAIN},
+    {RK_FACT_PORT_LMC, "\t\tLMC:             %.0f\n", STYLE_PLAIN},
     {RK_FACT_PORT_CAP_MASK, "\t\tCapability mask: %s\n", STYLE_MASK},
     {RK_FACT_PORT_GID0, "\t\tGID 0:           %s\n", STYLE_PLAIN},
     {RK_FACT_PORT_NETDEV, "\t\tNetdev:          %s\n", STYLE_PLAIN},
@@ -155,35 +155,45 @@ static const struct fact_field device_fields[] = {
     {RK_FACT_DEVICE_BOARD_ID, "\tBoard id:          %s\n", STYLE_PLAIN},
     {RK_FACT_DEVICE_HW_REV, "\tHardware version:  %s\n", STYLE_PLAIN},
     {RK_FACT_DEVICE_NODE_DESC, "\tNode description:  %s\n", STYLE_PLAIN},
-    {RK_FACT_DEVICE_NUM_PORTS, "\tNumber of ports:   %g\n", STYLE_PLAIN},
+    {RK_FACT_DEVICE_NUM_PORTS, "\tNumber of ports:   %.0f\n", STYLE_PLAIN},
 };
 
 static const struct fact_field pci_fields[] = {
     {RK_FACT_DEVICE_PCI_ADDRESS, "\tPCI:               %s", STYLE_PLAIN},
     {RK_FACT_DEVICE_PCI_VENDOR, " [%s", STYLE_PCI_ID},
     {RK_FACT_DEVICE_PCI_DEVICE, ":%s]", STYLE_PCI_ID},
-    {RK_FACT_DEVICE_NUMA_NODE, " NUMA node %g\n", STYLE_PLAIN},
+    {RK_FACT_DEVICE_NUMA_NODE, " NUMA node %.0f\n", STYLE_PLAIN},
     {RK_FACT_DEVICE_PCIE_SPEED, "\tPCIe link:         %g GT/s", STYLE_PLAIN},
     {RK_FACT_DEVICE_PCIE_MAX_SPEED, " (max %g GT/s)", STYLE_PLAIN},
-    {RK_FACT_DEVICE_PCIE_WIDTH, ", x%g", STYLE_PLAIN},
-    {RK_FACT_DEVICE_PCIE_MAX_WIDTH, " (max x%g)\n", STYLE_PLAIN},
-    {RK_FACT_DEVICE_SRIOV_NUMVFS, "\tSR-IOV VFs:        %g", STYLE_PLAIN},
-    {RK_FACT_DEVICE_SRIOV_TOTALVFS, " of %g\n", STYLE_PLAIN},
+    {RK_FACT_DEVICE_PCIE_WIDTH, ", x%.0f", STYLE_PLAIN},
+    {RK_FACT_DEVICE_PCIE_MAX_WIDTH, " (max x%.0f)\n", STYLE_PLAIN},
+    {RK_FACT_DEVICE_SRIOV_NUMVFS, "\tSR-IOV VFs:        %.0f", STYLE_PLAIN},
+    {RK_FACT_DEVICE_SRIOV_TOTALVFS, " of %.0f\n", STYLE_PLAIN},
 };
 
 static const struct fact_field vanished_field = {RK_FACT_DEVICE_VANISHED, " (vanished)",
 						 STYLE_FLAG};
 
-/* An SM's facts, in the table's order. */
+/* The text of an SM's facts, a column each. */
 static const struct fact_field sm_fields[] = {
-    {RK_FACT_SM_ENTRY_LID, "%-6g", STYLE_PLAIN},
+    {RK_FACT_SM_ENTRY_LID, "%-6.0f", STYLE_PLAIN},
     {RK_FACT_SM_ENTRY_ANSWERED, " %-8s", STYLE_YES_NO},
     {RK_FACT_SM_ENTRY_GUID, " %-18s", STYLE_PLAIN},
-    {RK_FACT_SM_ENTRY_PRIORITY, " %-8g", STYLE_PLAIN},
+    {RK_FACT_SM_ENTRY_PRIORITY, " %-8.0f", STYLE_PLAIN},
     {RK_FACT_SM_ENTRY_STATE_NAME, " %-12s", STYLE_PLAIN},
-    {RK_FACT_SM_ENTRY_ACTIVITY, " %-10g", STYLE_PLAIN},
+    {RK_FACT_SM_ENTRY_ACTIVITY, " %-10.0f", STYLE_PLAIN},
     {RK_FACT_SM_ENTRY_NAME, " %s", STYLE_PLAIN},
 };
+
+/* The text of an SM fact; a fact the CLI does not know yet is a column of its own. */
+static struct fact_field sm_field(const struct rk_fact *fact)
+{
+	for (size_t i = 0; i < sizeof(sm_fields) / sizeof(sm_fields[0]); i++)
+		if (sm_fields[i].id == fact->id)
+			return sm_fields[i];
+	return (struct fact_field){fact->id, fact->kind == RK_KIND_TEXT ? " %s" : " %.0f",
+				   STYLE_PLAIN};
+}
 
 void print_port_facts(struct printer *p, const struct rk_device *dev, const struct rk_port *port)
 {
@@ -208,8 +218,15 @@ void print_vanished(struct printer *p, const struct rk_device *dev)
 void print_sm_facts(struct printer *p, const struct rk_sm *sm)
 {
 	struct fact_item item = {.sm = sm};
+	size_t count;
+	const struct rk_fact *facts = rk_facts_all(&count);
 
-	for (size_t i = 0; i < sizeof(sm_fields) / sizeof(sm_fields[0]); i++)
-		if (sm->status == 0 || fact_known(&sm_fields[i], &item))
-			print_fact(p, &sm_fields[i], &item);
+	for (size_t i = 0; i < count; i++) {
+		struct fact_field field = sm_field(&facts[i]);
+
+		if (facts[i].scope != RK_SCOPE_SM_ENTRY || !facts[i].cli_name)
+			continue;
+		if (sm->status == 0 || fact_known(&field, &item))
+			print_fact(p, &field, &item);
+	}
 }

@@ -19,7 +19,8 @@ void print_pci_facts(struct printer *p, const struct rk_device *dev);
 /** "vanished": true or false (" (vanished)" in text when true). */
 void print_vanished(struct printer *p, const struct rk_device *dev);
 
-/** The SM's facts in the table's order; one that did not answer has only its LID and that. */
+/** The SM's facts, a loop over the table (its order is sm --json's); one that did not answer
+ * has only its LID and that. */
 void print_sm_facts(struct printer *p, const struct rk_sm *sm);
 
 /** "4X" for 4 lanes, or null when the width is unknown (0 or less). */

@@ -75,7 +75,7 @@ void print_probe(struct printer *p, const struct rk_probe_result *r)
 	print_string(p, PRINT_ANY, "device", "probe %s", r->device);
 	print_uint(p, PRINT_ANY, "port", ":%llu", r->port);
 	print_string(p, PRINT_ANY, "link_layer", " (%s", r->link_layer);
-	print_number_or_null(p, PRINT_ANY, "gid_index", ", GID %g", r->gid_index);
+	print_number_or_null(p, PRINT_ANY, "gid_index", ", GID %.0f", r->gid_index);
 	print_string(p, PRINT_ANY, "gid_type", " %s",
 		     r->link_layer[0] ? rk_gid_type_name(r->gid_type) : NULL);
 	print_uint(p, PRINT_ANY, "mtu_bytes", ", MTU %llu", r->mtu);
