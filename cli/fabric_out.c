@@ -274,7 +274,8 @@ void print_sweep(struct printer *p, const struct rk_fabric *fabric, const struct
 	print_uint(p, PRINT_ANY, rk_fact(RK_FACT_FABRIC_SWEPT_PORTS)->cli_name, "%llu ports swept",
 		   (unsigned long long)values[RK_FACT_FABRIC_SWEPT_PORTS]);
 	print_double(p, PRINT_ANY, "seconds", " in %.2f s", sweep->seconds);
-	print_double_or_null(p, PRINT_ANY, "interval", ", every %.1f s",
+	print_double_or_null(p, PRINT_ANY, "interval",
+			     sweep->interval > 0 ? ", every %.1f s" : NULL,
 			     sweep->interval > 0 ? sweep->interval : -1);
 	print_mad_stats(p, &sweep->stats);
 	print_close(p);

@@ -144,15 +144,13 @@ void print_status(struct printer *p, const struct rk_host *host, const struct po
 	print_close(p);
 }
 
-static void print_port_sample(struct printer *p, const struct rk_device *dev,
-			      const struct rk_port *port, double interval)
+static void print_port_sample(struct printer *p, const struct rk_port *port, double interval)
 {
 	print_open_object(p, NULL);
-	print_text(p, "%s ", dev->name);
-	print_uint(p, PRINT_ANY, "port", "port %llu:\n", port->num);
+	print_uint(p, PRINT_ANY, "port", "\tPort %llu:\n", port->num);
 	print_port_counters(p, port);
 	if (interval > 0)
-		print_text(p, "\t  per second:\n");
+		print_text(p, "\t\tPer second:\n");
 	print_counter_rates(p, "rates", &port->counters, interval);
 	print_counter_rates(p, "hw_rates", &port->hw_counters, interval);
 	print_close(p);
@@ -166,12 +164,12 @@ static void print_device_sample(struct printer *p, const struct rk_device *dev,
 	print_text(p, ":\n");
 	print_counter_values(p, "hw_counters", "\tDevice counters:\n", &dev->hw_counters);
 	if (interval > 0)
-		print_text(p, "\t  per second:\n");
+		print_text(p, "\tDevice counters per second:\n");
 	print_counter_rates(p, "hw_rates", &dev->hw_counters, interval);
 	print_open_array(p, "ports");
 	for (unsigned i = 0; i < dev->nports; i++)
 		if (filter_matches(filter, dev, &dev->ports[i]))
-			print_port_sample(p, dev, &dev->ports[i], interval);
+			print_port_sample(p, &dev->ports[i], interval);
 	print_close(p);
 	print_close(p);
 }
@@ -181,7 +179,7 @@ void print_counters(struct printer *p, const struct rk_host *host, const struct 
 	double interval = rk_host_interval(host);
 
 	print_open_object(p, NULL);
-	print_double_or_null(p, PRINT_ANY, "interval", "Interval (s): %.3f\n",
+	print_double_or_null(p, PRINT_ANY, "interval", interval > 0 ? "Interval: %.3f s\n" : NULL,
 			     interval > 0 ? interval : -1);
 	print_open_array(p, "devices");
 	for (size_t i = 0; i < host->ndevices; i++)
