@@ -19,12 +19,12 @@ static void print_counter_values(struct printer *p, const char *key, const char 
 		const struct rk_counter *c = &set->items[i];
 
 		print_text(p, "\t\t  %-32s", c->name);
-		if (c->state == RK_VALUE_UNAVAILABLE)
+		if (c->state == RK_VALUE_UNAVAILABLE) {
 			print_null(p, PRINT_ANY, c->name, " %20s\n");
-		else
-			print_uint(p, PRINT_ANY, c->name, " %20llu", c->value);
-		if (c->state != RK_VALUE_UNAVAILABLE)
-			print_text(p, " %s\n", c->metric->unit);
+			continue;
+		}
+		print_uint(p, PRINT_ANY, c->name, " %20llu", c->value);
+		print_text(p, " %s\n", c->metric->unit);
 	}
 	print_close(p);
 }
