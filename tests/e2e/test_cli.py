@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 """End-to-end tests of the rdmakit CLI on the sysfs fixtures: exact values from its JSON."""
 import contextlib
+import functools
 import json
 import os
 import shutil
@@ -12,9 +13,9 @@ import threading
 import time
 import unittest
 
-RDMAKIT = os.environ.get("RDMAKIT", "rdmakit")
-FIXTURES = os.environ.get("FIXTURES", os.path.join(os.path.dirname(__file__), "..", "fixtures"))
-SYSFS = os.path.join(FIXTURES, "sysfs")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import rktest  # noqa: E402
+from rktest import RDMAKIT, SYSFS_FIXTURES as SYSFS  # noqa: E402
 
 
 @contextlib.contextmanager
@@ -39,8 +40,7 @@ def run(*args, root=None, check_rc=None):
     return proc
 
 
-def run_json(*args, root=None, rc=0):
-    return json.loads(run(*args, "--json", root=root, check_rc=rc).stdout)
+run_json = functools.partial(rktest.run_json, run)
 
 
 def device(doc, name):

@@ -14,10 +14,10 @@ import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+from rktest import FIXTURES, RDMAKIT, SYSFS_FIXTURES as SYSFS  # noqa: E402
+
 GOLDEN = os.path.join(HERE, "golden")
-RDMAKIT = os.environ.get("RDMAKIT", "rdmakit")
-FIXTURES = os.environ.get("FIXTURES", os.path.join(HERE, "..", "fixtures"))
-SYSFS = os.path.join(FIXTURES, "sysfs")
 HOST = os.path.join(FIXTURES, "tune", "host")
 ROOT_MARK = "@ROOT@"  # where a document names the temporary tree it ran on
 

@@ -8,9 +8,10 @@ import re
 import unittest
 
 import snmptest
-from snmptest import Setup, fixture
+from snmptest import Setup
+from rktest import fixture
 
-CATALOG = os.path.join(snmptest.TOP, "common", "src", "catalog.c")
+CATALOG = os.path.join(snmptest.TOP, "common", "src", "host", "catalog.c")
 TREES = ["ib-hdr", "roce", "saturated", "no-pma", "port-states", "messy", "rxe", "hfi1"]
 
 
