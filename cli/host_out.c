@@ -53,15 +53,28 @@ static void print_names_in_state(struct printer *p, const struct rk_counter_set 
 			print_string(p, PRINT_ANY, NULL, " %s", set->items[i].name);
 }
 
-/* [names] of the port's counters in a state, as a line of text ("saturated: a b"). */
+static bool any_in_state(const struct rk_counter_set *set, enum rk_value_state state)
+{
+	for (size_t i = 0; i < set->count; i++)
+		if (set->items[i].state == state)
+			return true;
+	return false;
+}
+
+/* [names] of the port's counters in a state, as a line of text ("saturated: a b") when there
+ * are any. */
 static void print_names(struct printer *p, const char *key, const struct rk_port *port,
 			enum rk_value_state state)
 {
+	bool any = any_in_state(&port->counters, state) || any_in_state(&port->hw_counters, state);
+
 	print_open_array(p, key);
+	print_text_off(p, !any);
 	print_text(p, "\t\t%s:", key);
 	print_names_in_state(p, &port->counters, state);
 	print_names_in_state(p, &port->hw_counters, state);
 	print_text(p, "\n");
+	print_text_off(p, false);
 	print_close(p);
 }
 

@@ -153,8 +153,10 @@ class Status(unittest.TestCase):
         self.assertEqual((xdr["rate_gbps"], xdr["width"], xdr["speed"]), (800, "4X", "XDR"))
         self.assertEqual((ndr["rate_gbps"], ndr["width"], ndr["speed"]), (400, "4X", "NDR"))
         text = run("status", root="ib-xdr", check_rc=0).stdout
-        self.assertIn("Rate:            800 Gb/sec (4X XDR)", text)
-        self.assertIn("Rate:            400 Gb/sec (4X NDR)", text)
+        self.assertIn("Rate:            800 Gb/s\n\t\tWidth:           4X\n"
+                      "\t\tSpeed:           XDR\n", text)
+        self.assertIn("Rate:            400 Gb/s\n\t\tWidth:           4X\n"
+                      "\t\tSpeed:           NDR\n", text)
 
     def test_no_pma_counters_are_null_not_zero(self):
         p = port(run_json("status", root="no-pma"), "mlx5_0")
