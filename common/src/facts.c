@@ -505,10 +505,11 @@ static const struct rk_fact facts[RK_FACT_TABLE_SIZE] = {
 };
 
 static const struct rk_counter_pair pairs[] = {
-    {"data", "port_rcv_data", "port_xmit_data"},
-    {"packets", "port_rcv_packets", "port_xmit_packets"},
-    {"unicast_packets", "unicast_rcv_packets", "unicast_xmit_packets"},
-    {"multicast_packets", "multicast_rcv_packets", "multicast_xmit_packets"},
+    {"data", "port_rcv_data", "port_xmit_data", "if_octets", ""},
+    {"packets", "port_rcv_packets", "port_xmit_packets", "if_packets", ""},
+    {"unicast_packets", "unicast_rcv_packets", "unicast_xmit_packets", "if_packets", "unicast"},
+    {"multicast_packets", "multicast_rcv_packets", "multicast_xmit_packets", "if_packets",
+     "multicast"},
 };
 
 const struct rk_fact *rk_facts_all(size_t *count)

@@ -187,6 +187,7 @@ struct rk_fact {
 struct rk_counter_pair {
 	const char *name; /* "data", "packets", "unicast_packets", "multicast_packets" */
 	const char *rx, *tx;
+	const char *cd_type, *cd_instance; /* collectd's type (ds rx and tx) and type instance */
 };
 
 /** Every fact of a host, the fabric summary and the SMs, the ones a values[RK_FACT_COUNT]
