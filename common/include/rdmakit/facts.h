@@ -138,7 +138,7 @@ enum rk_front_end {
 	RK_FRONT_CLI, /* the JSON documents (the text output shows what the JSON has) */
 };
 
-/* Room for the text of an SM entry's fact (a GUID, a name). */
+/* Room for the text of a fact a reader writes (a GUID, a name). */
 #define RK_FACT_TEXT_MAX 96
 
 /* A port of the fabric, with what its facts are read from. */
@@ -155,7 +155,7 @@ struct rk_fabric_port_ref {
 struct rk_fact {
 	enum rk_fact_id id;
 	enum rk_fact_scope scope;
-	const char *name; /* unique in its scope; collectd's type instance where it is one */
+	const char *name; /* unique in its scope */
 	enum rk_kind kind;
 	const char *unit;
 	const char *help;
