@@ -38,9 +38,10 @@ int ak_parse_hex_bytes(const char *text, unsigned char *out, size_t len)
 
 /* The cell type of a numeric syntax. */
 static const enum ak_cell_type number_cells[] = {
-    [RK_SNMP_GAUGE] = AK_CELL_UNSIGNED,	     [RK_SNMP_INTEGER] = AK_CELL_INTEGER,
-    [RK_SNMP_COUNTER32] = AK_CELL_COUNTER32, [RK_SNMP_TRUTH] = AK_CELL_INTEGER,
-    [RK_SNMP_NAMED] = AK_CELL_INTEGER,
+    [RK_SNMP_GAUGE] = AK_CELL_UNSIGNED,
+    [RK_SNMP_INTEGER] = AK_CELL_INTEGER,
+    [RK_SNMP_COUNTER32] = AK_CELL_COUNTER32,
+    [RK_SNMP_TRUTH] = AK_CELL_INTEGER,
 };
 
 /* Whether a number is served as the fact says, and the number served. */
