@@ -6,8 +6,9 @@
  * SNMP syntax and scale, the CLI's JSON key, text label and unit. Front ends loop over the
  * table; none of them names a fact's column, type instance or key itself (unit_fact_literals
  * checks). A new fact is its id below and its row in facts.c (with a reader when the snapshot
- * has no field for it yet); its MIB object goes into mibs/RDMAKIT-MIB.txt when SNMP serves it,
- * and its row into collectd-plugin/README.md when collectd gets it. */
+ * has no field for it yet); its MIB object goes into mibs/RDMAKIT-MIB.txt when SNMP serves it
+ * (and its name into tests/snmp/test_columns.py), its row into collectd-plugin/README.md when
+ * collectd gets it. */
 #ifndef RDMAKIT_FACTS_H
 #define RDMAKIT_FACTS_H
 
