@@ -12,7 +12,10 @@ import subprocess
 import sys
 import unittest
 
-TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import rktest  # noqa: E402
+
+TOP = rktest.TOP
 PRINT_FACTS = os.environ.get("RDMAKIT_PRINT_FACTS",
                              os.path.join(TOP, "build", "tests", "lint_print_facts"))
 # The front ends whose sources are checked; cli/ joins once its writers take keys from the table.
