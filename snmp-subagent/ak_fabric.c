@@ -4,7 +4,7 @@
 #include <string.h>
 
 /* Below the AgentX thread: a pass (and the discovery helper it starts) yields the CPU. */
-#define AK_FABRIC_NICE 10
+#define AK_WATCH_NICE 10
 
 static void settings_of(const struct ak_config *config, struct rk_watch_settings *settings)
 {
@@ -18,7 +18,7 @@ static void settings_of(const struct ak_config *config, struct rk_watch_settings
 	settings->name_map = config->node_name_map;
 	settings->sweep = config->fabric;
 	settings->sm = config->sm;
-	settings->nice = AK_FABRIC_NICE;
+	settings->nice = AK_WATCH_NICE;
 }
 
 int ak_fabric_open(struct ak_fabric_watch *watch, const struct ak_config *config)
