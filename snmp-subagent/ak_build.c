@@ -42,7 +42,6 @@ static const enum ak_cell_type number_cells[] = {
     [RK_SNMP_INTEGER] = AK_CELL_INTEGER,
     [RK_SNMP_COUNTER32] = AK_CELL_COUNTER32,
     [RK_SNMP_TRUTH] = AK_CELL_INTEGER,
-    [RK_SNMP_ENUM] = AK_CELL_INTEGER,
 };
 
 /* Whether a number is served as the fact says, and the number served. */
@@ -75,15 +74,6 @@ static void set_number(struct ak_row *row, const struct rk_fact *fact, double va
 			  (uint64_t)(int64_t)llround(value * fact->snmp_scale));
 }
 
-/* The place of a name in an enumeration's names; 0 when it is none of them. */
-static unsigned name_number(const char *const *names, const char *name)
-{
-	for (unsigned i = 1; names[i]; i++)
-		if (strcmp(name, names[i]) == 0)
-			return i;
-	return 0;
-}
-
 /* Hex digits as octets: a GUID or a GID; an unreadable one has no instance. */
 static int set_hex(struct ak_row *row, unsigned column, const char *text, size_t len)
 {
@@ -102,8 +92,7 @@ static int set_text(struct ak_row *row, const struct rk_fact *fact, const char *
 	case RK_SNMP_GID:
 		return set_hex(row, fact->column, text, 16);
 	case RK_SNMP_NAMED:
-		ak_row_set_number(row, fact->column, AK_CELL_INTEGER,
-				  name_number(fact->snmp_names, text));
+		ak_row_set_number(row, fact->column, AK_CELL_INTEGER, fact->snmp_code(text));
 		return 0;
 	default:
 		return ak_row_set_string(row, fact->column, text);
@@ -121,7 +110,7 @@ int ak_row_set_facts(struct ak_row *row, enum rk_fact_scope scope,
 
 		if (fact->scope != scope || !rk_fact_served(fact, RK_FRONT_SNMP))
 			continue;
-		if (fact->kind == RK_KIND_TEXT && fact->snmp_syntax != RK_SNMP_ENUM)
+		if (fact->kind == RK_KIND_TEXT)
 			err = set_text(row, fact, rk_fact_text(fact, subject, buf));
 		else
 			set_number(row, fact, rk_fact_number(fact, subject));

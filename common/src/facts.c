@@ -37,12 +37,6 @@ PORT_NUMBER(phys_state)
 PORT_TEXT(phys_state_name)
 PORT_NUMBER(rate_gbps)
 PORT_NUMBER(width)
-/* The speed as RdmakitLinkSpeed numbers it: enum rk_speed (0 when unknown). */
-static double port_speed_code(const struct rk_port *port)
-{
-	return (double)port->speed;
-}
-
 static const char *port_speed(const struct rk_port *port)
 {
 	return rk_speed_info(port->speed)->name;
@@ -238,8 +232,19 @@ static const char *fabric_port_degraded_reason(const struct rk_fabric_port_ref *
 	return "";
 }
 
-/* RdmakitLinkLayer of the MIB, in the order of its enumeration. */
-static const char *const mib_link_layers[] = {"", "InfiniBand", "Ethernet", NULL};
+/* The number RdmakitLinkSpeed gives a speed's name: enum rk_speed's (0 when unknown). */
+static unsigned speed_code(const char *name)
+{
+	return (unsigned)rk_speed_from_name(name);
+}
+
+/* The number RdmakitLinkLayer gives a link layer (0 when unknown). */
+static unsigned link_layer_code(const char *link_layer)
+{
+	if (strcmp(link_layer, "InfiniBand") == 0)
+		return 1;
+	return strcmp(link_layer, "Ethernet") == 0 ? 2 : 0;
+}
 
 #define ENTRY(id_, scope_, kind_, col_, name_, unit_, cli_, help_, ...)                            \
 	[id_] = {.id = id_,                                                                        \
@@ -292,7 +297,7 @@ static const char *const mib_link_layers[] = {"", "InfiniBand", "Ethernet", NULL
 #define SNMP(syntax_, when_)	    SNMP_X(syntax_, when_, 1)
 #define SNMP_X(syntax_, when_, scale_)                                                             \
 	.snmp_syntax = RK_SNMP_##syntax_, .snmp_when = RK_SNMP_##when_, .snmp_scale = scale_
-#define SNMP_NAMED(names_)	 SNMP(NAMED, ALWAYS), .snmp_names = names_
+#define SNMP_NAMED(code_)	 SNMP(NAMED, ALWAYS), .snmp_code = code_
 #define TEXT(label_, text_unit_) .label = label_, .text_unit = text_unit_
 
 #define SWEEP  "every sweep"
@@ -319,7 +324,7 @@ static const struct rk_fact facts[RK_FACT_TABLE_SIZE] = {
 	   "Active link width in lanes (1, 2, 4, 8, 12)", SNMP(GAUGE, KNOWN), TEXT("Width", "x")),
     PORT_T(RK_FACT_PORT_SPEED, 9, "speed", "name", "speed", speed,
 	   "Active lane speed (SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR, XDR)",
-	   SNMP(ENUM, OR_ZERO), .port_number = port_speed_code, TEXT("Speed", "")),
+	   SNMP_NAMED(speed_code), TEXT("Speed", "")),
     PORT_G(RK_FACT_PORT_LID, 10, "lid", "LID", "lid", lid, "Base LID of the port (0 on RoCE)",
 	   CD("gauge", "lid", NULL), SNMP(GAUGE, KNOWN), TEXT("LID", "")),
     PORT_G(RK_FACT_PORT_SM_LID, 11, "sm_lid", "LID", "sm_lid", sm_lid,
@@ -334,7 +339,7 @@ static const struct rk_fact facts[RK_FACT_TABLE_SIZE] = {
     PORT_G(RK_FACT_PORT_CAP_MASK, 14, "cap_mask", "bitmask", "cap_mask", cap_mask,
 	   "PortInfo CapabilityMask", CD("gauge", "cap_mask", NULL), TEXT("Capability mask", "")),
     PORT_T(RK_FACT_PORT_LINK_LAYER, 15, "link_layer", "name", "link_layer", link_layer,
-	   "Link layer: InfiniBand or Ethernet (RoCE)", SNMP_NAMED(mib_link_layers),
+	   "Link layer: InfiniBand or Ethernet (RoCE)", SNMP_NAMED(link_layer_code),
 	   TEXT("Link layer", "")),
     PORT_T(RK_FACT_PORT_GID0, 16, "gid0", "GID", "gid0", gid0, "GID at index 0 of the port",
 	   SNMP(GID, ALWAYS), TEXT("GID 0", "")),

@@ -407,9 +407,9 @@ static void check_snmp(const struct rk_fact *f)
 	assert_true(f->column >= 1);
 	assert_int_equal(f->kind == RK_KIND_TEXT, text_syntax);
 	assert_true(f->snmp_scale == 1 || f->snmp_scale == 1000);
-	assert_int_equal(f->snmp_syntax == RK_SNMP_NAMED, f->snmp_names != NULL);
-	if (f->snmp_names)
-		assert_string_equal(f->snmp_names[0], ""); /* 0: none of the names */
+	assert_int_equal(f->snmp_syntax == RK_SNMP_NAMED, f->snmp_code != NULL);
+	if (f->snmp_code)
+		assert_int_equal(f->snmp_code(""), 0); /* 0: none of the names */
 }
 
 static void every_fact_says_how_each_front_end_shows_it(void **state)

@@ -124,8 +124,7 @@ enum rk_snmp_syntax {
 	RK_SNMP_GUID,	   /* OCTET STRING (SIZE(8)): the text's hex digits; none when unreadable */
 	RK_SNMP_GID,   /* OCTET STRING (SIZE(16)): the text's hex digits; none when unreadable */
 	RK_SNMP_TRUTH, /* TruthValue: true (1) when the number is not 0, else false (2) */
-	RK_SNMP_NAMED, /* INTEGER: the text's place in snmp_names, 0 when none */
-	RK_SNMP_ENUM,  /* INTEGER: a text fact's code from its number reader (enum rk_speed) */
+	RK_SNMP_NAMED, /* INTEGER: the MIB enumeration's number of the text (snmp_code) */
 };
 
 /* When SNMP serves a numeric fact. */
@@ -183,7 +182,7 @@ struct rk_fact {
 	enum rk_snmp_syntax snmp_syntax;
 	unsigned snmp_scale; /* 1, or 1000 for Mb/s from Gb/s, MT/s from GT/s, ms from s */
 	enum rk_snmp_when snmp_when;
-	const char *const *snmp_names; /* RK_SNMP_NAMED: the enumeration's names, NULL-ended */
+	unsigned (*snmp_code)(const char *text); /* RK_SNMP_NAMED: its number, 0 when none */
 	/* the CLI's text output: what a person reads before the value, and after it ("" none) */
 	const char *label, *text_unit;
 };
