@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* Unit tests of the watch engine (common/src/watch/): the back-off after failures, the one
+ * first-pass rule of its events, a failed pass that sends nothing, and a stop that returns in
+ * time while a discovery hangs, with shell scripts standing in for rdmakit-discover. The
+ * daemons stopped during a discovery on a simulated fabric are tests/collectd/test_stop.py and
+ * tests/snmp/test_stop.py. */
+#include "fixture_util.h"
+#include "watch_internal.h"
+
+#include "rdmakit/clock.h"
+
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+static char dir[] = "/tmp/rdmakit-watch-XXXXXX";
+
+/* Install body as the helper script (named by RDMAKIT_DISCOVER_HELPER). */
+static void helper_script(const char *body)
+{
+	char path[sizeof(dir) + 16];
+
+	snprintf(path, sizeof(path), "%s/helper", dir);
+	write_file(dir, "helper", body);
+	assert_int_equal(chmod(path, 0755), 0);
+	assert_int_equal(setenv("RDMAKIT_DISCOVER_HELPER", path, 1), 0);
+}
+
+/* An engine with the sweep job on (or none), every interval seconds. */
+static struct rk_watch *new_watch(bool sweep, double interval)
+{
+	struct rk_watch_settings settings;
+	struct rk_watch *watch = NULL;
+
+	rk_watch_settings_defaults(&settings);
+	settings.sweep = sweep;
+	settings.interval_s = interval;
+	assert_int_equal(rk_watch_new(&settings, &watch), 0);
+	return watch;
+}
+
+static void backoff_doubles_up_to_its_limit_and_logs_twice(void **state)
+{
+	static const unsigned waits[] = {1, 2, 4, 8, 16, 16};
+	struct watch_job job = {.what = "fabric sweep"};
+
+	(void)state;
+	log_capture_start();
+	for (size_t i = 0; i < sizeof(waits) / sizeof(waits[0]); i++) {
+		watch_job_outcome(&job, -EIO);
+		for (unsigned k = 0; k < waits[i]; k++)
+			assert_true(watch_job_skip(&job));
+		assert_false(watch_job_skip(&job));
+	}
+	assert_int_equal(log_capture_count("fabric sweep failed: Input/output error; trying again "
+					   "after 1, 2, 4, ... intervals (at most 16)"),
+			 1);
+	watch_job_outcome(&job, 0);
+	assert_false(watch_job_skip(&job));
+	assert_int_equal(log_capture_count("fabric sweep works again"), 1);
+	watch_job_outcome(&job, -EIO); /* a new outage starts again at one interval */
+	assert_true(watch_job_skip(&job));
+	assert_false(watch_job_skip(&job));
+}
+
+static void track(struct rk_watch *watch, const struct rk_findings *findings)
+{
+	const struct rk_event_views views = {.fabric_findings = findings};
+
+	watch_job_track(watch, &watch->jobs[RK_WATCH_SWEEP], &views);
+}
+
+static void add_finding(struct rk_findings *findings, const char *code)
+{
+	assert_int_equal(rk_findings_add(findings, RK_SEVERITY_WARNING, code, "Leaf1[3]", "fix it",
+					 "%s is wrong", code),
+			 0);
+}
+
+static void the_first_pass_only_primes(void **state)
+{
+	struct rk_watch *watch = new_watch(false, 1);
+	struct rk_findings findings = {0};
+	struct rk_watch_events events = {0};
+
+	(void)state;
+	add_finding(&findings, "LINK_DEGRADED");
+	track(watch, &findings); /* the first pass: what was already so */
+	add_finding(&findings, "PORT_NO_ANSWER");
+	track(watch, &findings);				    /* the second: a change */
+	assert_null(rk_watch_take(watch, RK_WATCH_SWEEP, &events)); /* nothing published */
+	assert_int_equal(events.list.count, 2);
+	assert_int_equal(events.at_start, 1);
+	assert_int_equal(events.list.items[0].kind, RK_EVENT_LINK_DEGRADED);
+	assert_int_equal(events.list.items[1].kind, RK_EVENT_FABRIC_PORT_SILENT);
+
+	findings.count = 1; /* PORT_NO_ANSWER cleared */
+	track(watch, &findings);
+	rk_watch_take(watch, RK_WATCH_SWEEP, &events);
+	assert_int_equal(events.list.count, 1);
+	assert_int_equal(events.at_start, 0);
+	assert_true(events.list.items[0].cleared);
+	rk_watch_take(watch, RK_WATCH_SWEEP, &events); /* taken once only */
+	assert_int_equal(events.list.count, 0);
+	rk_watch_take(watch, RK_WATCH_SM, &events); /* each job has its own */
+	assert_int_equal(events.list.count, 0);
+	rk_watch_events_free(&events);
+	rk_findings_free(&findings);
+	rk_watch_stop(watch);
+}
+
+static void a_failed_pass_sends_nothing(void **state)
+{
+	struct rk_watch *watch = new_watch(true, 1);
+	struct rk_watch_events events = {0};
+	struct rk_watch_snapshot *snap;
+
+	(void)state;
+	helper_script("#!/bin/sh\nexit 1\n");
+	log_capture_start();
+	rk_watch_run_once(watch);
+	snap = rk_watch_take(watch, RK_WATCH_SWEEP, &events);
+	assert_non_null(snap);
+	assert_int_equal(snap->passes[RK_WATCH_SWEEP], 0);
+	assert_int_equal(snap->failures, 1);
+	assert_null(snap->fabric);
+	assert_int_equal(events.list.count, 0);
+	assert_int_equal(log_capture_count("fabric sweep failed: No data available; trying again"),
+			 1);
+	rk_watch_release(snap);
+	rk_watch_events_free(&events);
+	rk_watch_stop(watch);
+}
+
+/* The PID the hanging helper wrote, once it runs (0 after 5 s without it). */
+static pid_t helper_pid(void)
+{
+	char path[sizeof(dir) + 16];
+	double until = rk_monotonic_seconds() + 5;
+	int pid = 0;
+
+	snprintf(path, sizeof(path), "%s/pid", dir);
+	while (pid == 0 && rk_monotonic_seconds() < until) {
+		FILE *f = fopen(path, "r");
+
+		if (!f || fscanf(f, "%d", &pid) != 1)
+			usleep(10000);
+		if (f)
+			fclose(f);
+	}
+	return pid;
+}
+
+static void stop_returns_in_time_while_a_discovery_hangs(void **state)
+{
+	struct rk_watch *watch = new_watch(true, 0.05);
+	double started;
+	pid_t pid;
+
+	(void)state;
+	helper_script("#!/bin/sh\necho $$ > \"${0%/*}/pid.new\"\nmv \"${0%/*}/pid.new\" "
+		      "\"${0%/*}/pid\"\nexec sleep 30\n");
+	log_capture_start();
+	assert_int_equal(rk_watch_start(watch), 0);
+	pid = helper_pid();
+	assert_true(pid > 0);
+	started = rk_monotonic_seconds();
+	rk_watch_stop(watch);
+	assert_true(rk_monotonic_seconds() - started < 2.0);
+	assert_int_equal(kill(pid, 0), -1); /* killed and reaped: not even a zombie */
+	assert_int_equal(errno, ESRCH);
+	assert_int_equal(log_capture_count("fabric discovery: cancelled"), 1);
+	assert_int_equal(log_capture_count("fabric sweep failed"), 0); /* stopping is no failure */
+}
+
+static void a_raised_token_stays_raised(void **state)
+{
+	struct rk_cancel cancel;
+
+	(void)state;
+	assert_int_equal(rk_cancel_init(&cancel), 0);
+	assert_false(rk_cancel_raised(&cancel));
+	rk_cancel_raise(&cancel);
+	rk_cancel_raise(&cancel);
+	assert_true(rk_cancel_raised(&cancel));
+	assert_false(rk_cancel_raised(NULL));
+	assert_int_equal(rk_cancel_fd(NULL), -1);
+	rk_cancel_destroy(&cancel);
+}
+
+static int make_dir(void **state)
+{
+	(void)state;
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int remove_dir(void **state)
+{
+	(void)state;
+	remove_tree(dir);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(backoff_doubles_up_to_its_limit_and_logs_twice),
+	    cmocka_unit_test(the_first_pass_only_primes),
+	    cmocka_unit_test(a_failed_pass_sends_nothing),
+	    cmocka_unit_test(stop_returns_in_time_while_a_discovery_hangs),
+	    cmocka_unit_test(a_raised_token_stays_raised),
+	};
+
+	return cmocka_run_group_tests_name("watch", tests, make_dir, remove_dir);
+}
