@@ -73,11 +73,14 @@ static void backoff_doubles_up_to_its_limit_and_logs_twice(void **state)
 	assert_false(watch_job_skip(&job));
 }
 
+/* A pass of the sweep job that saw findings, published. */
 static void track(struct rk_watch *watch, const struct rk_findings *findings)
 {
 	const struct rk_event_views views = {.fabric_findings = findings};
+	const bool passed[RK_WATCH_JOBS] = {true, false};
 
-	watch_job_track(watch, &watch->jobs[RK_WATCH_SWEEP], &views);
+	watch_job_track(&watch->jobs[RK_WATCH_SWEEP], &views);
+	watch_publish(watch, passed, 0);
 }
 
 static void add_finding(struct rk_findings *findings, const char *code)
@@ -92,13 +95,17 @@ static void the_first_pass_only_primes(void **state)
 	struct rk_watch *watch = new_watch(false, 1);
 	struct rk_findings findings = {0};
 	struct rk_watch_events events = {0};
+	struct rk_watch_snapshot *snap;
 
 	(void)state;
 	add_finding(&findings, "LINK_DEGRADED");
 	track(watch, &findings); /* the first pass: what was already so */
 	add_finding(&findings, "PORT_NO_ANSWER");
-	track(watch, &findings);				    /* the second: a change */
-	assert_null(rk_watch_take(watch, RK_WATCH_SWEEP, &events)); /* nothing published */
+	track(watch, &findings); /* the second: a change */
+	snap = rk_watch_take(watch, RK_WATCH_SWEEP, &events);
+	assert_int_equal(snap->passes[RK_WATCH_SWEEP], 2);
+	assert_int_equal(snap->fabric_findings.count, 0); /* the job's own, not these */
+	rk_watch_release(snap);
 	assert_int_equal(events.list.count, 2);
 	assert_int_equal(events.at_start, 1);
 	assert_int_equal(events.list.items[0].kind, RK_EVENT_LINK_DEGRADED);
@@ -106,13 +113,13 @@ static void the_first_pass_only_primes(void **state)
 
 	findings.count = 1; /* PORT_NO_ANSWER cleared */
 	track(watch, &findings);
-	rk_watch_take(watch, RK_WATCH_SWEEP, &events);
+	rk_watch_release(rk_watch_take(watch, RK_WATCH_SWEEP, &events));
 	assert_int_equal(events.list.count, 1);
 	assert_int_equal(events.at_start, 0);
 	assert_true(events.list.items[0].cleared);
-	rk_watch_take(watch, RK_WATCH_SWEEP, &events); /* taken once only */
+	rk_watch_release(rk_watch_take(watch, RK_WATCH_SWEEP, &events)); /* taken once only */
 	assert_int_equal(events.list.count, 0);
-	rk_watch_take(watch, RK_WATCH_SM, &events); /* each job has its own */
+	rk_watch_release(rk_watch_take(watch, RK_WATCH_SM, &events)); /* each job has its own */
 	assert_int_equal(events.list.count, 0);
 	rk_watch_events_free(&events);
 	rk_findings_free(&findings);

@@ -70,6 +70,7 @@ static void watch_free(struct rk_watch *watch)
 	for (int j = 0; j < RK_WATCH_JOBS; j++) {
 		rk_event_tracker_free(watch->jobs[j].tracker);
 		rk_watch_events_free(&watch->jobs[j].pending);
+		rk_watch_events_free(&watch->jobs[j].found);
 		rk_findings_free(&watch->jobs[j].findings);
 	}
 	rk_watch_release(watch->latest);
@@ -139,8 +140,9 @@ static bool run_job(struct rk_watch *watch, enum rk_watch_job job)
 	return err == 0;
 }
 
-/* Publish a snapshot with the parts of the jobs that passed; the one before is let go. */
-static void publish(struct rk_watch *watch, const bool passed[], double seconds)
+/* The one before is let go; events are handed over with the snapshot that holds their cause,
+ * also when there is no new snapshot (out of memory). */
+void watch_publish(struct rk_watch *watch, const bool passed[], double seconds)
 {
 	struct rk_watch_snapshot *snap, *before;
 
@@ -148,19 +150,21 @@ static void publish(struct rk_watch *watch, const bool passed[], double seconds)
 	before = watch->latest;
 	pthread_mutex_unlock(&watch->lock); /* only this thread replaces it */
 	snap = watch_snapshot(watch, passed, before);
-	if (!snap) {
+	if (!snap)
 		rk_log(RK_LOG_ERR, "out of memory: the fabric's snapshot is not updated");
-		return;
-	}
-	snap->failures = watch->failures;
-	if (passed[RK_WATCH_SWEEP] || passed[RK_WATCH_SM]) {
+	if (snap && (passed[RK_WATCH_SWEEP] || passed[RK_WATCH_SM])) {
 		snap->passed_at = time(NULL);
 		snap->pass_seconds = seconds;
 	}
+	if (snap)
+		snap->failures = watch->failures;
 	pthread_mutex_lock(&watch->lock);
-	watch->latest = snap;
+	for (int j = 0; j < RK_WATCH_JOBS; j++)
+		watch_job_hand_over(&watch->jobs[j]);
+	watch->latest = snap ? snap : before;
 	pthread_mutex_unlock(&watch->lock);
-	rk_watch_release(before);
+	if (snap)
+		rk_watch_release(before);
 }
 
 /* Every job once, then what they saw published. */
@@ -172,7 +176,7 @@ static void run_pass(struct rk_watch *watch)
 	for (int j = 0; j < RK_WATCH_JOBS; j++)
 		passed[j] = run_job(watch, (enum rk_watch_job)j);
 	if (!rk_cancel_raised(&watch->cancel))
-		publish(watch, passed, rk_monotonic_seconds() - started);
+		watch_publish(watch, passed, rk_monotonic_seconds() - started);
 }
 
 void rk_watch_run_once(struct rk_watch *watch)

@@ -16,6 +16,7 @@ struct watch_job {
 	struct rk_event_tracker *tracker;
 	bool primed;			/* a pass worked: the tracker holds what was */
 	unsigned wait, skip;		/* back-off: intervals to wait after a failure, and left */
+	struct rk_watch_events found;	/* of this pass, handed over with its snapshot */
 	struct rk_watch_events pending; /* since the last take (under the lock) */
 	struct rk_findings findings;	/* of the last pass that worked */
 };
@@ -44,15 +45,20 @@ bool watch_job_skip(struct watch_job *job);
 /** Back off after a failure (logged when it starts, not at every try); log the recovery. */
 void watch_job_outcome(struct watch_job *job, int err);
 
-/** Track what the views show since the job's last pass; queue the events (the lock taken). */
-void watch_job_track(struct rk_watch *watch, struct watch_job *job,
-		     const struct rk_event_views *views);
+/** Track what the views show since the job's last pass; its events wait for the snapshot. */
+void watch_job_track(struct watch_job *job, const struct rk_event_views *views);
+
+/** Queue the job's events of this pass for the consumers (the lock held). */
+void watch_job_hand_over(struct watch_job *job);
 
 /** Run the sweep job: sweep (rediscovering when due), check; 0 or -errno. */
 int watch_sweep(struct rk_watch *watch);
 
 /** Run the SM job: query the SMs (rediscovering when due), check; 0 or -errno. */
 int watch_query_sm(struct rk_watch *watch);
+
+/** Publish a snapshot with the parts of the jobs that passed, and their events. */
+void watch_publish(struct rk_watch *watch, const bool passed[], double seconds);
 
 /** A snapshot of the jobs that passed now, the others' parts copied from before; NULL. */
 struct rk_watch_snapshot *watch_snapshot(const struct rk_watch *watch, const bool passed[],

@@ -36,13 +36,28 @@ void watch_job_outcome(struct watch_job *job, int err)
 	job->skip = job->wait;
 }
 
-/* Append what the tracker found to the job's queue; the first pass's count as at_start. */
-static void queue_events(struct rk_watch *watch, struct watch_job *job,
-			 const struct rk_event_list *found)
+void watch_job_track(struct watch_job *job, const struct rk_event_views *views)
+{
+	struct rk_event_list *found = &job->found.list;
+	size_t before = found->count;
+	int err = rk_events_track(job->tracker, views, found);
+
+	if (err) {
+		rk_log(RK_LOG_ERR, "tracking the %s's events failed: %s", job->what,
+		       strerror(-err));
+		found->count = before; /* none of a pass that failed half way */
+		return;
+	}
+	if (!job->primed)
+		job->found.at_start += found->count - before;
+	job->primed = true;
+}
+
+void watch_job_hand_over(struct watch_job *job)
 {
 	struct rk_event_list *pending = &job->pending.list;
+	const struct rk_event_list *found = &job->found.list;
 
-	pthread_mutex_lock(&watch->lock);
 	for (size_t i = 0; i < found->count; i++) {
 		struct rk_event *items = rk_array_room(pending->items, &pending->capacity,
 						       pending->count, sizeof(*items), 16);
@@ -53,25 +68,10 @@ static void queue_events(struct rk_watch *watch, struct watch_job *job,
 		}
 		pending->items = items;
 		pending->items[pending->count++] = found->items[i];
-		if (!job->primed)
+		if (i < job->found.at_start)
 			job->pending.at_start++;
 	}
-	pthread_mutex_unlock(&watch->lock);
-}
-
-void watch_job_track(struct rk_watch *watch, struct watch_job *job,
-		     const struct rk_event_views *views)
-{
-	struct rk_event_list found = {0};
-	int err = rk_events_track(job->tracker, views, &found);
-
-	if (err)
-		rk_log(RK_LOG_ERR, "tracking the %s's events failed: %s", job->what,
-		       strerror(-err));
-	else
-		queue_events(watch, job, &found);
-	job->primed = job->primed || !err;
-	rk_event_list_free(&found);
+	rk_watch_events_clear(&job->found);
 }
 
 static int check_fabric(const struct rk_monitor *m, struct rk_findings *findings)
@@ -97,7 +97,7 @@ int watch_sweep(struct rk_watch *watch)
 		rk_findings_free(&job->findings);
 		return 0;
 	}
-	watch_job_track(watch, job, &views);
+	watch_job_track(job, &views);
 	return 0;
 }
 
@@ -116,6 +116,6 @@ int watch_query_sm(struct rk_watch *watch)
 		rk_findings_free(&job->findings);
 		views.sm_findings = NULL;
 	}
-	watch_job_track(watch, job, &views);
+	watch_job_track(job, &views);
 	return 0;
 }
