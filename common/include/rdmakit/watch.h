@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* The watch engine both daemons run: the fabric's discovery (in the helper process), sweeps and
- * SM queries at their interval in a thread of its own, the health rules on what they saw, the
- * events of each pass, and back-off on failure. It publishes an immutable snapshot plus each
- * job's events since the consumer last took them; its stop returns within seconds, whatever the
- * thread is waiting on. */
+ * SM queries at their interval in a thread of their own, the tune audit in another, the health
+ * rules on what they saw, the events of each pass, and back-off on failure. It publishes an
+ * immutable snapshot plus each job's events since the consumer last took them; its stop returns
+ * within seconds, whatever the thread is waiting on. */
 #ifndef RDMAKIT_WATCH_H
 #define RDMAKIT_WATCH_H
 
@@ -12,6 +12,7 @@
 #include "rdmakit/findings.h"
 #include "rdmakit/sm.h"
 #include "rdmakit/sweep.h"
+#include "rdmakit/tune.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -35,12 +36,17 @@ struct rk_watch_settings {
 	bool sweep;		  /* job: sweep every port's counters (and check the fabric) */
 	bool sm;		  /* job: query the subnet managers (and check them) */
 	unsigned helper_deadline; /* the discovery helper's deadline, s (0: the default) */
-	int nice;		  /* the engine thread's nice value (and its helper's); 0: as is */
+	bool tune;		  /* job: audit the host's tuning (rdmakit tune audit) */
+	double tune_interval_s;	  /* between two audits, in a thread of their own */
+	const char *tune_root;	  /* the root audited (NULL: /) */
+	const struct rk_tune_profile *tune_profile; /* NULL: hazards only */
+	int nice; /* the engine thread's nice value (and its helper's); 0: as is */
 };
 
 enum rk_watch_job {
 	RK_WATCH_SWEEP,
 	RK_WATCH_SM,
+	RK_WATCH_TUNE,
 	RK_WATCH_JOBS,
 };
 
@@ -56,11 +62,14 @@ struct rk_watch_snapshot {
 	/* the SM job */
 	struct rk_sm_status sm;
 	struct rk_findings sm_findings;
-	/* both */
+	/* the tune job: the last audit's findings that ask for something (no ok ones), each code
+	 * and subject once (the most severe) */
+	struct rk_findings tune_findings;
+	/* the sweep and SM jobs */
 	const struct rk_name_map *names; /* the NodeNameMap (the engine's), or NULL */
-	time_t passed_at;		 /* wall time of the last pass that worked */
+	time_t passed_at;		 /* wall time of the last fabric pass that worked */
 	double pass_seconds;		 /* how long it took */
-	unsigned failures;		 /* passes in which a job failed */
+	unsigned failures;		 /* sweeps and SM queries that failed */
 	atomic_uint refs;		 /* the engine's and the consumers' holds */
 };
 
@@ -83,7 +92,7 @@ int rk_watch_new(const struct rk_watch_settings *settings, struct rk_watch **out
 /** Run every job once now, in the caller's thread (before privileges drop or a fork). */
 void rk_watch_run_once(struct rk_watch *watch);
 
-/** Start the engine's thread: each job at its interval from now on; -errno. */
+/** Start the engine's threads: each job at its interval from now on; -errno. */
 int rk_watch_start(struct rk_watch *watch);
 
 /** The latest snapshot, held (rk_watch_release it; NULL before the first pass), and in events
@@ -100,7 +109,7 @@ void rk_watch_events_clear(struct rk_watch_events *events);
 /** Free an event batch's storage. */
 void rk_watch_events_free(struct rk_watch_events *events);
 
-/** Stop the thread and free the engine, within 2 s: a discovery's helper is killed and reaped,
+/** Stop the threads and free the engine, within 2 s: a discovery's helper is killed and reaped,
  * MAD waits end, and a thread stuck in a call nothing wakes is left behind (not freed) after
  * RK_WATCH_STOP_GRACE_S. Release every snapshot first (their names are the engine's). */
 void rk_watch_stop(struct rk_watch *watch);

@@ -12,6 +12,7 @@
 /* One job's state between passes. */
 struct watch_job {
 	bool enabled;
+	bool backs_off;	  /* a failure skips 1, 2, 4, ... intervals (the tune audit does not) */
 	const char *what; /* "fabric sweep", "SM query": for the log */
 	struct rk_event_tracker *tracker;
 	bool primed;			/* a pass worked: the tracker holds what was */
@@ -21,23 +22,41 @@ struct watch_job {
 	struct rk_findings findings;	/* of the last pass that worked */
 };
 
+/* A thread of the engine and the jobs it runs, one after the other, at one interval. */
+struct watch_lane {
+	struct rk_watch *watch;
+	enum rk_watch_job first, last; /* its jobs: first to last */
+	double interval;
+	double next_at; /* monotonic time of the next pass */
+	pthread_t thread;
+	bool running;
+	bool ended; /* the thread returned (under the lock) */
+};
+
+enum watch_lane_id {
+	WATCH_LANE_FABRIC, /* the sweep and SM jobs: one monitor, one umad port */
+	WATCH_LANE_TUNE,
+	WATCH_LANES,
+};
+
 struct rk_watch {
 	struct rk_watch_settings settings; /* its strings are the engine's copies */
 	struct rk_name_map *names;
 	struct rk_monitor monitor;
 	struct rk_cancel cancel; /* raised by rk_watch_stop: MAD runs and the helper stop */
 	struct watch_job jobs[RK_WATCH_JOBS];
+	struct watch_lane lanes[WATCH_LANES];
 	double sweep_seconds;
-	unsigned failures;
-	pthread_t thread;
-	bool running;
-	pthread_mutex_t lock; /* guards what follows */
-	pthread_cond_t wake;  /* the thread: stop; the stopper: the thread ended */
+	atomic_uint failures;	    /* of the jobs that back off (the fabric lane's) */
+	pthread_mutex_t publishing; /* one lane builds a snapshot at a time */
+	pthread_mutex_t lock;	    /* guards what follows, the lanes' ended, the jobs' pending */
+	pthread_cond_t wake;	    /* the lanes: stop; the stopper: a lane ended */
 	bool stop;
-	bool ended;	/* the thread returned */
-	double next_at; /* monotonic time of the next pass */
 	struct rk_watch_snapshot *latest;
 };
+
+/** Free what rk_watch_new set up (also when it stopped half way: synced false). */
+void watch_free(struct rk_watch *watch, bool synced);
 
 /** True when the job is to be skipped at this pass, backing off after failures. */
 bool watch_job_skip(struct watch_job *job);
@@ -57,8 +76,14 @@ int watch_sweep(struct rk_watch *watch);
 /** Run the SM job: query the SMs (rediscovering when due), check; 0 or -errno. */
 int watch_query_sm(struct rk_watch *watch);
 
+/** Run the tune job: audit the root, keep what asks for something; 0 or -errno. */
+int watch_audit(struct rk_watch *watch);
+
 /** Publish a snapshot with the parts of the jobs that passed, and their events. */
 void watch_publish(struct rk_watch *watch, const bool passed[], double seconds);
+
+/** Run every job of the lane once, then publish what they saw (not when stopping). */
+void watch_lane_pass(struct watch_lane *lane);
 
 /** A snapshot of the jobs that passed now, the others' parts copied from before; NULL. */
 struct rk_watch_snapshot *watch_snapshot(const struct rk_watch *watch, const bool passed[],

@@ -90,6 +90,13 @@ static int fill_sm_part(struct rk_watch_snapshot *snap, const struct rk_watch *w
 				   &snap->sm_findings);
 }
 
+static int fill_tune_part(struct rk_watch_snapshot *snap, const struct rk_watch *watch, bool passed,
+			  const struct rk_watch_snapshot *before)
+{
+	return copy_findings(passed ? &watch->jobs[RK_WATCH_TUNE].findings : &before->tune_findings,
+			     &snap->tune_findings);
+}
+
 static void snapshot_free(struct rk_watch_snapshot *snap)
 {
 	rk_fabric_free(snap->fabric);
@@ -97,6 +104,7 @@ static void snapshot_free(struct rk_watch_snapshot *snap)
 	rk_findings_free(&snap->fabric_findings);
 	rk_sm_status_free(&snap->sm);
 	rk_findings_free(&snap->sm_findings);
+	rk_findings_free(&snap->tune_findings);
 	free(snap);
 }
 
@@ -118,6 +126,8 @@ struct rk_watch_snapshot *watch_snapshot(const struct rk_watch *watch, const boo
 	err = fill_sweep_part(snap, watch, passed[RK_WATCH_SWEEP], before);
 	if (!err)
 		err = fill_sm_part(snap, watch, passed[RK_WATCH_SM], before);
+	if (!err)
+		err = fill_tune_part(snap, watch, passed[RK_WATCH_TUNE], before);
 	if (err) {
 		snapshot_free(snap);
 		return NULL;

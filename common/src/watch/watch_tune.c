@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* The watch's tune job: the host audit of rdmakit tune (nothing is ever applied), reduced to
+ * what asks for something, and what changed since the last audit. */
+#include "watch_internal.h"
+
+#include "rdmakit/log.h"
+
+#include <string.h>
+
+static struct rk_finding *same_key(struct rk_findings *findings, const struct rk_finding *finding)
+{
+	for (size_t i = 0; i < findings->count; i++)
+		if (strcmp(findings->items[i].code, finding->code) == 0 &&
+		    strcmp(findings->items[i].subject, finding->subject) == 0)
+			return &findings->items[i];
+	return NULL;
+}
+
+/* The findings that ask for something (an ok finding only says a check passed), each code
+ * and subject once as the tracker and the tables key them: the first of the most severe
+ * (TUNE_ARP tells arp_ignore and arp_announce of one interface apart in its message only). */
+static int keep_problems(const struct rk_findings *all, struct rk_findings *out)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < all->count && !err; i++) {
+		const struct rk_finding *f = &all->items[i];
+		struct rk_finding *kept = same_key(out, f);
+
+		if (f->severity == RK_SEVERITY_OK)
+			continue;
+		if (!kept)
+			err = rk_findings_add(out, f->severity, f->code, f->subject, f->remedy,
+					      "%s", f->message);
+		else if (f->severity > kept->severity)
+			*kept = *f;
+	}
+	return err;
+}
+
+int watch_audit(struct rk_watch *watch)
+{
+	struct watch_job *job = &watch->jobs[RK_WATCH_TUNE];
+	const struct rk_tune_options options = {.root = watch->settings.tune_root,
+						.profile = watch->settings.tune_profile};
+	struct rk_tune_audit result = {0};
+	struct rk_findings problems = {0};
+	struct rk_event_views views = {.host_findings = &job->findings};
+	int err = rk_tune_audit_host(&options, &result, NULL);
+
+	if (!err)
+		err = keep_problems(&result.findings, &problems);
+	rk_tune_audit_free(&result);
+	if (err) {
+		rk_log(RK_LOG_ERR, "tune audit of %s failed: %s", options.root, strerror(-err));
+		rk_findings_free(&problems);
+		return err; /* the last findings stay */
+	}
+	rk_findings_free(&job->findings);
+	job->findings = problems;
+	rk_log(RK_LOG_INFO, "tune audit of %s: %zu findings", options.root, problems.count);
+	watch_job_track(job, &views);
+	return 0;
+}
