@@ -26,6 +26,14 @@ static void settings_of(const struct cd_fabric_config *fabric, struct rk_watch_s
 	settings->sm = fabric->sm;
 }
 
+static void tune_settings_of(const struct cd_tune_config *tune, struct rk_watch_settings *settings)
+{
+	settings->tune = tune->enabled;
+	settings->tune_interval_s = tune->interval;
+	settings->tune_root = tune->root;
+	settings->tune_profile = tune->profile;
+}
+
 int cd_mon_start(const struct cd_config *config, struct rk_watch **out)
 {
 	struct rk_watch_settings settings;
@@ -33,6 +41,7 @@ int cd_mon_start(const struct cd_config *config, struct rk_watch **out)
 
 	*out = NULL;
 	settings_of(&config->fabric, &settings);
+	tune_settings_of(&config->tune, &settings);
 	err = rk_watch_new(&settings, out);
 	if (!err)
 		err = rk_watch_start(*out);

@@ -5,64 +5,44 @@
 #include "cd_submit.h"
 
 struct cd_tune {
+	struct rk_watch *watch;
 	const struct cd_config *config;
-	struct rk_event_tracker *tracker; /* the findings of the last audit */
-	struct rk_event_list events;
+	struct rk_watch_events events; /* of the last read */
 };
 
-int cd_tune_start(const struct cd_config *config, struct cd_tune **out)
+int cd_tune_start(struct rk_watch *watch, const struct cd_config *config, struct cd_tune **out)
 {
 	struct cd_tune *t = calloc(1, sizeof(*t));
 
 	if (!t)
 		return -ENOMEM;
+	t->watch = watch;
 	t->config = config;
-	if (rk_event_tracker_new(&t->tracker) != 0) {
-		free(t);
-		return -ENOMEM;
-	}
 	*out = t;
 	return 0;
 }
 
-/* Each finding that appeared or cleared since the last audit, once; about the host, so no
- * plugin instance. */
-static void report(struct cd_tune *t, const struct rk_findings *findings)
+cdtime_t cd_tune_read_interval(const struct cd_config *config)
 {
-	const struct rk_event_views views = {.host_findings = findings};
-
-	rk_event_list_clear(&t->events);
-	if (rk_events_track(t->tracker, &views, &t->events) != 0) {
-		cd_log(LOG_ERR, "out of memory: tune findings not reported");
-		return;
-	}
-	for (size_t i = 0; i < t->events.count; i++)
-		if (t->events.items[i].is_finding)
-			cd_findings_report(CD_TUNE_PLUGIN, "", &t->events.items[i],
-					   t->config->notifications);
+	return DOUBLE_TO_CDTIME_T(config->tune.interval / CD_MON_READS_PER_PASS);
 }
 
+/* Each finding that appeared or cleared since the last read, once; about the host, so no
+ * plugin instance. */
 int cd_tune_read(struct cd_tune *t)
 {
-	const struct cd_tune_config *tune = &t->config->tune;
-	struct rk_tune_options options = {.root = tune->root ? tune->root : "/",
-					  .profile = tune->profile};
-	struct rk_tune_audit audit = {0};
-	int err = rk_tune_audit_host(&options, &audit, NULL);
-
-	if (err)
-		cd_log(LOG_ERR, "tune audit of %s failed: %s", options.root, strerror(-err));
-	else
-		report(t, &audit.findings);
-	rk_tune_audit_free(&audit);
-	return err ? -1 : 0;
+	rk_watch_release(rk_watch_take(t->watch, RK_WATCH_TUNE, &t->events));
+	for (size_t i = 0; i < t->events.list.count; i++)
+		if (t->events.list.items[i].is_finding)
+			cd_findings_report(CD_TUNE_PLUGIN, "", &t->events.list.items[i],
+					   t->config->notifications);
+	return 0;
 }
 
 void cd_tune_stop(struct cd_tune *t)
 {
 	if (!t)
 		return;
-	rk_event_list_free(&t->events);
-	rk_event_tracker_free(t->tracker);
+	rk_watch_events_free(&t->events);
 	free(t);
 }

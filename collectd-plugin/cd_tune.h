@@ -4,6 +4,7 @@
 #define RDMAKIT_CD_TUNE_H
 
 #include "cd_config_keys.h"
+#include "cd_mon.h"
 
 /* The plugin name of tune's notifications. */
 #define CD_TUNE_PLUGIN "rdma_tune"
@@ -20,10 +21,13 @@ void cd_tune_config_init(struct cd_tune_config *tune);
 /** Free what the tune options hold. */
 void cd_tune_config_free(struct cd_tune_config *tune);
 
-/** Set the tune mode up. */
-int cd_tune_start(const struct cd_config *config, struct cd_tune **out);
+/** Set the tune mode up on the shared watch (which audits); config must outlive it. */
+int cd_tune_start(struct rk_watch *watch, const struct cd_config *config, struct cd_tune **out);
 
-/** One read: audit, then log (and notify) each finding that appeared or cleared. */
+/** The interval of the tune read: a few times per TuneInterval. */
+cdtime_t cd_tune_read_interval(const struct cd_config *config);
+
+/** One read: log (and notify) each finding the watch's audits raised or cleared since. */
 int cd_tune_read(struct cd_tune *tune);
 
 /** Free the tune mode's state. */

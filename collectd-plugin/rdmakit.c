@@ -89,11 +89,9 @@ static int start_modes(void)
 		       strerror(-err));
 		return err;
 	}
-	if (config.tune.enabled)
-		err = cd_tune_start(&config, &tune_mode);
-	if (!err && config.probe.enabled)
+	if (config.probe.enabled)
 		err = cd_probe_start(&config, &probe_mode);
-	if (err || (!config.fabric.ports && !config.fabric.sm))
+	if (err || (!config.fabric.ports && !config.fabric.sm && !config.tune.enabled))
 		return err;
 	err = cd_mon_start(&config, &mon);
 	if (err && config.fabric.name_map)
@@ -103,6 +101,8 @@ static int start_modes(void)
 		err = cd_fabric_start(mon, &config, &fabric_mode);
 	if (!err && config.fabric.sm)
 		err = cd_sm_start(mon, &config, &sm_mode);
+	if (!err && config.tune.enabled)
+		err = cd_tune_start(mon, &config, &tune_mode);
 	return err;
 }
 
@@ -123,7 +123,7 @@ static int register_reads(void)
 		err = plugin_register_complex_read(NULL, SM_READ, rdmakit_read_sm, interval, NULL);
 	if (!err && tune_mode)
 		err = plugin_register_complex_read(NULL, TUNE_READ, rdmakit_read_tune,
-						   DOUBLE_TO_CDTIME_T(config.tune.interval), NULL);
+						   cd_tune_read_interval(&config), NULL);
 	if (!err && probe_mode)
 		err = plugin_register_complex_read(NULL, PROBE_READ, rdmakit_read_probe,
 						   DOUBLE_TO_CDTIME_T(config.probe.interval), NULL);
