@@ -19,6 +19,7 @@ static void settings_of(const struct ak_config *config, struct rk_watch_settings
 	settings->sweep = config->fabric;
 	settings->sm = config->sm;
 	settings->nice = AK_WATCH_NICE;
+	ak_tune_settings(config, settings);
 }
 
 int ak_fabric_open(struct ak_fabric_watch *watch, const struct ak_config *config)
@@ -28,7 +29,8 @@ int ak_fabric_open(struct ak_fabric_watch *watch, const struct ak_config *config
 	memset(watch, 0, sizeof(*watch));
 	watch->ports = config->fabric;
 	watch->sm = config->sm;
-	if (!watch->ports && !watch->sm)
+	watch->tune = config->tune;
+	if (!watch->ports && !watch->sm && !watch->tune)
 		return 0;
 	settings_of(config, &settings);
 	return rk_watch_new(&settings, &watch->watch);
@@ -52,13 +54,14 @@ static unsigned long passes_of(const struct rk_watch_snapshot *snap)
 
 bool ak_fabric_poll(struct ak_fabric_watch *watch)
 {
-	struct rk_watch_snapshot *snap;
+	struct rk_watch_snapshot *snap = NULL;
 
 	if (!watch->watch)
 		return false;
-	snap = rk_watch_take(watch->watch, RK_WATCH_SWEEP, &watch->events[RK_WATCH_SWEEP]);
-	rk_watch_release(snap); /* the same one again, with the SM job's events */
-	snap = rk_watch_take(watch->watch, RK_WATCH_SM, &watch->events[RK_WATCH_SM]);
+	for (int j = 0; j < RK_WATCH_JOBS; j++) {
+		rk_watch_release(snap); /* the same one again, with the next job's events */
+		snap = rk_watch_take(watch->watch, (enum rk_watch_job)j, &watch->events[j]);
+	}
 	rk_watch_release(watch->snap);
 	watch->snap = snap;
 	if (passes_of(snap) == watch->built)

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
-/* Fabric and SM mode: the core's watch engine sweeps and queries every fabric-interval in a
- * thread of its own; the refresh thread takes what it saw and builds the MIB's SM and fabric
- * tables from it. */
+/* Fabric, SM and tune mode: the core's watch engine sweeps and queries every fabric-interval
+ * and audits every tune-interval in threads of its own; the refresh thread takes what it saw
+ * and builds the MIB's SM and fabric tables (and the findings) from it. */
 #ifndef AK_FABRIC_H
 #define AK_FABRIC_H
 
 #include "ak_config.h"
 #include "ak_snapshot.h"
+#include "ak_tune.h"
 
 #include "rdmakit/watch.h"
 
@@ -15,14 +16,15 @@
 
 struct ak_fabric_watch {
 	bool ports, sm;			/* what is watched; neither: fabric mode is off */
-	struct rk_watch *watch;		/* NULL when off */
+	bool tune;			/* the host's tuning is audited too */
+	struct rk_watch *watch;		/* NULL when nothing is watched */
 	struct rk_watch_snapshot *snap; /* the last one taken (held), NULL before */
 	struct rk_watch_events events[RK_WATCH_JOBS]; /* of the last take */
 	unsigned long built;			      /* passes when the tables were built */
 	bool polled;				      /* at least one pass answered */
 };
 
-/** Set up fabric and SM mode from the config (the node name map is loaded here); -errno. */
+/** Set up fabric, SM and tune mode from the config (the node name map is loaded here); -errno. */
 int ak_fabric_open(struct ak_fabric_watch *watch, const struct ak_config *config);
 
 /** The engine's first pass, now in this thread (with the privileges that open the port). */
@@ -31,8 +33,8 @@ void ak_fabric_run_once(struct ak_fabric_watch *watch);
 /** Start the engine's thread (after the fork into a daemon); -errno. */
 int ak_fabric_start(struct ak_fabric_watch *watch);
 
-/** Take the engine's latest snapshot and events; true when a pass answered since the last take
- * (the tables are to be built again). */
+/** Take the engine's latest snapshot and events; true when a sweep or SM query answered since
+ * the last take (the SM and fabric tables are to be built again). */
 bool ak_fabric_poll(struct ak_fabric_watch *watch);
 
 /** Add the SM and fabric tables to a snapshot; -ENOMEM. */

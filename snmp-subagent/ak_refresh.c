@@ -45,7 +45,7 @@ static void append_changes(struct rk_event_list *events, const struct rk_watch_e
 }
 
 /* The host's events since the last read (the first read only primes the tracker), then the
- * fabric's and the SMs' the watch engine tracked. */
+ * fabric's, the SMs' and the tune audit's the watch engine tracked. */
 static void track_events(struct ak_refresher *refresher, const struct rk_findings *findings)
 {
 	struct rk_event_views views = {.host = refresher->host, .host_findings = findings};
@@ -79,16 +79,14 @@ static bool trap_of(const struct ak_refresher *refresher, const struct rk_event 
 /* Cleared findings take their row index from before the build, raised ones from after. */
 static void post_traps(struct ak_refresher *refresher, bool cleared)
 {
-	const struct rk_event_list *lists[] = {&refresher->events, &refresher->tune->events};
 	struct ak_trap trap;
 
-	for (size_t l = 0; l < 2; l++)
-		for (size_t i = 0; i < lists[l]->count; i++) {
-			const struct rk_event *event = &lists[l]->items[i];
+	for (size_t i = 0; i < refresher->events.count; i++) {
+		const struct rk_event *event = &refresher->events.items[i];
 
-			if (clears_finding(event) == cleared && trap_of(refresher, event, &trap))
-				ak_mailbox_post_trap(refresher->box, &trap);
-		}
+		if (clears_finding(event) == cleared && trap_of(refresher, event, &trap))
+			ak_mailbox_post_trap(refresher->box, &trap);
+	}
 }
 
 static int read_host(struct ak_refresher *refresher, const struct rk_health_options *health,
@@ -106,23 +104,24 @@ static int read_host(struct ak_refresher *refresher, const struct rk_health_opti
 	return err;
 }
 
-/* The fabric's and the SMs' findings of the watch's last passes. */
-static void fabric_findings(const struct ak_fabric_watch *fabric, const struct rk_findings *out[2])
+/* The fabric's, the SMs' and the tune audit's findings of the watch's last passes. */
+static void watch_findings(const struct ak_fabric_watch *fabric, const struct rk_findings *out[3])
 {
 	static const struct rk_findings none;
 
 	out[0] = fabric->snap ? &fabric->snap->fabric_findings : &none;
 	out[1] = fabric->snap ? &fabric->snap->sm_findings : &none;
+	out[2] = fabric->snap ? &fabric->snap->tune_findings : &none;
 }
 
 /* Every finding now active: the host's, the fabric's, the SMs' and the last tune audit's. */
 static int all_findings(const struct rk_findings *host, const struct ak_refresher *refresher,
 			struct rk_findings *out)
 {
-	const struct rk_findings *parts[] = {host, NULL, NULL, &refresher->tune->findings};
+	const struct rk_findings *parts[4] = {host};
 	int err = 0;
 
-	fabric_findings(refresher->fabric, &parts[1]);
+	watch_findings(refresher->fabric, &parts[1]);
 	for (size_t p = 0; p < 4 && !err; p++)
 		for (size_t i = 0; i < parts[p]->count && !err; i++) {
 			const struct rk_finding *f = &parts[p]->items[i];
@@ -223,7 +222,6 @@ static void refresh_once(struct ak_refresher *refresher)
 	polled = ak_fabric_poll(refresher->fabric);
 	fabric_stats(refresher->fabric, &stats);
 	track_events(refresher, &findings);
-	ak_tune_poll(refresher->tune);
 	post_traps(refresher, true);
 	err = build(refresher, &findings, &stats, polled, &snapshot);
 	if (err)
@@ -287,7 +285,7 @@ static int init_sync(struct ak_refresher *refresher)
 }
 
 int ak_refresher_init(struct ak_refresher *refresher, struct ak_mailbox *box, struct rk_host *host,
-		      struct ak_fabric_watch *fabric, struct ak_tune_watch *tune, double interval,
+		      struct ak_fabric_watch *fabric, double interval,
 		      const struct rk_health_options *health, const struct ak_probe_config *probe)
 {
 	int err;
@@ -297,7 +295,6 @@ int ak_refresher_init(struct ak_refresher *refresher, struct ak_mailbox *box, st
 	refresher->box = box;
 	refresher->host = host;
 	refresher->fabric = fabric;
-	refresher->tune = tune;
 	refresher->interval = interval;
 	refresher->health = *health;
 	refresher->build.started_at = rk_monotonic_seconds();

@@ -8,7 +8,6 @@
 #include "ak_fabric.h"
 #include "ak_mailbox.h"
 #include "ak_probe.h"
-#include "ak_tune.h"
 
 #include "rdmakit/events.h"
 #include "rdmakit/health.h"
@@ -20,8 +19,7 @@
 struct ak_refresher {
 	struct ak_mailbox *box;
 	struct rk_host *host;
-	struct ak_fabric_watch *fabric; /* fabric and SM mode, or nothing to watch */
-	struct ak_tune_watch *tune;	/* tune mode, or off */
+	struct ak_fabric_watch *fabric; /* fabric, SM and tune mode, or nothing to watch */
 	struct ak_build_state build;
 	struct ak_snapshot *fabric_part; /* the SM and fabric tables of the last sweep */
 	struct rk_event_tracker *tracker;
@@ -41,7 +39,7 @@ struct ak_refresher {
 /** Set up and refresh once now, with the privileges needed to open sysfs and the umad port,
  * so the first request has data (and the first probe round ran when probe is enabled); -errno. */
 int ak_refresher_init(struct ak_refresher *refresher, struct ak_mailbox *box, struct rk_host *host,
-		      struct ak_fabric_watch *fabric, struct ak_tune_watch *tune, double interval,
+		      struct ak_fabric_watch *fabric, double interval,
 		      const struct rk_health_options *health, const struct ak_probe_config *probe);
 
 /** Start refreshing every interval in a thread of its own; -errno. */

@@ -330,12 +330,12 @@ static void serve_requests(const struct ak_args *args, struct ak_config *config,
 /* The first read runs with the privileges that open sysfs and the umad port; then the process
  * becomes a daemon, drops them, connects to snmpd and refreshes in the background. */
 static int serve(const struct ak_args *args, struct ak_config *config, struct rk_host *host,
-		 struct ak_fabric_watch *fabric, struct ak_tune_watch *tune)
+		 struct ak_fabric_watch *fabric)
 {
 	struct rk_health_options health = {.expect_rate_gbps = config->expect_rate_gbps};
 	struct ak_refresher refresher;
-	int err = ak_refresher_init(&refresher, &mailbox, host, fabric, tune, config->refresh,
-				    &health, &config->probe);
+	int err = ak_refresher_init(&refresher, &mailbox, host, fabric, config->refresh, &health,
+				    &config->probe);
 
 	if (err) {
 		snmp_log(LOG_ERR, "starting the refresh failed: %s\n", strerror(-err));
@@ -362,7 +362,6 @@ static int serve(const struct ak_args *args, struct ak_config *config, struct rk
 static int run(const struct ak_args *args, struct ak_config *config)
 {
 	struct ak_fabric_watch fabric;
-	struct ak_tune_watch tune;
 	struct rk_host *host;
 	int err = rk_host_open(config->sysfs_root, &host);
 
@@ -372,16 +371,11 @@ static int run(const struct ak_args *args, struct ak_config *config)
 	}
 	err = ak_fabric_open(&fabric, config);
 	if (err) {
-		snmp_log(LOG_ERR, "fabric mode: %s\n", strerror(-err));
+		snmp_log(LOG_ERR, "fabric, SM or tune mode: %s\n", strerror(-err));
 		rk_host_close(host);
 		return err;
 	}
-	err = ak_tune_open(&tune, config);
-	if (err)
-		snmp_log(LOG_ERR, "tune mode: %s\n", strerror(-err));
-	else
-		err = serve(args, config, host, &fabric, &tune);
-	ak_tune_close(&tune);
+	err = serve(args, config, host, &fabric);
 	ak_fabric_close(&fabric);
 	rk_host_close(host);
 	if (config->pidfile && !err)
