@@ -21,10 +21,10 @@
 
 /* A job that fails is tried again after 1, 2, 4, ... intervals, at most this many. */
 #define RK_WATCH_RETRY_MAX 16
-/* rk_watch_stop waits this long for the thread; past it the thread is left to the exit. */
+/* rk_watch_stop waits this long for its threads; past it they are left to the exit. */
 #define RK_WATCH_STOP_GRACE_S 1.5
 
-/* What a daemon's configuration says about the fabric it watches. */
+/* What a daemon's configuration says the engine is to watch, and how. */
 struct rk_watch_settings {
 	const char *ca;		  /* NULL: libibumad's default */
 	int ca_port;		  /* 0: the first active port */
@@ -40,7 +40,7 @@ struct rk_watch_settings {
 	double tune_interval_s;	  /* between two audits, in a thread of their own */
 	const char *tune_root;	  /* the root audited (NULL: /) */
 	const struct rk_tune_profile *tune_profile; /* NULL: hazards only */
-	int nice; /* the engine thread's nice value (and its helper's); 0: as is */
+	int nice; /* the engine threads' nice value (and the helper's they start); 0: as is */
 };
 
 enum rk_watch_job {
@@ -83,13 +83,14 @@ struct rk_watch_events {
 
 struct rk_watch;
 
-/** Defaults: no jobs, every 10 s, rediscover every RK_REDISCOVER_DEFAULT_S. */
+/** Defaults: no jobs; passes every 10 s, audits every RK_TUNE_INTERVAL_DEFAULT_S, rediscovery
+ * every RK_REDISCOVER_DEFAULT_S. */
 void rk_watch_settings_defaults(struct rk_watch_settings *settings);
 
-/** An engine for settings (copied; their strings must outlive it), name map loaded; -errno. */
+/** An engine for settings (copied, their strings too), its name map loaded; -errno. */
 int rk_watch_new(const struct rk_watch_settings *settings, struct rk_watch **out);
 
-/** Run every job once now, in the caller's thread (before privileges drop or a fork). */
+/** Run every enabled job once now, in the caller's thread (before privileges drop or a fork). */
 void rk_watch_run_once(struct rk_watch *watch);
 
 /** Start the engine's threads: each job at its interval from now on; -errno. */
