@@ -14,14 +14,10 @@ cdtime_t cd_mon_read_interval(const struct cd_config *config)
 
 static void settings_of(const struct cd_fabric_config *fabric, struct rk_watch_settings *settings)
 {
-	rk_watch_settings_defaults(settings);
-	settings->ca = fabric->ca;
-	settings->ca_port = fabric->ca_port;
-	settings->window = fabric->window;
-	settings->timeout_ms = fabric->timeout_ms;
+	rk_watch_settings_set(settings, fabric->ca, fabric->ca_port, fabric->window,
+			      fabric->timeout_ms, fabric->name_map);
 	settings->rediscover_s = fabric->rediscover;
 	settings->interval_s = fabric_interval(fabric);
-	settings->name_map = fabric->name_map;
 	settings->sweep = fabric->ports;
 	settings->sm = fabric->sm;
 }

@@ -8,14 +8,10 @@
 
 static void settings_of(const struct ak_config *config, struct rk_watch_settings *settings)
 {
-	rk_watch_settings_defaults(settings);
-	settings->ca = config->ca;
-	settings->ca_port = config->ca_port;
-	settings->window = config->window;
-	settings->timeout_ms = config->timeout_ms;
+	rk_watch_settings_set(settings, config->ca, config->ca_port, config->window,
+			      config->timeout_ms, config->node_name_map);
 	settings->rediscover_s = config->rediscover;
 	settings->interval_s = config->fabric_interval;
-	settings->name_map = config->node_name_map;
 	settings->sweep = config->fabric;
 	settings->sm = config->sm;
 	settings->nice = AK_WATCH_NICE;

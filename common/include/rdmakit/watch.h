@@ -87,6 +87,11 @@ struct rk_watch;
  * every RK_REDISCOVER_DEFAULT_S. */
 void rk_watch_settings_defaults(struct rk_watch_settings *settings);
 
+/** Defaults, then the local port (ca NULL, port, window and timeout 0: the defaults) and the
+ * NodeNameMap file (or NULL) the fabric jobs use. */
+void rk_watch_settings_set(struct rk_watch_settings *settings, const char *ca, int port,
+			   unsigned window, unsigned timeout_ms, const char *name_map);
+
 /** An engine for settings (copied, their strings too), its name map loaded; -errno. */
 int rk_watch_new(const struct rk_watch_settings *settings, struct rk_watch **out);
 

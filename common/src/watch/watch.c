@@ -19,6 +19,17 @@ void rk_watch_settings_defaults(struct rk_watch_settings *settings)
 	settings->rediscover_s = RK_REDISCOVER_DEFAULT_S;
 }
 
+void rk_watch_settings_set(struct rk_watch_settings *settings, const char *ca, int port,
+			   unsigned window, unsigned timeout_ms, const char *name_map)
+{
+	rk_watch_settings_defaults(settings);
+	settings->ca = ca;
+	settings->ca_port = port;
+	settings->window = window;
+	settings->timeout_ms = timeout_ms;
+	settings->name_map = name_map;
+}
+
 static void monitor_options(const struct rk_watch *watch, struct rk_monitor_options *options)
 {
 	const struct rk_watch_settings *s = &watch->settings;
