@@ -235,18 +235,11 @@ static void refresh_once(struct ak_refresher *refresher)
 /* Sleep for the interval, or until told to stop; false when stopping. */
 static bool wait_interval(struct ak_refresher *refresher)
 {
-	struct timespec until;
 	bool stop;
 
 	pthread_mutex_lock(&refresher->lock);
-	clock_gettime(CLOCK_MONOTONIC, &until);
-	double when = until.tv_sec + until.tv_nsec / 1e9 + refresher->interval;
-	until.tv_sec = (time_t)when;
-	until.tv_nsec = (long)((when - (double)until.tv_sec) * 1e9);
-	while (!refresher->stop &&
-	       pthread_cond_timedwait(&refresher->wake, &refresher->lock, &until) != ETIMEDOUT)
-		;
-	stop = refresher->stop;
+	stop = rk_monotonic_wait(&refresher->wake, &refresher->lock, &refresher->stop,
+				 rk_monotonic_seconds() + refresher->interval);
 	pthread_mutex_unlock(&refresher->lock);
 	return !stop;
 }
@@ -263,25 +256,6 @@ static void *run(void *arg)
 	while (wait_interval(refresher))
 		refresh_once(refresher);
 	return NULL;
-}
-
-static int init_sync(struct ak_refresher *refresher)
-{
-	pthread_condattr_t attr;
-	int err = pthread_condattr_init(&attr);
-
-	if (err)
-		return -err;
-	err = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-	if (!err)
-		err = pthread_cond_init(&refresher->wake, &attr);
-	pthread_condattr_destroy(&attr);
-	if (err)
-		return -err;
-	err = pthread_mutex_init(&refresher->lock, NULL);
-	if (err)
-		pthread_cond_destroy(&refresher->wake);
-	return -err;
 }
 
 int ak_refresher_init(struct ak_refresher *refresher, struct ak_mailbox *box, struct rk_host *host,
@@ -301,7 +275,7 @@ int ak_refresher_init(struct ak_refresher *refresher, struct ak_mailbox *box, st
 	err = rk_event_tracker_new(&refresher->tracker);
 	if (err)
 		return err;
-	err = init_sync(refresher);
+	err = rk_monotonic_sync_init(&refresher->lock, &refresher->wake);
 	if (err) {
 		rk_event_tracker_free(refresher->tracker);
 		return err;

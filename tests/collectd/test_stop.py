@@ -47,7 +47,11 @@ class StopDuringDiscovery(unittest.TestCase):
         helper = stoplib.freeze_fabric_until_a_helper_waits(self.sim, self.daemon.pid)
         started = time.monotonic()
         os.kill(self.daemon.pid, signal.SIGTERM)
-        cdtest.wait_for(lambda: not self.daemon.running(), 5, "collectd to exit")
+        try:
+            cdtest.wait_for(lambda: not self.daemon.running(), 5, "collectd to exit")
+        except AssertionError:
+            raise AssertionError("collectd still runs 5 s after SIGTERM; its log ends:\n" +
+                                 self.daemon.log()[-1500:])
         elapsed = time.monotonic() - started
         sys.stderr.write(f"collectd stopped {elapsed:.2f} s after SIGTERM\n")
         self.assertLess(elapsed, 5)

@@ -46,31 +46,59 @@ def ibsim_pid(sim):
         return int(f.read().strip())
 
 
-def helper_of(sim_name, daemon_pid):
-    """The PID of a helper daemon_pid runs against sim_name now, or None."""
+def age_of(pid):
+    """Seconds since pid started (to the kernel's clock tick)."""
+    with open(f"/proc/{pid}/stat") as f:
+        started = int(f.read().split(")")[-1].split()[19]) / os.sysconf("SC_CLK_TCK")
+    with open("/proc/uptime") as f:
+        return float(f.read().split()[0]) - started
+
+
+def young_helper_of(sim_name, daemon_pid, within=0.03):
+    """The PID of a helper daemon_pid started against sim_name less than within seconds ago
+    (too young to have finished its discovery), or None."""
     for pid in helpers_of(sim_name):
         try:
-            if parent_of(pid) == daemon_pid:
+            if parent_of(pid) == daemon_pid and age_of(pid) < within:
                 return pid
-        except FileNotFoundError:
+        except (FileNotFoundError, ProcessLookupError):
             pass
     return None
 
 
+def control_socket_exists(sim_name):
+    """Whether ibsim's abstract socket "@NAME:ctl" is bound (/proc/net/unix pads it with @)."""
+    with open("/proc/net/unix") as f:
+        return any(line.split()[-1].rstrip("@") == f"@{sim_name}:ctl"
+                   for line in f.read().splitlines()[1:] if len(line.split()) > 7)
+
+
+def kill_ibsim(sim, pid, timeout=5):
+    """SIGKILL ibsim and wait until its control socket is gone (a client's last word to a
+    socket still there would wait for an answer)."""
+    os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not alive(pid) and not control_socket_exists(sim.name):
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"ibsim {pid} still answers {timeout} s after SIGKILL")
+
+
 def freeze_fabric_until_a_helper_waits(sim, daemon_pid, timeout=60):
-    """Freeze ibsim (nothing is answered any more) while a discovery helper of daemon_pid
-    runs, let the helper wait on it for 1 s, then kill ibsim; the helper's PID."""
+    """Freeze ibsim (nothing is answered any more) while a discovery helper of daemon_pid has
+    just started, let the helper wait on it for 1 s, then kill ibsim; the helper's PID."""
     ibsim = ibsim_pid(sim)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        pid = helper_of(sim.name, daemon_pid)
+        pid = young_helper_of(sim.name, daemon_pid)
         if pid is None:
-            time.sleep(0.005)
+            time.sleep(0.002)
             continue
         os.kill(ibsim, signal.SIGSTOP)
         time.sleep(1)
         if alive(pid):
-            os.kill(ibsim, signal.SIGKILL)
+            kill_ibsim(sim, ibsim)
             return pid
         os.kill(ibsim, signal.SIGCONT)  # it had finished: catch the next one
     raise AssertionError("no discovery helper waited on the frozen fabric")

@@ -44,23 +44,13 @@ static void monitor_options(const struct rk_watch *watch, struct rk_monitor_opti
 
 static int init_sync(struct rk_watch *watch)
 {
-	pthread_condattr_t attr;
-	int err = pthread_condattr_init(&attr);
+	int err = rk_monotonic_sync_init(&watch->lock, &watch->wake);
 
-	if (err)
-		return -err;
-	err = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-	if (!err)
-		err = pthread_cond_init(&watch->wake, &attr);
-	pthread_condattr_destroy(&attr);
-	if (err)
-		return -err;
-	err = pthread_mutex_init(&watch->lock, NULL);
-	if (!err && (err = pthread_mutex_init(&watch->publishing, NULL)) != 0)
-		pthread_mutex_destroy(&watch->lock);
-	if (err)
+	if (!err && (err = -pthread_mutex_init(&watch->publishing, NULL)) != 0) {
 		pthread_cond_destroy(&watch->wake);
-	return -err;
+		pthread_mutex_destroy(&watch->lock);
+	}
+	return err;
 }
 
 static int init_jobs(struct rk_watch *watch)

@@ -61,15 +61,10 @@ void rk_watch_run_once(struct rk_watch *watch)
 static bool wait_until_due(struct watch_lane *lane)
 {
 	struct rk_watch *watch = lane->watch;
-	struct timespec until = {.tv_sec = (time_t)lane->next_at};
 	bool stop;
 
-	until.tv_nsec = (long)((lane->next_at - (double)until.tv_sec) * 1e9);
 	pthread_mutex_lock(&watch->lock);
-	while (!watch->stop &&
-	       pthread_cond_timedwait(&watch->wake, &watch->lock, &until) != ETIMEDOUT)
-		;
-	stop = watch->stop;
+	stop = rk_monotonic_wait(&watch->wake, &watch->lock, &watch->stop, lane->next_at);
 	pthread_mutex_unlock(&watch->lock);
 	return !stop;
 }
