@@ -132,18 +132,6 @@ static int set_bool(bool *field, const char *value, char *why, size_t why_size)
 	return -EINVAL;
 }
 
-/* A setting whose range is the core's: rk_limit_parse, and its message after the value. */
-static int parse_limit(enum rk_setting setting, const char *value, double *out, char *why,
-		       size_t why_size)
-{
-	char expected[128];
-
-	if (rk_limit_parse(setting, value, out, expected, sizeof(expected)) == 0)
-		return 0;
-	snprintf(why, why_size, "\"%s\": %s", value, expected);
-	return -EINVAL;
-}
-
 static int set_directory(char **field, const char *value, char *why, size_t why_size)
 {
 	struct stat st;
@@ -169,15 +157,18 @@ static int set_profile(const struct rk_tune_profile **field, const char *value, 
 	return 0;
 }
 
-/* A KEY_LIMIT* value into its field, converted to the field's type (the range is whole). */
+/* A KEY_LIMIT* value: rk_limit_parse, the core's message after the value, and the number in
+ * the field's type (the ranges of the whole-number kinds are whole). */
 static int set_limit(const struct ak_key *key, void *field, const char *value, char *why,
 		     size_t why_size)
 {
+	char expected[128];
 	double number;
-	int err = parse_limit(key->setting, value, &number, why, why_size);
 
-	if (err)
-		return err;
+	if (rk_limit_parse(key->setting, value, &number, expected, sizeof(expected)) != 0) {
+		snprintf(why, why_size, "\"%s\": %s", value, expected);
+		return -EINVAL;
+	}
 	if (key->kind == KEY_LIMIT_UNSIGNED)
 		*(unsigned *)field = (unsigned)number;
 	else if (key->kind == KEY_LIMIT_INT)
