@@ -4,74 +4,80 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-static json_object *number_or_null(double value)
+static void print_context(struct printer *p, const struct rk_bench_client_options *o,
+			  const struct rk_bench_context *c)
 {
-	return value >= 0 ? json_object_new_double(value) : NULL;
-}
-
-static json_object *json_context(const struct rk_bench_client_options *o,
-				 const struct rk_bench_context *c)
-{
-	json_object *obj = json_object_new_object();
 	char host[256] = "";
 
 	gethostname(host, sizeof(host) - 1);
-	json_object_object_add(obj, "host", json_object_new_string(host));
-	json_object_object_add(obj, "server", json_object_new_string(o->host));
-	json_object_object_add(obj, "server_port", json_object_new_int(o->port));
-	json_object_object_add(obj, "device", json_object_new_string(c->device));
-	json_object_object_add(obj, "firmware", json_object_new_string(c->fw_ver));
-	json_object_object_add(obj, "port", json_object_new_int((int)c->port));
-	json_object_object_add(obj, "link_layer", json_object_new_string(c->link_layer));
-	json_object_object_add(obj, "mtu_bytes", json_object_new_int((int)c->mtu));
-	json_object_object_add(obj, "gid_type", json_object_new_string(c->gid_type));
-	json_object_object_add(obj, "max_msg_size_bytes", json_object_new_int64(c->max_msg_size));
-	json_object_object_add(obj, "link_rate_gbps", number_or_null(c->link_data_gbps));
-	json_object_object_add(obj, "pcie_gbps", number_or_null(c->pcie_data_gbps));
-	json_object_object_add(obj, "numa_node",
-			       c->numa_node >= 0 ? json_object_new_int(c->numa_node) : NULL);
-	json_object_object_add(obj, "cpu_binding", json_object_new_string(c->cpu_binding));
-	json_object_object_add(obj, "clock",
-			       json_object_new_string(rk_bench_clock_name(o->params.test)));
-	return obj;
+	print_open_object(p, "context");
+	print_string(p, PRINT_ANY, "host", "from %s", host);
+	print_string(p, PRINT_ANY, "server", " to %s", o->host);
+	print_uint(p, PRINT_ANY, "server_port", ":%llu", o->port);
+	print_string(p, PRINT_ANY, "device", " via %s", c->device);
+	print_string(p, PRINT_ANY, "firmware", " (firmware %s)", c->fw_ver);
+	print_uint(p, PRINT_ANY, "port", " port %llu", c->port);
+	print_string(p, PRINT_ANY, "link_layer", " (%s", c->link_layer);
+	print_uint(p, PRINT_ANY, "mtu_bytes", ", MTU %llu", c->mtu);
+	print_string(p, PRINT_ANY, "gid_type", ", %s", c->gid_type);
+	print_int(p, PRINT_ANY, "max_msg_size_bytes", ", messages up to %lld bytes)\n",
+		  c->max_msg_size);
+	print_double_or_null(p, PRINT_ANY, "link_rate_gbps", "link %.2f Gb/s", c->link_data_gbps);
+	print_double_or_null(p, PRINT_ANY, "pcie_gbps", ", PCIe %.2f Gb/s", c->pcie_data_gbps);
+	print_number_or_null(p, PRINT_ANY, "numa_node", ", NUMA node %.0f", c->numa_node);
+	print_string(p, PRINT_ANY, "cpu_binding", "; CPU binding: %s", c->cpu_binding);
+	print_string(p, PRINT_ANY, "clock", "; clock %s\n", rk_bench_clock_name(o->params.test));
+	print_close(p);
 }
 
-static json_object *json_params(const struct rk_bench_params *p)
-{
-	json_object *obj = json_object_new_object();
+/* The parameters that are counts (uint32_t). */
+static const struct print_member counts[] = {
+    {"warmup_iterations", ", warm-up %llu", PRINT_U32, offsetof(struct rk_bench_params, warmup)},
+    {"qps", ", %llu QP(s)", PRINT_U32, offsetof(struct rk_bench_params, qps)},
+    {"tx_depth", ", TX depth %llu", PRINT_U32, offsetof(struct rk_bench_params, tx_depth)},
+    {"inline_bytes", ", inline %llu", PRINT_U32, offsetof(struct rk_bench_params, inline_size)},
+    {"cq_moderation", ", CQ mod %llu", PRINT_U32, offsetof(struct rk_bench_params, cq_mod)},
+};
 
-	json_object_object_add(obj, "iterations",
-			       p->iters ? json_object_new_int64(p->iters) : NULL);
-	json_object_object_add(obj, "duration_seconds",
-			       p->iters ? NULL : json_object_new_double(p->duration));
-	json_object_object_add(obj, "warmup_iterations", json_object_new_int64(p->warmup));
-	json_object_object_add(obj, "qps", json_object_new_int((int)p->qps));
-	json_object_object_add(obj, "tx_depth", json_object_new_int((int)p->tx_depth));
-	json_object_object_add(obj, "inline_bytes", json_object_new_int((int)p->inline_size));
-	json_object_object_add(obj, "cq_moderation", json_object_new_int((int)p->cq_mod));
-	json_object_object_add(obj, "bidirectional", json_object_new_boolean(p->bidir));
-	return obj;
+/* The latency statistics, in microseconds (doubles). */
+static const struct print_member latencies[] = {
+    {"min", " %9.2f", PRINT_DOUBLE, offsetof(struct rk_latency_stats, min)},
+    {"p50", " %9.2f", PRINT_DOUBLE, offsetof(struct rk_latency_stats, p50)},
+    {"p90", " %9.2f", PRINT_DOUBLE, offsetof(struct rk_latency_stats, p90)},
+    {"p99", " %9.2f", PRINT_DOUBLE, offsetof(struct rk_latency_stats, p99)},
+    {"p99_9", " %9.2f", PRINT_DOUBLE, offsetof(struct rk_latency_stats, p999)},
+    {"p99_99", " %9.2f", PRINT_DOUBLE, offsetof(struct rk_latency_stats, p9999)},
+    {"max", " %9.2f", PRINT_DOUBLE, offsetof(struct rk_latency_stats, max)},
+    {"mean", " %9.2f", PRINT_DOUBLE, offsetof(struct rk_latency_stats, mean)},
+    {"stddev", " %9.2f\n", PRINT_DOUBLE, offsetof(struct rk_latency_stats, stddev)},
+};
+
+static void print_params(struct printer *p, const struct rk_bench_params *params)
+{
+	print_open_object(p, "parameters");
+	if (params->iters) {
+		print_int(p, PRINT_ANY, "iterations", "%lld iterations", params->iters);
+		print_null(p, PRINT_JSON, "duration_seconds", NULL);
+	} else {
+		print_null(p, PRINT_JSON, "iterations", NULL);
+		print_double(p, PRINT_ANY, "duration_seconds", "%g s", params->duration);
+	}
+	print_members(p, counts, sizeof(counts) / sizeof(counts[0]), params);
+	print_bool(p, PRINT_ANY, "bidirectional", ", bidirectional: %s\n", params->bidir);
+	print_close(p);
 }
 
-static json_object *json_latency(const struct rk_latency_stats *s)
+static void print_latency(struct printer *p, const struct rk_latency_stats *s)
 {
-	json_object *obj = json_object_new_object();
-
-	json_object_object_add(obj, "min", json_object_new_double(s->min));
-	json_object_object_add(obj, "p50", json_object_new_double(s->p50));
-	json_object_object_add(obj, "p90", json_object_new_double(s->p90));
-	json_object_object_add(obj, "p99", json_object_new_double(s->p99));
-	json_object_object_add(obj, "p99_9", json_object_new_double(s->p999));
-	json_object_object_add(obj, "p99_99", json_object_new_double(s->p9999));
-	json_object_object_add(obj, "max", json_object_new_double(s->max));
-	json_object_object_add(obj, "mean", json_object_new_double(s->mean));
-	json_object_object_add(obj, "stddev", json_object_new_double(s->stddev));
-	return obj;
+	print_open_object(p, "latency_us");
+	print_members(p, latencies, sizeof(latencies) / sizeof(latencies[0]), s);
+	print_close(p);
 }
 
 static double percent_of(double value, double ceiling)
@@ -79,107 +85,57 @@ static double percent_of(double value, double ceiling)
 	return ceiling > 0 ? 100.0 * value / ceiling : -1;
 }
 
-static json_object *json_result(const struct rk_bench_params *p, const struct rk_bench_context *c,
-				const struct rk_bench_result *r)
+static void print_result(struct printer *p, const struct rk_bench_params *params,
+			 const struct rk_bench_context *c, const struct rk_bench_result *r)
 {
-	json_object *obj = json_object_new_object();
-
-	json_object_object_add(obj, "size_bytes", json_object_new_int64(r->size));
-	json_object_object_add(obj, "iterations", json_object_new_int64((int64_t)r->iters));
-	json_object_object_add(obj, "seconds", json_object_new_double(r->seconds));
-	json_object_object_add(obj, "verified", json_object_new_boolean(r->verified));
-	if (rk_bench_is_latency(p->test)) {
-		json_object_object_add(
-		    obj, "latency_kind",
-		    json_object_new_string(p->test == RK_BENCH_READ_LAT
-					       ? "round trip"
-					       : "one-way (half the round trip)"));
-		json_object_object_add(obj, "latency_us", json_latency(&r->latency));
-		return obj;
+	print_open_object(p, NULL);
+	print_int(p, PRINT_ANY, "size_bytes", "%10lld", r->size);
+	print_uint(p, PRINT_ANY, "iterations", " %10llu", r->iters);
+	print_double(p, PRINT_ANY, "seconds", " %9.3f", r->seconds);
+	print_bool(p, PRINT_ANY, "verified", " %-8s", r->verified);
+	if (rk_bench_is_latency(params->test)) {
+		print_string(p, PRINT_JSON, "latency_kind", NULL,
+			     params->test == RK_BENCH_READ_LAT ? "round trip"
+							       : "one-way (half the round trip)");
+		print_latency(p, &r->latency);
+	} else {
+		print_double(p, PRINT_ANY, "bandwidth_gbps", " %10.3f", r->gbps);
+		print_double(p, PRINT_ANY, "messages_per_second", " %12.1f", r->msg_per_second);
+		print_double_or_null(p, PRINT_ANY, "link_rate_percent", "  %7.1f",
+				     percent_of(r->gbps, c->link_data_gbps));
+		print_double_or_null(p, PRINT_ANY, "pcie_percent", "  %7.1f\n",
+				     percent_of(r->gbps, c->pcie_data_gbps));
 	}
-	json_object_object_add(obj, "bandwidth_gbps", json_object_new_double(r->gbps));
-	json_object_object_add(obj, "messages_per_second",
-			       json_object_new_double(r->msg_per_second));
-	json_object_object_add(obj, "link_rate_percent",
-			       number_or_null(percent_of(r->gbps, c->link_data_gbps)));
-	json_object_object_add(obj, "pcie_percent",
-			       number_or_null(percent_of(r->gbps, c->pcie_data_gbps)));
-	return obj;
+	print_close(p);
 }
 
-json_object *json_bench(const struct rk_bench_client_options *o, const struct rk_bench_context *c,
-			const struct rk_bench_result *results)
+/* The table's heading: the columns of print_result, the latency's kind in its unit. */
+static void print_heading(struct printer *p, const struct rk_bench_params *params)
 {
-	json_object *doc = json_object_new_object();
-	json_object *array = json_object_new_array();
+	print_text(p, "%10s %10s %9s %-8s", "bytes", "iters", "seconds", "verified");
+	if (rk_bench_is_latency(params->test))
+		print_text(p, " %9s %9s %9s %9s %9s %9s %9s %9s %9s  %s\n", "min", "p50", "p90",
+			   "p99", "p99.9", "p99.99", "max", "mean", "stddev",
+			   params->test == RK_BENCH_READ_LAT ? "us, round trip" : "us, one-way");
+	else
+		print_text(p, " %10s %12s  %7s  %7s\n", "Gb/s", "msg/s", "% link", "% PCIe");
+}
 
+void print_bench(struct printer *p, const struct rk_bench_client_options *o,
+		 const struct rk_bench_context *c, const struct rk_bench_result *results)
+{
+	print_open_object(p, NULL);
+	print_int(p, PRINT_JSON, "schema_version", NULL, 1);
+	print_string(p, PRINT_ANY, "tool", "%s: ", "rdmakit " RDMAKIT_VERSION);
+	print_string(p, PRINT_ANY, "test", "%s ", rk_bench_test_name(o->params.test));
+	print_context(p, o, c);
+	print_params(p, &o->params);
+	print_open_array(p, "results");
+	print_heading(p, &o->params);
 	for (size_t i = 0; i < o->nsizes; i++)
-		json_object_array_add(array, json_result(&o->params, c, &results[i]));
-	json_object_object_add(doc, "schema_version", json_object_new_int(1));
-	json_object_object_add(doc, "tool", json_object_new_string("rdmakit " RDMAKIT_VERSION));
-	json_object_object_add(doc, "test",
-			       json_object_new_string(rk_bench_test_name(o->params.test)));
-	json_object_object_add(doc, "context", json_context(o, c));
-	json_object_object_add(doc, "parameters", json_params(&o->params));
-	json_object_object_add(doc, "results", array);
-	return doc;
-}
-
-static void text_header(FILE *out, const struct rk_bench_client_options *o,
-			const struct rk_bench_context *c)
-{
-	const struct rk_bench_params *p = &o->params;
-
-	fprintf(out,
-		"%s to %s:%u via %s:%u (%s, %s, MTU %u), %u QP(s), TX depth %u, CQ mod %u, "
-		"inline %u, warm-up %u%s\n",
-		rk_bench_test_name(p->test), o->host, o->port, c->device, c->port, c->link_layer,
-		c->gid_type, c->mtu, p->qps, p->tx_depth, p->cq_mod, p->inline_size, p->warmup,
-		p->bidir ? ", bidirectional" : "");
-	fprintf(out, "clock %s; CPU binding: %s\n", rk_bench_clock_name(p->test), c->cpu_binding);
-}
-
-static void text_percent(FILE *out, double value)
-{
-	if (value >= 0)
-		fprintf(out, "  %7.1f", value);
-	else
-		fprintf(out, "  %7s", "-");
-}
-
-void text_bench(FILE *out, const struct rk_bench_client_options *o,
-		const struct rk_bench_context *c, const struct rk_bench_result *results)
-{
-	bool lat = rk_bench_is_latency(o->params.test);
-
-	text_header(out, o, c);
-	if (lat)
-		fprintf(out, "%10s %10s %9s %9s %9s %9s %9s %9s %9s %9s %9s  %s\n", "bytes",
-			"iters", "min", "p50", "p90", "p99", "p99.9", "p99.99", "max", "mean",
-			"stddev",
-			o->params.test == RK_BENCH_READ_LAT ? "us, round trip" : "us, one-way");
-	else
-		fprintf(out, "%10s %10s %10s %12s  %7s  %7s  %s\n", "bytes", "iters", "Gb/s",
-			"msg/s", "% link", "% PCIe", "verified");
-	for (size_t i = 0; i < o->nsizes; i++) {
-		const struct rk_bench_result *r = &results[i];
-		const struct rk_latency_stats *s = &r->latency;
-
-		if (lat) {
-			fprintf(out,
-				"%10u %10llu %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f "
-				" %s\n",
-				r->size, (unsigned long long)r->iters, s->min, s->p50, s->p90,
-				s->p99, s->p999, s->p9999, s->max, s->mean, s->stddev,
-				r->verified ? "verified" : "NOT VERIFIED");
-			continue;
-		}
-		fprintf(out, "%10u %10llu %10.3f %12.1f", r->size, (unsigned long long)r->iters,
-			r->gbps, r->msg_per_second);
-		text_percent(out, percent_of(r->gbps, c->link_data_gbps));
-		text_percent(out, percent_of(r->gbps, c->pcie_data_gbps));
-		fprintf(out, "  %s\n", r->verified ? "yes" : "NO");
-	}
+		print_result(p, &o->params, c, &results[i]);
+	print_close(p);
+	print_close(p);
 }
 
 void bench_print_progress(const struct rk_bench_params *params, double fraction, double elapsed,

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
-/* rdmakit bench's output: text, one JSON document, the progress line and the gnuplot plot. */
+/* rdmakit bench's output: the run through the one writer, the progress line and the plot. */
 #ifndef RDMAKIT_CLI_BENCH_OUT_H
 #define RDMAKIT_CLI_BENCH_OUT_H
 
+#include "print.h"
 #include "rdmakit/bench.h"
 
-#include <json-c/json.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -14,14 +14,9 @@ struct bench_progress {
 	bool tty, shown;
 };
 
-/** The run as one JSON document: schema version, context, parameters, results per size. */
-json_object *json_bench(const struct rk_bench_client_options *o,
-			const struct rk_bench_context *context,
-			const struct rk_bench_result *results);
-
-/** The run for people: a header line and a table of results. */
-void text_bench(FILE *out, const struct rk_bench_client_options *o,
-		const struct rk_bench_context *context, const struct rk_bench_result *results);
+/** The run: schema version, context, parameters, results per size (a table in text). */
+void print_bench(struct printer *p, const struct rk_bench_client_options *o,
+		 const struct rk_bench_context *context, const struct rk_bench_result *results);
 
 /** rk_bench_progress_fn that redraws one line on stderr (ctx: struct bench_progress). */
 void bench_print_progress(const struct rk_bench_params *params, double fraction, double elapsed,

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "bench_out.h"
 #include "cli.h"
-#include "json_out.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -262,6 +261,7 @@ static int run_client(struct bench_args *a)
 	struct rk_bench_result results[RK_BENCH_MAX_SIZES];
 	struct rk_bench_context context;
 	struct bench_progress progress = {.tty = isatty(STDERR_FILENO) == 1};
+	struct printer printer;
 	int err;
 
 	a->client.host = a->host;
@@ -273,10 +273,9 @@ static int run_client(struct bench_args *a)
 		fprintf(stderr, "rdmakit bench: the run did not complete\n");
 		return err == -EIO ? 2 : EXIT_TROUBLE;
 	}
-	if (a->json)
-		json_print(json_bench(&a->client, &context, results), true);
-	else
-		text_bench(stdout, &a->client, &context, results);
+	print_start(&printer, stdout, print_json_format(a->json, false));
+	print_bench(&printer, &a->client, &context, results);
+	print_end(&printer);
 	if (a->plot && bench_plot(a->plot, &a->client, &context, results) != 0)
 		return EXIT_TROUBLE;
 	return 0;

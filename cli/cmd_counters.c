@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "cli.h"
-#include "json_out.h"
-#include "text_out.h"
+#include "host_out.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -61,10 +60,11 @@ static bool parse_counters_args(int argc, char **argv, struct counters_args *arg
 
 static void print_sample(const struct counters_args *args, const struct rk_host *host)
 {
-	if (args->common.json)
-		json_print(json_counters(host, &args->filter), args->count == 1);
-	else
-		text_counters(stdout, host, &args->filter);
+	struct printer printer;
+
+	print_start(&printer, stdout, print_json_format(args->common.json, args->count != 1));
+	print_counters(&printer, host, &args->filter);
+	print_end(&printer);
 }
 
 int cmd_counters(int argc, char **argv)

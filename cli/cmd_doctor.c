@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "cli.h"
 #include "doctor_probe.h"
-#include "json_out.h"
-#include "text_out.h"
+#include "host_out.h"
+#include "rdmakit/health.h"
 
 #include "rdmakit/tune.h"
 
@@ -196,6 +196,7 @@ int cmd_doctor(int argc, char **argv)
 	struct doctor_args args = {0};
 	struct rk_findings findings = {0};
 	struct doctor_view view = {0};
+	struct printer printer;
 	int status;
 
 	if (!cli_parse(&doctor_command, argc, argv, &args, &args.mad, &status))
@@ -206,10 +207,9 @@ int cmd_doctor(int argc, char **argv)
 	} else {
 		rk_findings_sort(&findings);
 		status = exit_code_for(rk_findings_worst(&findings));
-		if (args.common.json)
-			json_print(json_findings(&findings), true);
-		else
-			text_findings(stdout, &findings);
+		print_start(&printer, stdout, print_json_format(args.common.json, false));
+		print_findings(&printer, &findings);
+		print_end(&printer);
 	}
 	rk_findings_free(&findings);
 	release_view(&view);

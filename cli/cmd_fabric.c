@@ -2,7 +2,6 @@
 #include "cli.h"
 #include "fabric_dot.h"
 #include "fabric_out.h"
-#include "json_out.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -94,15 +93,16 @@ static int print_dot(const struct rk_fabric *prev, const struct rk_fabric *fabri
 	return err;
 }
 
-static int print_fabric(const struct fabric_args *args, const struct rk_fabric *prev,
-			const struct rk_fabric *fabric)
+static int show_fabric(const struct fabric_args *args, const struct rk_fabric *prev,
+		       const struct rk_fabric *fabric)
 {
+	struct printer printer;
+
 	if (args->dot)
 		return print_dot(prev, fabric);
-	if (args->common.json)
-		json_print(json_fabric(fabric, args->links), true);
-	else
-		text_fabric(stdout, fabric, args->links);
+	print_start(&printer, stdout, print_json_format(args->common.json, false));
+	print_fabric(&printer, fabric, args->links);
+	print_end(&printer);
 	return 0;
 }
 
@@ -123,7 +123,7 @@ int cmd_fabric(int argc, char **argv)
 	err = discover(&args, &options.fabric, &prev, &fabric);
 	status = cli_exit_for(err);
 	if (!err) {
-		status = print_fabric(&args, prev, fabric) == 0 ? 0 : EXIT_TROUBLE;
+		status = show_fabric(&args, prev, fabric) == 0 ? 0 : EXIT_TROUBLE;
 		rk_fabric_free(prev);
 		rk_fabric_free(fabric);
 	}

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "cli.h"
-#include "json_out.h"
+#include "port_filter.h"
 #include "verbs_out.h"
 
 #include <stddef.h>
@@ -61,6 +61,7 @@ int cmd_probe(int argc, char **argv)
 	struct probe_args args = {0};
 	struct rk_probe_options options = {0};
 	struct rk_probe_result result;
+	struct printer printer;
 	int status;
 
 	if (!cli_parse(&probe_command, argc, argv, &args, NULL, &status))
@@ -73,9 +74,8 @@ int cmd_probe(int argc, char **argv)
 		fprintf(stderr, "rdmakit probe: could not run the probe\n");
 		return EXIT_TROUBLE;
 	}
-	if (args.json)
-		json_print(json_probe(&result), true);
-	else
-		text_probe(stdout, &result);
+	print_start(&printer, stdout, print_json_format(args.json, false));
+	print_probe(&printer, &result);
+	print_end(&printer);
 	return result.passed ? 0 : 2;
 }

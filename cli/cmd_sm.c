@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "cli.h"
 #include "fabric_out.h"
-#include "json_out.h"
-#include "text_out.h"
+#include "host_out.h"
+#include "rdmakit/health.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -54,17 +54,14 @@ static int query_sms(struct rk_monitor *monitor, double interval)
 static void print_sms(const struct sm_args *args, const struct rk_monitor *monitor,
 		      const struct rk_findings *findings)
 {
-	json_object *doc;
+	struct printer printer;
 
-	if (!args->common.json) {
-		text_sm(stdout, &monitor->sm);
-		if (findings->count)
-			text_findings(stdout, findings);
-		return;
-	}
-	doc = json_sm(&monitor->sm);
-	json_object_object_add(doc, "findings", json_findings_array(findings));
-	json_print(doc, true);
+	print_start(&printer, stdout, print_json_format(args->common.json, false));
+	print_open_object(&printer, NULL);
+	print_sm(&printer, &monitor->sm);
+	print_findings_array(&printer, findings);
+	print_close(&printer);
+	print_end(&printer);
 }
 
 int cmd_sm(int argc, char **argv)

@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "cli.h"
-#include "json_out.h"
-#include "text_out.h"
-#include "verbs_out.h"
+#include "host_out.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -41,26 +39,10 @@ static const struct cli_command status_command = {
     .column = 20,
 };
 
-/* Verbs adds MTUs and GID tables on the live host (not on a --sysfs-root tree). */
-static void print_status_json(const struct rk_host *host, const struct status_args *args)
-{
-	json_object *doc = json_status(host, &args->filter);
-
-	if (!args->common.sysfs_root)
-		json_status_add_verbs(doc, &args->filter);
-	json_print(doc, true);
-}
-
-static void print_status_text(const struct rk_host *host, const struct status_args *args)
-{
-	text_status(stdout, host, &args->filter);
-	if (!args->common.sysfs_root)
-		text_status_verbs(stdout, host, &args->filter);
-}
-
 int cmd_status(int argc, char **argv)
 {
 	struct status_args args = {0};
+	struct printer printer;
 	struct rk_host *host;
 	int status;
 
@@ -69,10 +51,10 @@ int cmd_status(int argc, char **argv)
 	host = cli_open_filtered_host(&args.common, &args.filter);
 	if (!host)
 		return EXIT_TROUBLE;
-	if (args.common.json)
-		print_status_json(host, &args);
-	else
-		print_status_text(host, &args);
+	/* verbs adds MTUs and GID tables on the live host (not on a --sysfs-root tree) */
+	print_start(&printer, stdout, print_json_format(args.common.json, false));
+	print_status(&printer, host, &args.filter, !args.common.sysfs_root);
+	print_end(&printer);
 	rk_host_close(host);
 	return 0;
 }

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "cli.h"
 #include "fabric_out.h"
-#include "json_out.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -84,12 +83,14 @@ static void show_progress(size_t done, size_t total, void *ctx)
 			done == total ? "\n" : "");
 }
 
-static void print_sweep(const struct sweep_args *args, const struct rk_monitor *monitor)
+static void show_sweep(const struct sweep_args *args, const struct rk_monitor *monitor)
 {
-	if (args->common.json)
-		print_json_sweep(stdout, monitor->fabric, &monitor->sweep, args->errors_only);
-	else
-		text_sweep(stdout, monitor->fabric, &monitor->sweep, args->errors_only);
+	struct printer printer;
+
+	print_start(&printer, stdout,
+		    args->common.json ? PRINT_FORMAT_JSON_STREAM : PRINT_FORMAT_TEXT);
+	print_sweep(&printer, monitor->fabric, &monitor->sweep, args->errors_only);
+	print_end(&printer);
 }
 
 static int reset_counters(const struct sweep_args *args, struct rk_monitor *monitor)
@@ -115,7 +116,7 @@ static int run_sweeps(const struct sweep_args *args, struct rk_monitor *monitor)
 			cli_sleep(args->interval);
 		err = rk_monitor_sweep(monitor, progress, NULL);
 		if (!err)
-			print_sweep(args, monitor);
+			show_sweep(args, monitor);
 		if (!err && n == 0 && args->reset_mask)
 			err = reset_counters(args, monitor);
 	}

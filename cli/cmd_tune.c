@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* rdmakit tune: audit, plan, apply, rollback, history, verify. */
 #include "cli.h"
-#include "json_out.h"
 #include "tune_out.h"
 
 #include "rdmakit/tune_journal.h"
@@ -182,11 +181,19 @@ static int audit_opensm(const struct tune_args *args, struct rk_tune_audit *audi
 	return err;
 }
 
+/* The writer for this command's --json (and done by print_end). */
+static struct printer *start_printing(const struct tune_args *args, struct printer *printer)
+{
+	print_start(printer, stdout, print_json_format(args->json, false));
+	return printer;
+}
+
 static int run_audit(const struct tune_args *args)
 {
 	struct rk_tune_options options = {
 	    .root = args->root, .profile = args->profile, .partitions = args->partitions};
 	struct rk_tune_audit audit = {0};
+	struct printer printer;
 	int err = rk_tune_audit_host(&options, &audit, NULL), status;
 
 	if (!err)
@@ -195,12 +202,9 @@ static int run_audit(const struct tune_args *args)
 		rk_tune_audit_free(&audit);
 		return failed("audit", err);
 	}
-	if (args->json)
-		json_print(
-		    json_tune_audit(args->root, args->profile ? args->profile->name : NULL, &audit),
-		    true);
-	else
-		text_tune_audit(stdout, &audit);
+	print_tune_audit(start_printing(args, &printer), args->root,
+			 args->profile ? args->profile->name : NULL, &audit);
+	print_end(&printer);
 	status = exit_for(rk_findings_worst(&audit.findings));
 	rk_tune_audit_free(&audit);
 	return status;
@@ -243,14 +247,13 @@ static int run_plan_or_apply(const struct tune_args *args, bool apply)
 {
 	struct rk_tune_plan plan = {0};
 	struct rk_tune_result result;
+	struct printer printer;
 	char label[96];
 	int err = build_plan(args, &plan);
 
 	if (!err && !apply) {
-		if (args->json)
-			json_print(json_tune_plan(args->root, &plan), true);
-		else
-			text_tune_plan(stdout, &plan);
+		print_tune_plan(start_printing(args, &printer), args->root, &plan);
+		print_end(&printer);
 	}
 	if (!err && apply) {
 		plan_label(args, label, sizeof(label));
@@ -261,29 +264,21 @@ static int run_plan_or_apply(const struct tune_args *args, bool apply)
 		return failed(args->action, err);
 	if (!apply)
 		return 0;
-	if (args->json)
-		json_print(json_tune_result(&result), true);
-	else if (!result.id[0])
-		printf("nothing to change: the system already has these settings\n");
-	else
-		printf("applied %s: %zu changes, %zu rejected (rdmakit tune rollback %s undoes "
-		       "them)\n",
-		       result.id, result.done, result.failed, result.id);
+	print_tune_result(start_printing(args, &printer), &result, false);
+	print_end(&printer);
 	return result.failed ? 1 : 0;
 }
 
 static int run_rollback(const struct tune_args *args)
 {
 	struct rk_tune_result result;
+	struct printer printer;
 	int err = rk_tune_rollback(args->root, args->id, &result);
 
 	if (err)
 		return failed("rollback", err);
-	if (args->json)
-		json_print(json_tune_result(&result), true);
-	else
-		printf("rolled back %s: %zu restored, %zu failed\n", result.id, result.done,
-		       result.failed);
+	print_tune_result(start_printing(args, &printer), &result, true);
+	print_end(&printer);
 	return result.failed ? 1 : 0;
 }
 
@@ -291,14 +286,13 @@ static int run_history(const struct tune_args *args)
 {
 	struct rk_tune_history_entry *entries;
 	size_t count;
+	struct printer printer;
 	int err = rk_tune_history(args->root, &entries, &count);
 
 	if (err)
 		return failed("history", err);
-	if (args->json)
-		json_print(json_tune_history(entries, count), true);
-	else
-		text_tune_history(stdout, entries, count);
+	print_tune_history(start_printing(args, &printer), entries, count);
+	print_end(&printer);
 	free(entries);
 	return 0;
 }
@@ -306,16 +300,15 @@ static int run_history(const struct tune_args *args)
 static int run_verify(const struct tune_args *args)
 {
 	struct rk_tune_audit audit = {0};
+	struct printer printer;
 	int err = rk_tune_verify(args->root, args->id, &audit), status;
 
 	if (err) {
 		rk_tune_audit_free(&audit);
 		return failed("verify", err);
 	}
-	if (args->json)
-		json_print(json_tune_audit(args->root, NULL, &audit), true);
-	else
-		text_tune_audit(stdout, &audit);
+	print_tune_audit(start_printing(args, &printer), args->root, NULL, &audit);
+	print_end(&printer);
 	status = audit.findings.count ? 1 : 0;
 	rk_tune_audit_free(&audit);
 	return status;

@@ -1,100 +1,104 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "fabric_out.h"
 
-#include "json_out.h"
-#include "json_stream.h"
-#include "rdmakit/host.h"
+#include "facts_out.h"
 
 #include <errno.h>
-#include <string.h>
 
-static json_object *json_guid(uint64_t guid)
+static void print_guid(struct printer *p, enum print_where where, const char *key, const char *fmt,
+		       uint64_t guid)
 {
 	char text[24];
 
 	rk_format_guid(guid, text, sizeof(text));
-	return json_object_new_string(text);
+	print_string(p, where, key, fmt, text);
 }
 
-static json_object *json_speed(enum rk_speed speed)
+/* A link speed by name, null when there is none. */
+static void print_speed(struct printer *p, const char *key, const char *fmt, enum rk_speed speed)
 {
-	return speed == RK_SPEED_NONE ? NULL : json_object_new_string(rk_speed_name(speed));
+	print_string(p, PRINT_ANY, key, fmt, speed == RK_SPEED_NONE ? NULL : rk_speed_name(speed));
 }
 
-static json_object *json_fabric_port(const struct rk_fabric *fabric,
-				     const struct rk_fabric_port *port)
+static void print_fabric_port(struct printer *p, const struct rk_fabric *fabric,
+			      const struct rk_fabric_port *port)
 {
-	json_object *obj = json_object_new_object();
-
-	json_object_object_add(obj, "port", json_object_new_int(port->num));
-	json_object_object_add(obj, "state",
-			       json_object_new_string(rk_port_state_name(port->state)));
-	json_object_object_add(obj, "phys_state",
-			       json_object_new_string(rk_phys_state_name(port->phys_state)));
-	json_object_object_add(obj, "width", json_width(port->active_width));
-	json_object_object_add(obj, "speed", json_speed(port->active_speed));
-	json_object_object_add(obj, "lid", json_object_new_int(port->lid));
+	print_open_object(p, NULL);
+	print_int(p, PRINT_ANY, "port", "\t[%lld]", port->num);
+	print_string(p, PRINT_ANY, "state", " %s", rk_port_state_name(port->state));
+	print_string(p, PRINT_ANY, "phys_state", " %s", rk_phys_state_name(port->phys_state));
+	print_width(p, "width", " %s", port->active_width);
+	print_speed(p, "speed", " %s", port->active_speed);
+	print_int(p, PRINT_ANY, "lid", " lid %lld", port->lid);
 	if (port->remote_node >= 0) {
-		json_object *remote = json_object_new_object();
-
-		json_object_object_add(remote, "guid",
-				       json_guid(fabric->nodes[port->remote_node].guid));
-		json_object_object_add(remote, "port", json_object_new_int(port->remote_port));
-		json_object_object_add(obj, "remote", remote);
+		print_open_object(p, "remote");
+		print_guid(p, PRINT_ANY, "guid", " -> %s", fabric->nodes[port->remote_node].guid);
+		print_int(p, PRINT_ANY, "port", "[%lld]", port->remote_port);
+		print_close(p);
 	}
-	return obj;
+	print_text(p, "\n");
+	print_close(p);
 }
 
-static json_object *json_fabric_node(const struct rk_fabric *fabric,
-				     const struct rk_fabric_node *node)
+static void print_fabric_node(struct printer *p, const struct rk_fabric *fabric,
+			      const struct rk_fabric_node *node)
 {
-	json_object *obj = json_object_new_object();
-	json_object *ports = json_object_new_array();
-
-	json_object_object_add(obj, "guid", json_guid(node->guid));
-	json_object_object_add(obj, "type", json_object_new_string(rk_node_type_name(node->type)));
-	json_object_object_add(obj, "description", json_object_new_string(node->description));
-	json_object_object_add(obj, "name", json_object_new_string(node->name));
-	json_object_object_add(obj, "lid", json_object_new_int(node->lid));
-	json_object_object_add(obj, "device_id", json_object_new_int((int)node->device_id));
-	json_object_object_add(obj, "num_ports", json_object_new_int(node->nports));
-	for (int p = node->type == RK_NODE_SWITCH ? 1 : 0; p <= node->nports; p++)
-		if (node->ports[p].present)
-			json_object_array_add(ports, json_fabric_port(fabric, &node->ports[p]));
-	json_object_object_add(obj, "ports", ports);
-	return obj;
+	print_open_object(p, NULL);
+	print_guid(p, PRINT_ANY, "guid", "  %s", node->guid);
+	print_string(p, PRINT_ANY, "type", " %-6s", rk_node_type_name(node->type));
+	print_string(p, PRINT_ANY, "description", " \"%s\"", node->description);
+	print_string(p, PRINT_ANY, "name", " \"%s\"", node->name);
+	print_int(p, PRINT_ANY, "lid", " lid %lld", node->lid);
+	print_int(p, PRINT_ANY, "device_id", " device %lld", (int)node->device_id);
+	print_int(p, PRINT_ANY, "num_ports", ", %lld ports", node->nports);
+	print_text(p, "%s\n", node->is_sm ? "  (SM)" : "");
+	print_open_array(p, "ports");
+	for (int i = node->type == RK_NODE_SWITCH ? 1 : 0; i <= node->nports; i++)
+		if (node->ports[i].present)
+			print_fabric_port(p, fabric, &node->ports[i]);
+	print_close(p);
+	print_close(p);
 }
 
-static json_object *json_link_end(const struct rk_fabric *fabric, int node, int port)
+static void print_link_end(struct printer *p, const char *key, const struct rk_fabric *fabric,
+			   int node, int port)
 {
-	json_object *obj = json_object_new_object();
-
-	json_object_object_add(obj, "guid", json_guid(fabric->nodes[node].guid));
-	json_object_object_add(obj, "name", json_object_new_string(fabric->nodes[node].name));
-	json_object_object_add(obj, "port", json_object_new_int(port));
-	return obj;
+	print_open_object(p, key);
+	print_guid(p, PRINT_JSON, "guid", NULL, fabric->nodes[node].guid);
+	print_string(p, PRINT_ANY, "name", "\"%s\"", fabric->nodes[node].name);
+	print_int(p, PRINT_ANY, "port", "[%lld]", port);
+	print_close(p);
 }
 
-static json_object *json_link(const struct rk_fabric *fabric, const struct rk_fabric_link *link)
+static void print_reason(struct printer *p, bool holds, const char *reason)
 {
-	json_object *obj = json_object_new_object();
-	json_object *reasons = json_object_new_array();
+	if (holds)
+		print_string(p, PRINT_ANY, NULL, " %s", reason);
+}
 
-	json_object_object_add(obj, "a", json_link_end(fabric, link->node_a, link->port_a));
-	json_object_object_add(obj, "b", json_link_end(fabric, link->node_b, link->port_b));
-	json_object_object_add(obj, "width", json_width(link->width));
-	json_object_object_add(obj, "speed", json_speed(link->speed));
-	json_object_object_add(obj, "degraded", json_object_new_boolean(rk_link_degraded(link)));
-	if (link->below_enabled)
-		json_object_array_add(reasons, json_object_new_string("below_enabled"));
-	if (link->below_peers)
-		json_object_array_add(reasons, json_object_new_string("below_peers"));
-	if (link->ends_disagree)
-		json_object_array_add(reasons, json_object_new_string("ends_disagree"));
-	json_object_object_add(obj, "reasons", reasons);
-	json_object_object_add(obj, "unused_supported",
-			       json_object_new_boolean(link->unused_supported));
-	return obj;
+static void print_link(struct printer *p, const struct rk_fabric *fabric,
+		       const struct rk_fabric_link *link)
+{
+	bool degraded = rk_link_degraded(link);
+
+	print_open_object(p, NULL);
+	print_text(p, "  ");
+	print_link_end(p, "a", fabric, link->node_a, link->port_a);
+	print_text(p, " <-> ");
+	print_link_end(p, "b", fabric, link->node_b, link->port_b);
+	print_width(p, "width", "  %s", link->width);
+	print_speed(p, "speed", " %s", link->speed);
+	print_bool(p, PRINT_ANY, "degraded", degraded ? "  DEGRADED:" : NULL, degraded);
+	print_open_array(p, "reasons");
+	print_reason(p, link->below_enabled, "below_enabled");
+	print_reason(p, link->below_peers, "below_peers");
+	print_reason(p, link->ends_disagree, "ends_disagree");
+	print_close(p);
+	print_bool(p, PRINT_ANY, "unused_supported",
+		   link->unused_supported ? "  (faster speeds supported, not enabled)" : NULL,
+		   link->unused_supported);
+	print_text(p, "\n");
+	print_close(p);
 }
 
 static bool link_selected(const struct rk_fabric_link *link, enum link_selection links)
@@ -102,111 +106,53 @@ static bool link_selected(const struct rk_fabric_link *link, enum link_selection
 	return links == LINKS_ALL || (links == LINKS_DEGRADED && rk_link_degraded(link));
 }
 
-json_object *json_fabric(const struct rk_fabric *fabric, enum link_selection links)
+void print_fabric(struct printer *p, const struct rk_fabric *fabric, enum link_selection links)
 {
-	json_object *doc = json_object_new_object();
-	json_object *nodes = json_object_new_array();
-	json_object *array = json_object_new_array();
-
-	for (size_t i = 0; i < fabric->nnodes; i++)
-		json_object_array_add(nodes, json_fabric_node(fabric, &fabric->nodes[i]));
-	for (size_t i = 0; i < fabric->nlinks; i++)
-		if (link_selected(&fabric->links[i], links == LINKS_NONE ? LINKS_ALL : links))
-			json_object_array_add(array, json_link(fabric, &fabric->links[i]));
-	json_object_object_add(doc, "nodes", nodes);
-	json_object_object_add(doc, "links", array);
-	json_object_object_add(doc, "discovery_seconds",
-			       json_object_new_double(fabric->discovery_seconds));
-	return doc;
-}
-
-static void text_link(FILE *out, const struct rk_fabric *fabric, const struct rk_fabric_link *link)
-{
-	const struct rk_fabric_node *a = &fabric->nodes[link->node_a];
-	const struct rk_fabric_node *b = &fabric->nodes[link->node_b];
-
-	fprintf(out, "  \"%s\"[%d] <-> \"%s\"[%d]  %dX %s%s%s%s%s\n", a->name, link->port_a,
-		b->name, link->port_b, link->width, rk_speed_name(link->speed),
-		link->below_enabled ? "  DEGRADED: below what both ends enable" : "",
-		link->below_peers ? "  DEGRADED: below most links between these models" : "",
-		link->ends_disagree ? "  (ends disagree)" : "",
-		link->unused_supported && !rk_link_degraded(link)
-		    ? "  (faster speeds supported, not enabled)"
-		    : "");
-}
-
-void text_fabric(FILE *out, const struct rk_fabric *fabric, enum link_selection links)
-{
+	const struct rk_fact *seconds = rk_fact(RK_FACT_FABRIC_DISCOVERY_SECONDS);
+	double values[RK_FACT_COUNT];
 	struct rk_fabric_summary summary;
 
 	rk_fabric_summarize(fabric, &summary);
-	fprintf(
-	    out,
-	    "%zu switches, %zu CAs, %zu routers, %zu links (%zu degraded); discovered in %.2f s\n",
-	    summary.switches, summary.cas, summary.routers, summary.links, summary.degraded_links,
-	    fabric->discovery_seconds);
-	if (links == LINKS_NONE) {
-		for (size_t i = 0; i < fabric->nnodes; i++) {
-			const struct rk_fabric_node *node = &fabric->nodes[i];
-			char guid[24];
-
-			rk_format_guid(node->guid, guid, sizeof(guid));
-			fprintf(out, "  %-6s %s lid %-5u %2d ports  \"%s\"%s\n",
-				rk_node_type_name(node->type), guid, node->lid, node->nports,
-				node->name, node->is_sm ? "  (SM)" : "");
-		}
-		return;
-	}
+	rk_fabric_fact_values(fabric, NULL, 0, values);
+	print_open_object(p, NULL);
+	print_text_off(p, links != LINKS_NONE);
+	print_open_array(p, "nodes");
+	for (size_t i = 0; i < fabric->nnodes; i++)
+		print_fabric_node(p, fabric, &fabric->nodes[i]);
+	print_close(p);
+	print_text_off(p, links == LINKS_NONE);
+	print_open_array(p, "links");
 	for (size_t i = 0; i < fabric->nlinks; i++)
-		if (link_selected(&fabric->links[i], links))
-			text_link(out, fabric, &fabric->links[i]);
+		if (link_selected(&fabric->links[i], links == LINKS_NONE ? LINKS_ALL : links))
+			print_link(p, fabric, &fabric->links[i]);
+	print_close(p);
+	print_text_off(p, false);
+	print_text(p, "%zu switches, %zu CAs, %zu routers, %zu links (%zu degraded); ",
+		   summary.switches, summary.cas, summary.routers, summary.links,
+		   summary.degraded_links);
+	print_double(p, PRINT_ANY, seconds->cli_name, "discovered in %.2f s\n",
+		     values[seconds->id]);
+	print_close(p);
 }
 
-json_object *json_sm(const struct rk_sm_status *sm)
+static void print_sm_entry(struct printer *p, const struct rk_sm *sm)
 {
-	json_object *doc = json_object_new_object();
-	json_object *array = json_object_new_array();
-
-	for (size_t i = 0; i < sm->count; i++) {
-		const struct rk_sm *s = &sm->sms[i];
-		json_object *obj = json_object_new_object();
-
-		json_object_object_add(obj, "lid", json_object_new_int(s->lid));
-		json_object_object_add(obj, "answered", json_object_new_boolean(s->status == 0));
-		if (s->status == 0) {
-			json_object_object_add(obj, "guid", json_guid(s->guid));
-			json_object_object_add(obj, "priority", json_object_new_int(s->priority));
-			json_object_object_add(obj, "state",
-					       json_object_new_string(rk_sm_state_name(s->state)));
-			json_object_object_add(obj, "activity_count",
-					       json_object_new_int64(s->activity_count));
-			json_object_object_add(obj, "name", json_object_new_string(s->name));
-		}
-		json_object_array_add(array, obj);
-	}
-	json_object_object_add(doc, "sms", array);
-	json_object_object_add(doc, "local_lid", json_object_new_int(sm->local_lid));
-	json_object_object_add(doc, "local_sm_lid", json_object_new_int(sm->local_sm_lid));
-	return doc;
+	print_open_object(p, NULL);
+	print_sm_facts(p, sm);
+	print_text(p, "\n");
+	print_close(p);
 }
 
-void text_sm(FILE *out, const struct rk_sm_status *sm)
+void print_sm(struct printer *p, const struct rk_sm_status *sm)
 {
-	fprintf(out, "%-6s %-18s %-8s %-12s %-10s %s\n", "LID", "GUID", "PRIORITY", "STATE",
-		"ACTIVITY", "NODE");
-	for (size_t i = 0; i < sm->count; i++) {
-		const struct rk_sm *s = &sm->sms[i];
-		char guid[24];
-
-		if (s->status != 0) {
-			fprintf(out, "%-6u (no answer)\n", s->lid);
-			continue;
-		}
-		rk_format_guid(s->guid, guid, sizeof(guid));
-		fprintf(out, "%-6u %-18s %-8d %-12s %-10u %s\n", s->lid, guid, s->priority,
-			rk_sm_state_name(s->state), s->activity_count, s->name);
-	}
-	fprintf(out, "local port: LID %u, SM LID %u\n", sm->local_lid, sm->local_sm_lid);
+	print_open_array(p, "sms");
+	print_text(p, "%-6s %-8s %-18s %-8s %-12s %-10s %s\n", "LID", "ANSWERED", "GUID",
+		   "PRIORITY", "STATE", "ACTIVITY", "NODE");
+	for (size_t i = 0; i < sm->count; i++)
+		print_sm_entry(p, &sm->sms[i]);
+	print_close(p);
+	print_int(p, PRINT_ANY, "local_lid", "local port: LID %lld", sm->local_lid);
+	print_int(p, PRINT_ANY, "local_sm_lid", ", SM LID %lld\n", sm->local_sm_lid);
 }
 
 static bool has_errors(const struct rk_sweep_port *p, const struct rk_metric *pma, size_t count)
@@ -217,140 +163,120 @@ static bool has_errors(const struct rk_sweep_port *p, const struct rk_metric *pm
 	return false;
 }
 
-static json_object *json_swept_port(const struct rk_fabric *fabric, const struct rk_sweep_port *p,
-				    double interval)
+/* Where a swept port is: node GUID and name, port, LID. */
+static void print_swept_where(struct printer *p, const struct rk_fabric *fabric,
+			      const struct rk_sweep_port *port)
+{
+	print_guid(p, PRINT_JSON, "guid", NULL, port->node_guid);
+	print_string(p, PRINT_ANY, "name", "\"%s\"", fabric->nodes[port->node].name);
+	print_int(p, PRINT_ANY, "port", "[%lld]", port->port);
+	print_int(p, PRINT_ANY, "lid", " lid %lld", port->lid);
+}
+
+/* {name: value} of every counter (null when unavailable); "(saturated)" and, for an error
+ * counter that rose, "(+delta)" after its value in text. */
+static void print_swept_counters(struct printer *p, const struct rk_sweep_port *port,
+				 const struct rk_metric *pma, size_t count)
+{
+	print_open_object(p, "counters");
+	for (size_t c = 0; c < count; c++) {
+		print_text(p, " %s=", pma[c].name);
+		if (port->state[c] == RK_VALUE_UNAVAILABLE) {
+			print_null(p, PRINT_ANY, pma[c].name, "%s");
+			continue;
+		}
+		print_uint(p, PRINT_ANY, pma[c].name, "%llu", rk_sweep_value(port, c));
+		if (port->state[c] == RK_VALUE_SATURATED)
+			print_text(p, "(saturated)");
+		if (pma[c].is_error && rk_sweep_delta(port, c))
+			print_text(p, "(+%llu)", (unsigned long long)rk_sweep_delta(port, c));
+	}
+	print_close(p);
+}
+
+static void print_swept_port(struct printer *p, const struct rk_fabric *fabric,
+			     const struct rk_sweep_port *port, double interval)
 {
 	size_t count;
 	const struct rk_metric *pma = rk_catalog_pma(&count);
-	const struct rk_fabric_port *fp = &fabric->nodes[p->node].ports[p->port];
-	json_object *obj = json_object_new_object(), *counters = json_object_new_object();
-	json_object *rates = json_object_new_object(), *saturated = json_object_new_array();
+	const struct rk_fabric_port *fp = &fabric->nodes[port->node].ports[port->port];
 
-	json_object_object_add(obj, "guid", json_guid(p->node_guid));
-	json_object_object_add(obj, "name", json_object_new_string(fabric->nodes[p->node].name));
-	json_object_object_add(obj, "port", json_object_new_int(p->port));
-	json_object_object_add(obj, "lid", json_object_new_int(p->lid));
-	json_object_object_add(obj, "state", json_object_new_string(rk_port_state_name(fp->state)));
-	json_object_object_add(obj, "extended", json_object_new_boolean(p->extended));
+	print_open_object(p, NULL);
+	print_swept_where(p, fabric, port);
+	print_string(p, PRINT_ANY, "state", " %s", rk_port_state_name(fp->state));
+	print_bool(p, PRINT_ANY, "extended", port->extended ? " extended:" : ":", port->extended);
+	print_swept_counters(p, port, pma, count);
+	print_open_object(p, "rates");
 	for (size_t c = 0; c < count; c++) {
-		bool available = p->state[c] != RK_VALUE_UNAVAILABLE;
-
-		json_object_object_add(counters, pma[c].name,
-				       available ? json_object_new_uint64(rk_sweep_value(p, c))
-						 : NULL);
-		if (p->state[c] == RK_VALUE_SATURATED)
-			json_object_array_add(saturated, json_object_new_string(pma[c].name));
-		if (available && p->has_delta && interval > 0)
-			json_object_object_add(
-			    rates, pma[c].name,
-			    json_object_new_double((double)rk_sweep_delta(p, c) / interval));
+		if (port->state[c] == RK_VALUE_UNAVAILABLE || !port->has_delta || interval <= 0)
+			continue;
+		print_text(p, " %s=", pma[c].name);
+		print_double(p, PRINT_ANY, pma[c].name, "%.1f/s",
+			     (double)rk_sweep_delta(port, c) / interval);
 	}
-	json_object_object_add(obj, "counters", counters);
-	json_object_object_add(obj, "rates", rates);
-	json_object_object_add(obj, "saturated", saturated);
-	return obj;
+	print_close(p);
+	print_open_array(p, "saturated"); /* "(saturated)" in text */
+	for (size_t c = 0; c < count; c++)
+		if (port->state[c] == RK_VALUE_SATURATED)
+			print_string(p, PRINT_JSON, NULL, NULL, pma[c].name);
+	print_close(p);
+	print_text(p, "\n");
+	print_close(p);
 }
 
-static json_object *json_failed_port(const struct rk_fabric *fabric, const struct rk_sweep_port *p)
+static void print_failed_port(struct printer *p, const struct rk_fabric *fabric,
+			      const struct rk_sweep_port *port)
 {
-	json_object *obj = json_object_new_object();
-
-	json_object_object_add(obj, "guid", json_guid(p->node_guid));
-	json_object_object_add(obj, "name", json_object_new_string(fabric->nodes[p->node].name));
-	json_object_object_add(obj, "port", json_object_new_int(p->port));
-	json_object_object_add(obj, "lid", json_object_new_int(p->lid));
-	json_object_object_add(
-	    obj, "error",
-	    json_object_new_string(p->status == -ETIMEDOUT ? "timeout" : "error status"));
-	return obj;
+	print_open_object(p, NULL);
+	print_swept_where(p, fabric, port);
+	print_string(p, PRINT_ANY, "error", ": no answer (%s)\n",
+		     port->status == -ETIMEDOUT ? "timeout" : "error status");
+	print_close(p);
 }
 
-static json_object *json_mad_stats(const struct rk_mad_stats *stats)
+/* The sweep's MAD statistics, in text " (N MADs: N answered, ...)". */
+static void print_mad_stats(struct printer *p, const struct rk_mad_stats *stats)
 {
-	json_object *obj = json_object_new_object();
+	static const char *const keys[] = {"sent", "answered", "timeouts", "retried", "errors"};
+	static const char *const texts[] = {" (%llu MADs", ": %llu answered", ", %llu timeouts",
+					    ", %llu retried", ", %llu errors)\n"};
+	const size_t values[] = {stats->sent, stats->answered, stats->timeouts, stats->retried,
+				 stats->errors};
 
-	json_object_object_add(obj, "sent", json_object_new_int64((int64_t)stats->sent));
-	json_object_object_add(obj, "answered", json_object_new_int64((int64_t)stats->answered));
-	json_object_object_add(obj, "timeouts", json_object_new_int64((int64_t)stats->timeouts));
-	json_object_object_add(obj, "retried", json_object_new_int64((int64_t)stats->retried));
-	json_object_object_add(obj, "errors", json_object_new_int64((int64_t)stats->errors));
-	return obj;
+	print_open_object(p, "mads");
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++)
+		print_uint(p, PRINT_ANY, keys[i], texts[i], values[i]);
+	print_close(p);
 }
 
-/* Everything of a sweep but its ports: failed ports, totals, MAD statistics. */
-static json_object *json_sweep_summary(const struct rk_fabric *fabric, const struct rk_sweep *sweep)
+void print_sweep(struct printer *p, const struct rk_fabric *fabric, const struct rk_sweep *sweep,
+		 bool errors_only)
 {
-	json_object *doc = json_object_new_object(), *failed = json_object_new_array();
+	size_t count;
+	const struct rk_metric *pma = rk_catalog_pma(&count);
+	double values[RK_FACT_COUNT];
 
+	rk_fabric_fact_values(fabric, sweep, sweep->seconds, values);
+	print_open_object(p, NULL);
+	print_open_array(p, "ports");
+	for (size_t i = 0; i < sweep->count; i++) {
+		const struct rk_sweep_port *port = &sweep->ports[i];
+
+		if (port->status == 0 && (!errors_only || has_errors(port, pma, count)))
+			print_swept_port(p, fabric, port, sweep->interval);
+	}
+	print_close(p);
+	print_open_array(p, "failed");
 	for (size_t i = 0; i < sweep->count; i++)
 		if (sweep->ports[i].status != 0)
-			json_object_array_add(failed, json_failed_port(fabric, &sweep->ports[i]));
-	json_object_object_add(doc, "failed", failed);
-	json_object_object_add(doc, "ports_swept", json_object_new_int64((int64_t)sweep->count));
-	json_object_object_add(doc, "seconds", json_object_new_double(sweep->seconds));
-	json_object_object_add(
-	    doc, "interval", sweep->interval > 0 ? json_object_new_double(sweep->interval) : NULL);
-	json_object_object_add(doc, "mads", json_mad_stats(&sweep->stats));
-	return doc;
-}
-
-void print_json_sweep(FILE *out, const struct rk_fabric *fabric, const struct rk_sweep *sweep,
-		      bool errors_only)
-{
-	size_t count;
-	const struct rk_metric *pma = rk_catalog_pma(&count);
-	struct json_stream stream;
-
-	json_stream_init(&stream, out);
-	json_stream_open_object(&stream, NULL);
-	json_stream_open_array(&stream, "ports");
-	for (size_t i = 0; i < sweep->count; i++) {
-		const struct rk_sweep_port *p = &sweep->ports[i];
-
-		if (p->status == 0 && (!errors_only || has_errors(p, pma, count)))
-			json_stream_value(&stream, NULL,
-					  json_swept_port(fabric, p, sweep->interval));
-	}
-	json_stream_close(&stream);
-	json_stream_members(&stream, json_sweep_summary(fabric, sweep));
-	json_stream_close(&stream);
-	fflush(out);
-}
-
-static void text_swept_port(FILE *out, const struct rk_fabric *fabric,
-			    const struct rk_sweep_port *p, const struct rk_metric *pma,
-			    size_t count, bool errors_only)
-{
-	fprintf(out, "\"%s\"[%u] lid %u:", fabric->nodes[p->node].name, p->port, p->lid);
-	for (size_t c = 0; c < count; c++) {
-		if (p->state[c] == RK_VALUE_UNAVAILABLE || (errors_only && !pma[c].is_error) ||
-		    (errors_only && !p->raw[c]))
-			continue;
-		fprintf(out, " %s=%llu%s", pma[c].name, (unsigned long long)rk_sweep_value(p, c),
-			p->state[c] == RK_VALUE_SATURATED ? "(saturated)" : "");
-		if (pma[c].is_error && rk_sweep_delta(p, c))
-			fprintf(out, "(+%llu)", (unsigned long long)rk_sweep_delta(p, c));
-	}
-	fputc('\n', out);
-}
-
-void text_sweep(FILE *out, const struct rk_fabric *fabric, const struct rk_sweep *sweep,
-		bool errors_only)
-{
-	size_t count;
-	const struct rk_metric *pma = rk_catalog_pma(&count);
-
-	for (size_t i = 0; i < sweep->count; i++) {
-		const struct rk_sweep_port *p = &sweep->ports[i];
-
-		if (p->status != 0)
-			fprintf(out, "\"%s\"[%u] lid %u: no answer\n", fabric->nodes[p->node].name,
-				p->port, p->lid);
-		else if (!errors_only || has_errors(p, pma, count))
-			text_swept_port(out, fabric, p, pma, count, errors_only);
-	}
-	fprintf(out,
-		"%zu ports swept in %.2f s: %zu answered, %zu failed (%zu MADs, %zu timeouts)\n",
-		sweep->count, sweep->seconds, sweep->answered, sweep->failed, sweep->stats.sent,
-		sweep->stats.timeouts);
+			print_failed_port(p, fabric, &sweep->ports[i]);
+	print_close(p);
+	print_uint(p, PRINT_ANY, rk_fact(RK_FACT_FABRIC_SWEPT_PORTS)->cli_name, "%llu ports swept",
+		   (unsigned long long)values[RK_FACT_FABRIC_SWEPT_PORTS]);
+	print_double(p, PRINT_ANY, "seconds", " in %.2f s", sweep->seconds);
+	print_double_or_null(p, PRINT_ANY, "interval",
+			     sweep->interval > 0 ? ", every %.1f s" : NULL,
+			     sweep->interval > 0 ? sweep->interval : -1);
+	print_mad_stats(p, &sweep->stats);
+	print_close(p);
 }

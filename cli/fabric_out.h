@@ -1,15 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
-/* Text and JSON views of a discovered fabric, its SMs and its counter sweeps. */
+/* A discovered fabric, its SMs and its counter sweeps, through the one writer (print.h). */
 #ifndef RDMAKIT_CLI_FABRIC_OUT_H
 #define RDMAKIT_CLI_FABRIC_OUT_H
 
+#include "print.h"
 #include "rdmakit/fabric.h"
 #include "rdmakit/sm.h"
 #include "rdmakit/sweep.h"
 
-#include <json-c/json.h>
 #include <stdbool.h>
-#include <stdio.h>
 
 /* Which links a fabric report lists. */
 enum link_selection {
@@ -18,24 +17,16 @@ enum link_selection {
 	LINKS_DEGRADED,
 };
 
-/** {"nodes": [...], "links": [...]} for fabric --json. */
-json_object *json_fabric(const struct rk_fabric *fabric, enum link_selection links);
+/** {"nodes": [...], "links": [...], "discovery_seconds"}; the text lists the nodes and their
+ * ports (LINKS_NONE, the JSON then has every link) or the selected links, and a summary. */
+void print_fabric(struct printer *p, const struct rk_fabric *fabric, enum link_selection links);
 
-/** A summary line, the nodes, and the selected links, for people. */
-void text_fabric(FILE *out, const struct rk_fabric *fabric, enum link_selection links);
+/** The members "sms": [...], "local_lid", "local_sm_lid" of an open object (a table in text). */
+void print_sm(struct printer *p, const struct rk_sm_status *sm);
 
-/** {"sms": [...], "local_lid", "local_sm_lid"} for sm --json. */
-json_object *json_sm(const struct rk_sm_status *sm);
-
-/** A table of the SMs, master first. */
-void text_sm(FILE *out, const struct rk_sm_status *sm);
-
-/** One line {"ports": [...], "failed": [...], ...} for sweep --json, a port at a time. */
-void print_json_sweep(FILE *out, const struct rk_fabric *fabric, const struct rk_sweep *sweep,
-		      bool errors_only);
-
-/** One line per port with its counters (errors only: ports with error counts). */
-void text_sweep(FILE *out, const struct rk_fabric *fabric, const struct rk_sweep *sweep,
-		bool errors_only);
+/** {"ports": [...], "failed": [...], "ports_swept", ...}: a port a line in text (errors only:
+ * the ports with error counts). */
+void print_sweep(struct printer *p, const struct rk_fabric *fabric, const struct rk_sweep *sweep,
+		 bool errors_only);
 
 #endif

@@ -1,180 +1,151 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "tune_out.h"
 
+#include "host_out.h"
+
 #include <string.h>
 #include <time.h>
 
-static json_object *string_or_null(const char *s)
+static void print_audit_finding(struct printer *p, const struct rk_finding *f,
+				const struct rk_tune_fact *fact)
 {
-	return s && s[0] ? json_object_new_string(s) : NULL;
+	print_finding_start(p, f);
+	print_string(p, PRINT_ANY, "area", " [%s]", fact->area);
+	print_string(p, PRINT_ANY, "subject", "  %s\n", f->subject);
+	print_string_or_null(p, PRINT_ANY, "current", "         %s", fact->current);
+	print_string_or_null(p, PRINT_ANY, "recommended", " -> %s\n", fact->recommended);
+	print_finding_end(p, f, "         how: %s\n");
 }
 
-json_object *json_tune_audit(const char *root, const char *profile,
-			     const struct rk_tune_audit *audit)
+void print_tune_audit(struct printer *p, const char *root, const char *profile,
+		      const struct rk_tune_audit *audit)
 {
-	json_object *doc = json_object_new_object(), *array = json_object_new_array();
-
-	for (size_t i = 0; i < audit->findings.count; i++) {
-		const struct rk_finding *f = &audit->findings.items[i];
-		const struct rk_tune_fact *fact = &audit->facts[i];
-		json_object *obj = json_object_new_object();
-
-		json_object_object_add(obj, "severity",
-				       json_object_new_string(rk_severity_name(f->severity)));
-		json_object_object_add(obj, "code", json_object_new_string(f->code));
-		json_object_object_add(obj, "area", json_object_new_string(fact->area));
-		json_object_object_add(obj, "subject", json_object_new_string(f->subject));
-		json_object_object_add(obj, "current", string_or_null(fact->current));
-		json_object_object_add(obj, "recommended", string_or_null(fact->recommended));
-		json_object_object_add(obj, "message", json_object_new_string(f->message));
-		json_object_object_add(obj, "remedy", json_object_new_string(f->remedy));
-		json_object_array_add(array, obj);
-	}
-	json_object_object_add(doc, "root", json_object_new_string(root));
-	json_object_object_add(doc, "profile", string_or_null(profile));
-	json_object_object_add(doc, "findings", array);
-	json_object_object_add(
-	    doc, "worst",
-	    json_object_new_string(rk_severity_name(rk_findings_worst(&audit->findings))));
-	return doc;
+	print_open_object(p, NULL);
+	print_string(p, PRINT_ANY, "root", "root %s", root);
+	print_string_or_null(p, PRINT_ANY, "profile", ", profile %s\n", profile);
+	print_open_array(p, "findings");
+	for (size_t i = 0; i < audit->findings.count; i++)
+		print_audit_finding(p, &audit->findings.items[i], &audit->facts[i]);
+	print_close(p);
+	print_findings_summary(p, &audit->findings);
+	print_close(p);
 }
 
-void text_tune_audit(FILE *out, const struct rk_tune_audit *audit)
+/* A file's content in text, line by line behind prefix ("- " what goes, "+ " what comes). */
+static void print_lines(struct printer *p, const char *prefix, const char *text, size_t len)
 {
-	size_t by_severity[3] = {0};
-	const char *area = "";
+	const char *line = text, *end = text + len;
 
-	for (size_t i = 0; i < audit->findings.count; i++) {
-		const struct rk_finding *f = &audit->findings.items[i];
-		const struct rk_tune_fact *fact = &audit->facts[i];
+	while (line < end) {
+		const char *nl = memchr(line, '\n', (size_t)(end - line));
+		size_t n = nl ? (size_t)(nl - line) : (size_t)(end - line);
 
-		by_severity[f->severity]++;
-		if (strcmp(area, fact->area) != 0)
-			fprintf(out, "%s[%s]\n", i ? "\n" : "", area = fact->area);
-		fprintf(out, "%-8s %s  %s\n", rk_severity_name(f->severity), f->code, f->subject);
-		if (fact->current[0] || fact->recommended[0])
-			fprintf(out, "%-8s %s -> %s\n", "", fact->current[0] ? fact->current : "?",
-				fact->recommended[0] ? fact->recommended : "?");
-		fprintf(out, "%-8s %s\n%-8s how: %s\n", "", f->message, "", f->remedy);
-	}
-	fprintf(out, "%s%s: %zu critical, %zu warning, %zu ok\n", audit->findings.count ? "\n" : "",
-		rk_severity_name(rk_findings_worst(&audit->findings)),
-		by_severity[RK_SEVERITY_CRITICAL], by_severity[RK_SEVERITY_WARNING],
-		by_severity[RK_SEVERITY_OK]);
-}
-
-json_object *json_tune_plan(const char *root, const struct rk_tune_plan *plan)
-{
-	json_object *doc = json_object_new_object(), *array = json_object_new_array();
-
-	for (size_t i = 0; i < plan->count; i++) {
-		const struct rk_tune_change *c = &plan->items[i];
-		json_object *obj = json_object_new_object();
-		char path[300];
-
-		snprintf(path, sizeof(path), "/%s", c->path);
-		json_object_object_add(
-		    obj, "kind", json_object_new_string(c->kind == RK_TUNE_FILE ? "file" : "live"));
-		json_object_object_add(obj, "key", json_object_new_string(c->key));
-		json_object_object_add(obj, "path", json_object_new_string(path));
-		json_object_object_add(
-		    obj, "current",
-		    c->current ? json_object_new_string_len(c->current, (int)c->current_len)
-			       : NULL);
-		json_object_object_add(obj, "new",
-				       json_object_new_string_len(c->wanted, (int)c->wanted_len));
-		if (c->kind == RK_TUNE_FILE) {
-			char mode[8];
-
-			snprintf(mode, sizeof(mode), "%04o", c->wanted_mode);
-			json_object_object_add(obj, "mode", json_object_new_string(mode));
-		}
-		json_object_array_add(array, obj);
-	}
-	json_object_object_add(doc, "root", json_object_new_string(root));
-	json_object_object_add(doc, "changes", array);
-	return doc;
-}
-
-static void print_lines(FILE *out, const char *prefix, const char *text, size_t len)
-{
-	const char *p = text, *end = text + len;
-
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-
-		fprintf(out, "    %s%.*s\n", prefix, (int)n, p);
-		p += n + 1;
+		print_text(p, "    %s%.*s\n", prefix, (int)n, line);
+		line += n + 1;
 	}
 }
 
-void text_tune_plan(FILE *out, const struct rk_tune_plan *plan)
+/* What a change replaces and what it writes: a live value's first line, a file's lines. */
+static void print_contents(struct printer *p, const struct rk_tune_change *c)
 {
-	for (size_t i = 0; i < plan->count; i++) {
-		const struct rk_tune_change *c = &plan->items[i];
-
-		if (c->kind == RK_TUNE_LIVE) {
-			fprintf(out, "/%s  (%s)\n    %.*s -> %.*s\n", c->path, c->key,
-				(int)strcspn(c->current, "\n"), c->current,
-				(int)strcspn(c->wanted, "\n"), c->wanted);
-			continue;
-		}
-		fprintf(out, "/%s  (%s, %s, mode %04o)\n", c->path, c->key,
-			c->existed ? "replaced" : "new file", c->wanted_mode);
-		if (c->existed)
-			print_lines(out, "- ", c->current, c->current_len);
-		print_lines(out, "+ ", c->wanted, c->wanted_len);
+	print_string_len(p, PRINT_JSON, "current", NULL, c->current, c->current_len);
+	print_string_len(p, PRINT_JSON, "new", NULL, c->wanted, c->wanted_len);
+	if (c->kind == RK_TUNE_LIVE) {
+		print_text(p, "    %.*s -> %.*s\n", (int)strcspn(c->current, "\n"), c->current,
+			   (int)strcspn(c->wanted, "\n"), c->wanted);
+		return;
 	}
-	fprintf(out, "%zu change%s\n", plan->count, plan->count == 1 ? "" : "s");
+	if (c->existed)
+		print_lines(p, "- ", c->current, c->current_len);
+	print_lines(p, "+ ", c->wanted, c->wanted_len);
 }
 
-json_object *json_tune_result(const struct rk_tune_result *result)
+static void print_change(struct printer *p, const struct rk_tune_change *c)
 {
-	json_object *doc = json_object_new_object();
+	char path[300], mode[8];
 
-	json_object_object_add(doc, "id", string_or_null(result->id));
-	json_object_object_add(doc, "done", json_object_new_int64((int64_t)result->done));
-	json_object_object_add(doc, "failed", json_object_new_int64((int64_t)result->failed));
-	return doc;
+	snprintf(path, sizeof(path), "/%s", c->path);
+	snprintf(mode, sizeof(mode), "%04o", c->wanted_mode);
+	print_open_object(p, NULL);
+	print_string(p, PRINT_JSON, "kind", NULL, c->kind == RK_TUNE_FILE ? "file" : "live");
+	print_string(p, PRINT_JSON, "key", NULL, c->key);
+	print_string(p, PRINT_ANY, "path", "%s", path);
+	print_text(p, "  (%s", c->key);
+	if (c->kind == RK_TUNE_FILE)
+		print_text(p, ", %s, mode %s", c->existed ? "replaced" : "new file", mode);
+	print_text(p, ")\n");
+	print_contents(p, c);
+	if (c->kind == RK_TUNE_FILE)
+		print_string(p, PRINT_JSON, "mode", NULL, mode);
+	print_close(p);
 }
 
-json_object *json_tune_history(const struct rk_tune_history_entry *entries, size_t count)
+void print_tune_plan(struct printer *p, const char *root, const struct rk_tune_plan *plan)
 {
-	json_object *doc = json_object_new_object(), *array = json_object_new_array();
-
-	for (size_t i = 0; i < count; i++) {
-		const struct rk_tune_history_entry *e = &entries[i];
-		json_object *obj = json_object_new_object();
-
-		json_object_object_add(obj, "id", json_object_new_string(e->id));
-		json_object_object_add(
-		    obj, "state", json_object_new_string(rk_tune_journal_state_name(e->state)));
-		json_object_object_add(obj, "label", string_or_null(e->label));
-		json_object_object_add(obj, "started", json_object_new_int64(e->started));
-		json_object_object_add(obj, "changes", json_object_new_int64((int64_t)e->changes));
-		json_object_object_add(obj, "failed", json_object_new_int64((int64_t)e->failed));
-		json_object_object_add(obj, "problem", string_or_null(e->problem));
-		json_object_array_add(array, obj);
-	}
-	json_object_object_add(doc, "journals", array);
-	return doc;
+	print_open_object(p, NULL);
+	print_string(p, PRINT_JSON, "root", NULL, root);
+	print_open_array(p, "changes");
+	for (size_t i = 0; i < plan->count; i++)
+		print_change(p, &plan->items[i]);
+	print_close(p);
+	print_text(p, "%zu change%s\n", plan->count, plan->count == 1 ? "" : "s");
+	print_close(p);
 }
 
-void text_tune_history(FILE *out, const struct rk_tune_history_entry *entries, size_t count)
+void print_tune_result(struct printer *p, const struct rk_tune_result *result, bool rollback)
 {
-	fprintf(out, "%-6s %-12s %-20s %7s %6s  %s\n", "ID", "STATE", "STARTED (UTC)", "CHANGES",
-		"FAILED", "LABEL");
-	for (size_t i = 0; i < count; i++) {
-		const struct rk_tune_history_entry *e = &entries[i];
-		char when[32] = "-";
-		time_t t = (time_t)e->started;
-		struct tm tm;
+	bool did = result->id[0] != '\0';
 
-		if (e->started && gmtime_r(&t, &tm))
-			strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
-		fprintf(out, "%-6s %-12s %-20s %7zu %6zu  %s%s%s\n", e->id,
-			rk_tune_journal_state_name(e->state), when, e->changes, e->failed, e->label,
-			e->problem[0] ? "  " : "", e->problem);
-	}
+	print_open_object(p, NULL);
+	if (!did)
+		print_text(p, "nothing to change: the system already has these settings\n");
+	print_string_or_null(p, PRINT_ANY, "id",
+			     !did	? NULL
+			     : rollback ? "rolled back %s: "
+					: "applied %s: ",
+			     result->id);
+	print_uint(p, PRINT_ANY, "done",
+		   !did	      ? NULL
+		   : rollback ? "%llu restored, "
+			      : "%llu changes, ",
+		   result->done);
+	print_uint(p, PRINT_ANY, "failed",
+		   !did	      ? NULL
+		   : rollback ? "%llu failed\n"
+			      : "%llu rejected (rdmakit tune rollback undoes them)\n",
+		   result->failed);
+	print_close(p);
+}
+
+static void print_journal(struct printer *p, const struct rk_tune_history_entry *e)
+{
+	char when[32] = "-";
+	time_t t = (time_t)e->started;
+	struct tm tm;
+
+	if (e->started && gmtime_r(&t, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	print_open_object(p, NULL);
+	print_string(p, PRINT_ANY, "id", "%-6s", e->id);
+	print_string(p, PRINT_ANY, "state", " %-12s", rk_tune_journal_state_name(e->state));
+	print_string_or_null(p, PRINT_ANY, "label", " %-24s", e->label);
+	print_int(p, PRINT_JSON, "started", NULL, e->started);
+	print_string(p, PRINT_TEXT, NULL, " %-20s", when);
+	print_uint(p, PRINT_ANY, "changes", " %7llu", e->changes);
+	print_uint(p, PRINT_ANY, "failed", " %6llu", e->failed);
+	print_string_or_null(p, PRINT_ANY, "problem", "  %s\n", e->problem);
+	print_close(p);
+}
+
+void print_tune_history(struct printer *p, const struct rk_tune_history_entry *entries,
+			size_t count)
+{
+	print_open_object(p, NULL);
+	print_open_array(p, "journals");
+	print_text(p, "%-6s %-12s %-24s %-20s %7s %6s  %s\n", "ID", "STATE", "LABEL",
+		   "STARTED (UTC)", "CHANGES", "FAILED", "PROBLEM");
+	for (size_t i = 0; i < count; i++)
+		print_journal(p, &entries[i]);
+	print_close(p);
+	print_close(p);
 }

@@ -1,24 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
-/* Output of what verbs knows: GID tables and MTUs for status, the probe's result. */
+/* What verbs knows, through the one writer: a port's MTUs, GID table and P_Keys (for status),
+ * and the probe's result. */
 #ifndef RDMAKIT_CLI_VERBS_OUT_H
 #define RDMAKIT_CLI_VERBS_OUT_H
 
-#include "cli.h"
+#include "print.h"
 #include "rdmakit/verbs.h"
 
-#include <json-c/json.h>
-#include <stdio.h>
-
-/** Add each port's MTUs, GID table and P_Keys from verbs to a status document. */
-void json_status_add_verbs(json_object *doc, const struct port_filter *filter);
-
-/** Each selected port's MTUs, GID table and P_Keys from verbs, as text. */
-void text_status_verbs(FILE *out, const struct rk_host *host, const struct port_filter *filter);
+/** Members of a status port: active_mtu_bytes, max_mtu_bytes, gids, pkeys. */
+void print_verbs_port(struct printer *p, const struct rk_verbs_port *port);
 
 /** The probe's result: device, port, GID, steps with their times, failure and hint. */
-json_object *json_probe(const struct rk_probe_result *result);
-
-/** The probe's result for people: verdict, step times, and what to check on failure. */
-void text_probe(FILE *out, const struct rk_probe_result *result);
+void print_probe(struct printer *p, const struct rk_probe_result *result);
 
 #endif

@@ -3,6 +3,8 @@
 
 #include "cd_submit.h"
 
+#include "rdmakit/facts.h"
+
 /* Names that do not fit are counted as "and N more". */
 static void note_add(struct cd_note *note, const char *subject, const char *name)
 {
@@ -81,10 +83,12 @@ static const int notif_severities[] = {
 
 void cd_events_port(bool notify, const struct cd_port_plan *plan, const struct rk_event *event)
 {
+	const struct rk_fact *state = rk_fact(RK_FACT_PORT_STATE);
+
 	cd_log(LOG_INFO, "%s", event->message);
 	if (notify)
-		cd_notify(notif_severities[event->severity], plan->instance, "gauge", "state", "%s",
-			  event->message);
+		cd_notify(notif_severities[event->severity], plan->instance, state->cd_type,
+			  state->cd_instance, "%s", event->message);
 }
 
 void cd_events_device(bool notify, const struct rk_event *event)

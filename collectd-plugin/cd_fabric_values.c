@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "cd_fabric_values.h"
 
+#include <pthread.h>
 #include <string.h>
 
 /* Data counters every sweep; other pairs are packet counts; singles once they count. */
@@ -31,38 +32,47 @@ size_t cd_fabric_items(struct cd_fabric_item items[RK_SWEEP_COUNTERS])
 	return n;
 }
 
-#define SWEEP  "every sweep"
-#define QUERY  "every query"
-#define MASTER "when the master answers"
+#define CD_FACTS_MAX RK_FACT_COUNT
 
-/* The fabric's values, then the SM's. */
-static const struct cd_fact facts[] = {
-    {RK_FACT_FABRIC_NODES, "count", "nodes", "value", SWEEP},
-    {RK_FACT_FABRIC_SWITCHES, "count", "switches", "value", SWEEP},
-    {RK_FACT_FABRIC_CAS, "count", "cas", "value", SWEEP},
-    {RK_FACT_FABRIC_LINKS, "count", "links", "value", SWEEP},
-    {RK_FACT_FABRIC_DEGRADED_LINKS, "count", "degraded_links", "value", SWEEP},
-    {RK_FACT_FABRIC_SWEPT_PORTS, "count", "swept_ports", "value", SWEEP},
-    {RK_FACT_FABRIC_UNANSWERED_PORTS, "count", "unanswered_ports", "value", SWEEP},
-    {RK_FACT_FABRIC_SWEEP_SECONDS, "duration", "sweep", "seconds", SWEEP},
-    {RK_FACT_FABRIC_DISCOVERY_SECONDS, "duration", "discovery", "seconds", SWEEP},
-    {RK_FACT_SM_MASTER_LID, "gauge", "master_lid", "value", MASTER},
-    {RK_FACT_SM_MASTER_PRIORITY, "gauge", "master_priority", "value", MASTER},
-    {RK_FACT_SM_MASTER_STATE, "gauge", "master_state", "value", MASTER},
-    {RK_FACT_SM_MASTER_ACTIVITY, "derive", "master_activity_count", "value", MASTER},
-    {RK_FACT_SM_ANSWERED, "count", "sms", "value", QUERY},
-    {RK_FACT_SM_MASTERS, "count", "masters", "value", QUERY},
-    {RK_FACT_SM_STANDBYS, "count", "standbys", "value", QUERY},
-};
+static struct cd_fact facts[CD_FACTS_MAX];
+static size_t nfacts;
+static pthread_once_t facts_once = PTHREAD_ONCE_INIT;
+
+/* The data source of a collectd type (types.db): "duration" has "seconds", the others "value". */
+static const char *ds_of(const char *type)
+{
+	return strcmp(type, "duration") == 0 ? "seconds" : "value";
+}
+
+/* The fabric and SM facts the table of facts gives a collectd type, in its order. */
+static void build_facts(void)
+{
+	size_t count;
+	const struct rk_fact *all = rk_facts_all(&count);
+
+	for (size_t i = 0; i < count; i++) {
+		const struct rk_fact *f = &all[i];
+
+		if ((f->scope != RK_SCOPE_FABRIC && f->scope != RK_SCOPE_SM) ||
+		    !rk_fact_served(f, RK_FRONT_COLLECTD))
+			continue;
+		facts[nfacts++] = (struct cd_fact){.fact = f->id,
+						   .type = f->cd_type,
+						   .type_instance = f->cd_instance,
+						   .ds_name = ds_of(f->cd_type),
+						   .when = f->cd_when};
+	}
+}
 
 const struct cd_fact *cd_fact_list(enum rk_fact_scope scope, size_t *count)
 {
-	size_t first = 0, n = sizeof(facts) / sizeof(facts[0]);
+	size_t first = 0;
 
-	while (first < n && rk_fact(facts[first].fact)->scope != scope)
+	pthread_once(&facts_once, build_facts);
+	while (first < nfacts && rk_fact(facts[first].fact)->scope != scope)
 		first++;
 	*count = 0;
-	while (first + *count < n && rk_fact(facts[first + *count].fact)->scope == scope)
+	while (first + *count < nfacts && rk_fact(facts[first + *count].fact)->scope == scope)
 		(*count)++;
 	return &facts[first];
 }

@@ -30,11 +30,11 @@ struct cd_fabric_item {
 	enum cd_fabric_rule rule;
 };
 
-/* A fact of the core sent as one number under a standard type. */
+/* A fact of the core sent as one number under a standard type (all from the table of facts). */
 struct cd_fact {
-	enum rk_fact_id fact;	   /* unit and help come from the core's table */
-	const char *type;	   /* "count", "duration", "gauge" or "derive" */
-	const char *type_instance; /* e.g. "nodes", "master_lid" */
+	enum rk_fact_id fact; /* unit and help come from the core's table */
+	const char *type;     /* the fact's cd_type: "count", "duration", "gauge" or "derive" */
+	const char *type_instance; /* the fact's cd_instance */
 	const char *ds_name;	   /* the type's data source: "value" or "seconds" */
 	const char *when;	   /* when it is sent, for the reference table */
 };

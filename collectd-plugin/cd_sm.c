@@ -54,7 +54,8 @@ static void send_facts(const struct rk_sm_status *status, cdtime_t now)
 static void report_event(const struct rk_event *event, void *ctx)
 {
 	const struct cd_sm *s = ctx;
-	const struct cd_about about = {CD_SM_PLUGIN, "", "gauge", "master_lid"};
+	const struct rk_fact *master = rk_fact(RK_FACT_SM_MASTER_LID);
+	const struct cd_about about = {CD_SM_PLUGIN, "", master->cd_type, master->cd_instance};
 	bool notify = s->mon->config->notifications;
 
 	if (event->is_finding)

@@ -2,43 +2,15 @@
 #include "cd_values.h"
 
 #include <pthread.h>
-#include <string.h>
 
-/* The collectd types of the core's rx/tx counter pairs (rk_counter_pairs). */
-static const struct cd_pair_type {
-	const char *pair, *type, *type_instance;
-} pair_types[] = {
-    {"data", "if_octets", ""},
-    {"packets", "if_packets", ""},
-    {"unicast_packets", "if_packets", "unicast"},
-    {"multicast_packets", "if_packets", "multicast"},
-};
-
-/* The core's port facts sent as gauges, and their collectd type instances. */
-static const struct cd_port_fact {
-	enum rk_fact_id fact;
-	const char *type_instance;
-} port_facts[] = {
-    {RK_FACT_PORT_STATE, "state"},	  {RK_FACT_PORT_PHYS_STATE, "phys_state"},
-    {RK_FACT_PORT_RATE, "rate"},	  {RK_FACT_PORT_LID, "lid"},
-    {RK_FACT_PORT_SM_LID, "sm_lid"},	  {RK_FACT_PORT_SM_SL, "sm_sl"},
-    {RK_FACT_PORT_LMC, "lid_mask_count"}, {RK_FACT_PORT_CAP_MASK, "cap_mask"},
-};
-
-#define PORT_GAUGES (sizeof(port_facts) / sizeof(port_facts[0]))
-
-static struct cd_port_gauge gauges[PORT_GAUGES];
+static struct cd_port_gauge gauges[RK_FACT_COUNT];
+static size_t ngauges;
 static pthread_once_t gauges_once = PTHREAD_ONCE_INIT;
 
 const char *cd_pair_type(const struct rk_counter_pair *pair, const char **type_instance)
 {
-	for (size_t i = 0; i < sizeof(pair_types) / sizeof(pair_types[0]); i++) {
-		if (strcmp(pair->name, pair_types[i].pair) == 0) {
-			*type_instance = pair_types[i].type_instance;
-			return pair_types[i].type;
-		}
-	}
-	return NULL;
+	*type_instance = pair->cd_instance;
+	return pair->cd_type;
 }
 
 /* The pair a PMA counter travels in, with its collectd type; false when it travels alone. */
@@ -66,18 +38,26 @@ void cd_slot_for(const struct rk_metric *metric, const char *name, struct cd_slo
 	slot->partner = NULL;
 }
 
+/* The port facts the table of facts gives a collectd type. */
 static void build_gauges(void)
 {
-	for (size_t i = 0; i < PORT_GAUGES; i++) {
-		gauges[i].fact = rk_fact(port_facts[i].fact);
-		gauges[i].type_instance = port_facts[i].type_instance;
-		gauges[i].value = gauges[i].fact->port_number;
+	size_t count;
+	const struct rk_fact *facts = rk_facts_all(&count);
+
+	for (size_t i = 0; i < count; i++) {
+		if (facts[i].scope != RK_SCOPE_PORT ||
+		    !rk_fact_served(&facts[i], RK_FRONT_COLLECTD))
+			continue;
+		gauges[ngauges].fact = &facts[i];
+		gauges[ngauges].type_instance = facts[i].cd_instance;
+		gauges[ngauges].value = facts[i].port_number;
+		ngauges++;
 	}
 }
 
 const struct cd_port_gauge *cd_port_gauges(size_t *count)
 {
 	pthread_once(&gauges_once, build_gauges);
-	*count = PORT_GAUGES;
+	*count = ngauges;
 	return gauges;
 }

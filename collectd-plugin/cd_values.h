@@ -18,9 +18,9 @@ struct cd_slot {
 	const char *partner;	   /* the other file of an rx/tx pair, else NULL */
 };
 
-/* A port fact of the core dispatched as a gauge. */
+/* A port fact of the core dispatched as a gauge (the facts with a collectd type). */
 struct cd_port_gauge {
-	const char *type_instance;		     /* collectd's name for it */
+	const char *type_instance;		     /* the fact's cd_instance */
 	double (*value)(const struct rk_port *port); /* the core's reader: negative when unknown */
 	const struct rk_fact *fact;		     /* unit, help, ... */
 };

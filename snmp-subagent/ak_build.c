@@ -13,25 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* RdmakitLinkSpeed, in the order of its enumeration. */
-static const char *const speed_names[] = {"",	 "SDR", "DDR", "QDR", "FDR10",
-					  "FDR", "EDR", "HDR", "NDR", "XDR"};
-
-static unsigned speed_number(const char *speed)
-{
-	for (unsigned i = 1; i < sizeof(speed_names) / sizeof(speed_names[0]); i++)
-		if (strcmp(speed, speed_names[i]) == 0)
-			return i;
-	return 0;
-}
-
-static unsigned link_layer_number(const char *link_layer)
-{
-	if (strcmp(link_layer, "InfiniBand") == 0)
-		return 1;
-	return strcmp(link_layer, "Ethernet") == 0 ? 2 : 0;
-}
-
 int ak_parse_hex_bytes(const char *text, unsigned char *out, size_t len)
 {
 	size_t n = 0;
@@ -55,65 +36,98 @@ int ak_parse_hex_bytes(const char *text, unsigned char *out, size_t len)
 	return n == len && half < 0 ? 0 : -EINVAL;
 }
 
-static int set_guid(struct ak_row *row, unsigned column, const char *text)
-{
-	unsigned char guid[8];
+/* The cell type of a numeric syntax. */
+static const enum ak_cell_type number_cells[] = {
+    [RK_SNMP_GAUGE] = AK_CELL_UNSIGNED,
+    [RK_SNMP_INTEGER] = AK_CELL_INTEGER,
+    [RK_SNMP_COUNTER32] = AK_CELL_COUNTER32,
+    [RK_SNMP_TRUTH] = AK_CELL_INTEGER,
+};
 
-	if (ak_parse_hex_bytes(text, guid, sizeof(guid)) != 0)
-		return 0; /* unreadable: no instance */
-	return ak_row_set_octets(row, column, guid, sizeof(guid));
+/* Whether a number is served as the fact says, and the number served. */
+static bool served_number(const struct rk_fact *fact, double *value)
+{
+	bool unknown = isnan(*value) || *value < 0;
+
+	switch (fact->snmp_when) {
+	case RK_SNMP_KNOWN:
+		return !unknown;
+	case RK_SNMP_POSITIVE:
+		return !unknown && *value > 0;
+	case RK_SNMP_ALWAYS:
+		return !isnan(*value);
+	case RK_SNMP_OR_ZERO:
+		if (unknown)
+			*value = 0;
+		return true;
+	}
+	return false;
 }
 
-static void set_if_known(struct ak_row *row, unsigned column, int64_t value)
+static void set_number(struct ak_row *row, const struct rk_fact *fact, double value)
 {
-	if (value >= 0)
-		ak_row_set_number(row, column, AK_CELL_UNSIGNED, (uint64_t)value);
+	if (!served_number(fact, &value))
+		return;
+	if (fact->snmp_syntax == RK_SNMP_TRUTH)
+		value = value != 0 ? AK_TRUE : AK_FALSE;
+	ak_row_set_number(row, fact->column, number_cells[fact->snmp_syntax],
+			  (uint64_t)(int64_t)llround(value * fact->snmp_scale));
 }
 
-static void set_pcie(struct ak_row *row, const struct rk_pci *pci)
+/* Hex digits as octets: a GUID or a GID; an unreadable one has no instance. */
+static int set_hex(struct ak_row *row, unsigned column, const char *text, size_t len)
 {
-	if (pci->cur_speed_gts > 0)
-		set_if_known(row, AK_DEVICE_PCIE_CUR_SPEED, lround(pci->cur_speed_gts * 1000));
-	if (pci->max_speed_gts > 0)
-		set_if_known(row, AK_DEVICE_PCIE_MAX_SPEED, lround(pci->max_speed_gts * 1000));
-	set_if_known(row, AK_DEVICE_PCIE_CUR_WIDTH, pci->cur_width);
-	set_if_known(row, AK_DEVICE_PCIE_MAX_WIDTH, pci->max_width);
-	set_if_known(row, AK_DEVICE_SRIOV_NUMVFS, pci->sriov_numvfs);
-	set_if_known(row, AK_DEVICE_SRIOV_TOTALVFS, pci->sriov_totalvfs);
-	set_if_known(row, AK_DEVICE_PCI_VENDOR, pci->vendor);
-	set_if_known(row, AK_DEVICE_PCI_DEVICE, pci->device_id);
+	unsigned char octets[16];
+
+	if (ak_parse_hex_bytes(text, octets, len) != 0)
+		return 0;
+	return ak_row_set_octets(row, column, octets, len);
+}
+
+static int set_text(struct ak_row *row, const struct rk_fact *fact, const char *text)
+{
+	switch (fact->snmp_syntax) {
+	case RK_SNMP_GUID:
+		return set_hex(row, fact->column, text, 8);
+	case RK_SNMP_GID:
+		return set_hex(row, fact->column, text, 16);
+	case RK_SNMP_NAMED:
+		ak_row_set_number(row, fact->column, AK_CELL_INTEGER, fact->snmp_code(text));
+		return 0;
+	default:
+		return ak_row_set_string(row, fact->column, text);
+	}
+}
+
+int ak_row_set_facts(struct ak_row *row, enum rk_fact_scope scope,
+		     const struct rk_fact_subject *subject)
+{
+	int err = 0;
+
+	for (int id = 0; id < RK_FACT_TABLE_SIZE && !err; id++) {
+		const struct rk_fact *fact = rk_fact((enum rk_fact_id)id);
+		char buf[RK_FACT_TEXT_MAX];
+
+		if (fact->scope != scope || !rk_fact_served(fact, RK_FRONT_SNMP))
+			continue;
+		if (fact->kind == RK_KIND_TEXT)
+			err = set_text(row, fact, rk_fact_text(fact, subject, buf));
+		else
+			set_number(row, fact, rk_fact_number(fact, subject));
+	}
+	return err;
 }
 
 static int add_device(struct ak_table *table, uint32_t index, const struct rk_device *dev)
 {
 	struct ak_row *row = ak_table_add_row(table, &index, 1);
+	const struct rk_fact_subject subject = {.device = dev};
 	int err;
 
 	if (!row)
 		return -ENOMEM;
-	if (dev->node_type > 0)
-		ak_row_set_number(row, AK_DEVICE_NODE_TYPE, AK_CELL_INTEGER,
-				  (uint64_t)dev->node_type);
-	ak_row_set_number(row, AK_DEVICE_NUMA_NODE, AK_CELL_INTEGER,
-			  (uint64_t)(int64_t)dev->pci.numa_node);
-	set_pcie(row, &dev->pci);
-	set_if_known(row, AK_DEVICE_NUM_PORTS, dev->nports);
-	err = ak_row_set_string(row, AK_DEVICE_NAME, dev->name);
-	if (!err)
-		err = ak_row_set_string(row, AK_DEVICE_HW_REV, dev->hw_rev);
-	if (!err)
-		err = ak_row_set_string(row, AK_DEVICE_NODE_DESC, dev->node_desc);
-	if (!err)
-		err = set_guid(row, AK_DEVICE_NODE_GUID, dev->node_guid);
-	if (!err)
-		err = set_guid(row, AK_DEVICE_SYS_IMAGE_GUID, dev->sys_image_guid);
-	if (!err)
-		err = ak_row_set_string(row, AK_DEVICE_FIRMWARE, dev->fw_ver);
-	if (!err)
-		err = ak_row_set_string(row, AK_DEVICE_HCA_TYPE, dev->hca_type);
-	if (!err)
-		err = ak_row_set_string(row, AK_DEVICE_BOARD_ID, dev->board_id);
-	return err ? err : ak_row_set_string(row, AK_DEVICE_PCI_ADDRESS, dev->pci.address);
+	err = ak_row_set_facts(row, RK_SCOPE_DEVICE, &subject);
+	return err ? err : ak_row_set_string(row, AK_DEVICE_NAME, dev->name);
 }
 
 /* The most severe finding about "device:port" (findings are sorted most severe first). */
@@ -143,42 +157,17 @@ static int set_worst(struct ak_row *row, const struct rk_finding *worst)
 	return ak_row_set_string(row, AK_PORT_WORST_FINDING, text);
 }
 
-static int set_gid(struct ak_row *row, const char *text)
-{
-	unsigned char gid[16];
-
-	if (ak_parse_hex_bytes(text, gid, sizeof(gid)) != 0)
-		return 0;
-	return ak_row_set_octets(row, AK_PORT_GID0, gid, sizeof(gid));
-}
-
 static int add_port(struct ak_table *table, uint32_t dev_index, const struct rk_device *dev,
 		    const struct rk_port *port, const struct rk_findings *findings)
 {
 	uint32_t index[2] = {dev_index, port->num};
 	struct ak_row *row = ak_table_add_row(table, index, 2);
+	const struct rk_fact_subject subject = {.port = port};
 	int err;
 
 	if (!row)
 		return -ENOMEM;
-	if (port->state > 0)
-		ak_row_set_number(row, AK_PORT_STATE, AK_CELL_INTEGER, (uint64_t)port->state);
-	if (port->phys_state > 0)
-		ak_row_set_number(row, AK_PORT_PHYS_STATE, AK_CELL_INTEGER,
-				  (uint64_t)port->phys_state);
-	if (port->rate_gbps >= 0)
-		set_if_known(row, AK_PORT_RATE, lround(port->rate_gbps * 1000));
-	set_if_known(row, AK_PORT_WIDTH, port->width);
-	ak_row_set_number(row, AK_PORT_SPEED, AK_CELL_INTEGER, speed_number(port->speed));
-	ak_row_set_number(row, AK_PORT_LINK_LAYER, AK_CELL_INTEGER,
-			  link_layer_number(port->link_layer));
-	set_if_known(row, AK_PORT_LID, port->lid);
-	set_if_known(row, AK_PORT_SM_LID, port->sm_lid);
-	set_if_known(row, AK_PORT_LMC, port->lmc);
-	set_if_known(row, AK_PORT_SM_SL, port->sm_sl);
-	err = set_gid(row, port->gid0);
-	if (!err)
-		err = ak_row_set_string(row, AK_PORT_NETDEV, port->netdev);
+	err = ak_row_set_facts(row, RK_SCOPE_PORT, &subject);
 	return err ? err : set_worst(row, worst_finding(findings, dev, port->num));
 }
 

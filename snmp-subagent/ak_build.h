@@ -5,6 +5,7 @@
 
 #include "ak_snapshot.h"
 
+#include "rdmakit/facts.h"
 #include "rdmakit/health.h"
 #include "rdmakit/host.h"
 
@@ -59,6 +60,11 @@ int ak_build_findings(struct ak_build_state *state, const struct rk_findings *fi
 /** The row number a finding (by code and subject) has in the findings table; 0 if none. */
 uint32_t ak_build_finding_index(const struct ak_build_state *state,
 				const struct rk_finding *finding);
+
+/** Set a row's cells of every fact of scope SNMP serves, read from subject as the table of
+ * facts says (syntax, scale, when); -ENOMEM. */
+int ak_row_set_facts(struct ak_row *row, enum rk_fact_scope scope,
+		     const struct rk_fact_subject *subject);
 
 /** Parse groups of hex digits separated by ':' ("b859:9f03:...") into len bytes; -EINVAL. */
 int ak_parse_hex_bytes(const char *text, unsigned char *out, size_t len);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* The SM and fabric tables, keyed on GUIDs so that rows keep their index. */
+#include "ak_build.h"
 #include "ak_columns.h"
 #include "ak_fabric.h"
 
@@ -8,9 +9,7 @@
 #include "rdmakit/sweep.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 /* A GUID as an index (8 sub-identifiers, most significant octet first) or as octets. */
 static void guid_octets(uint64_t guid, unsigned char *out)
@@ -51,148 +50,67 @@ static int add_master(struct ak_table *table, const struct rk_sm_status *status)
 {
 	const struct rk_sm *master = rk_sm_master(status);
 	double values[RK_FACT_COUNT];
-	size_t nfacts;
-	const struct rk_fact *facts = rk_facts_all(&nfacts);
+	const struct rk_fact_subject subject = {.values = values};
 	struct ak_row *row = scalar_row(table);
+	int err;
 
 	if (!row)
 		return -ENOMEM;
 	rk_sm_fact_values(status, values);
-	for (size_t i = 0; i < nfacts; i++) {
-		enum ak_cell_type type = facts[i].id == RK_FACT_SM_MASTER_STATE ? AK_CELL_INTEGER
-					 : facts[i].id == RK_FACT_SM_MASTER_ACTIVITY
-					     ? AK_CELL_COUNTER32
-					     : AK_CELL_UNSIGNED;
-
-		if (facts[i].scope == RK_SCOPE_SM && !isnan(values[facts[i].id]) &&
-		    values[facts[i].id] >= 0)
-			ak_row_set_number(row, facts[i].column, type,
-					  (uint64_t)values[facts[i].id]);
-	}
-	return master ? set_guid(row, AK_SM_MASTER_GUID, master->guid) : 0;
+	err = ak_row_set_facts(row, RK_SCOPE_SM, &subject);
+	return err || !master ? err : set_guid(row, AK_SM_MASTER_GUID, master->guid);
 }
 
-/* The fabric facts (rk_fabric_fact_values): counts, and durations in milliseconds. */
+/* The fabric facts (rk_fabric_fact_values), scaled as the table of facts says. */
 static int add_summary(struct ak_table *table, const struct rk_monitor *m)
 {
 	double values[RK_FACT_COUNT];
-	size_t nfacts;
-	const struct rk_fact *facts = rk_facts_all(&nfacts);
+	const struct rk_fact_subject subject = {.values = values};
 	struct ak_row *row = scalar_row(table);
 
 	if (!row)
 		return -ENOMEM;
 	rk_fabric_fact_values(m->fabric, &m->sweep, m->sweep.seconds, values);
-	for (size_t i = 0; i < nfacts; i++) {
-		double value = values[facts[i].id];
-		bool seconds =
-		    strcmp(facts[i].unit, "s") == 0 || strcmp(facts[i].unit, "seconds") == 0;
-
-		if (facts[i].scope == RK_SCOPE_FABRIC && !isnan(value) && value >= 0)
-			ak_row_set_number(row, facts[i].column, AK_CELL_UNSIGNED,
-					  (uint64_t)llround(seconds ? value * 1000 : value));
-	}
-	return 0;
+	return ak_row_set_facts(row, RK_SCOPE_FABRIC, &subject);
 }
 
 static int add_sms(struct ak_table *table, const struct rk_sm_status *status)
 {
-	for (size_t i = 0; i < status->count; i++) {
+	int err = 0;
+
+	for (size_t i = 0; i < status->count && !err; i++) {
 		const struct rk_sm *sm = &status->sms[i];
+		const struct rk_fact_subject subject = {.sm = sm};
 		uint32_t index[9];
 		struct ak_row *row =
 		    ak_table_add_row(table, index, guid_index(sm->guid, 0, false, index));
 
-		if (!row || ak_row_set_string(row, AK_SM_NAME, sm->name) != 0)
-			return -ENOMEM;
-		ak_row_set_number(row, AK_SM_LID, AK_CELL_UNSIGNED, sm->lid);
-		ak_row_set_number(row, AK_SM_PRIORITY, AK_CELL_UNSIGNED, (uint64_t)sm->priority);
-		ak_row_set_number(row, AK_SM_STATE, AK_CELL_INTEGER, sm->state);
-		ak_row_set_number(row, AK_SM_ACTIVITY, AK_CELL_COUNTER32, sm->activity_count);
-		ak_row_set_number(row, AK_SM_ANSWERS, AK_CELL_INTEGER,
-				  sm->status == 0 ? AK_TRUE : AK_FALSE);
+		err = row ? ak_row_set_facts(row, RK_SCOPE_SM_ENTRY, &subject) : -ENOMEM;
 	}
-	return 0;
+	return err;
 }
 
 static int add_node(struct ak_table *table, const struct rk_fabric_node *node)
 {
 	uint32_t index[9];
+	const struct rk_fact_subject subject = {.node = node};
 	struct ak_row *row =
 	    ak_table_add_row(table, index, guid_index(node->guid, 0, false, index));
-	int err;
 
-	if (!row)
-		return -ENOMEM;
-	ak_row_set_number(row, AK_FN_TYPE, AK_CELL_INTEGER, node->type);
-	ak_row_set_number(row, AK_FN_LID, AK_CELL_UNSIGNED, node->lid);
-	ak_row_set_number(row, AK_FN_PORTS, AK_CELL_UNSIGNED, (uint64_t)node->nports);
-	err = ak_row_set_string(row, AK_FN_DESCRIPTION, node->description);
-	return err ? err : ak_row_set_string(row, AK_FN_NAME, node->name);
+	return row ? ak_row_set_facts(row, RK_SCOPE_FABRIC_NODE, &subject) : -ENOMEM;
 }
 
-/* The LINK_DEGRADED finding located at a link's first end, or NULL. */
-static const struct rk_finding *degraded_finding(const struct rk_findings *findings, uint64_t guid,
-						 int port)
-{
-	for (size_t i = 0; i < findings->count; i++)
-		if (findings->items[i].node_guid == guid && findings->items[i].port == port &&
-		    strcmp(findings->items[i].code, "LINK_DEGRADED") == 0)
-			return &findings->items[i];
-	return NULL;
-}
-
-/* The link a port is an end of, or NULL. */
-static const struct rk_fabric_link *link_of(const struct rk_fabric *fabric, int node, int port)
-{
-	for (size_t i = 0; i < fabric->nlinks; i++) {
-		const struct rk_fabric_link *l = &fabric->links[i];
-
-		if ((l->node_a == node && l->port_a == port) ||
-		    (l->node_b == node && l->port_b == port))
-			return l;
-	}
-	return NULL;
-}
-
-static int set_degraded(struct ak_row *row, const struct ak_fabric_watch *watch, int node, int port)
-{
-	const struct rk_fabric *fabric = watch->monitor.fabric;
-	const struct rk_fabric_link *link = link_of(fabric, node, port);
-	const struct rk_finding *finding = NULL;
-	bool degraded = link && rk_link_degraded(link);
-
-	if (degraded)
-		finding = degraded_finding(&watch->fabric_findings,
-					   fabric->nodes[link->node_a].guid, link->port_a);
-	ak_row_set_number(row, AK_FP_DEGRADED, AK_CELL_INTEGER, degraded ? AK_TRUE : AK_FALSE);
-	return ak_row_set_string(row, AK_FP_DEGRADED_REASON, finding ? finding->message : "");
-}
-
-static int add_port(struct ak_table *table, const struct ak_fabric_watch *watch, int n,
+static int add_port(struct ak_table *table, const struct ak_fabric_watch *watch, size_t n,
 		    const struct rk_fabric_port *port)
 {
 	const struct rk_fabric *fabric = watch->monitor.fabric;
+	const struct rk_fabric_port_ref ref = {fabric, n, port, &watch->fabric_findings};
+	const struct rk_fact_subject subject = {.fabric_port = &ref};
 	uint32_t index[9];
 	struct ak_row *row = ak_table_add_row(
 	    table, index, guid_index(fabric->nodes[n].guid, (unsigned)port->num, true, index));
-	int err = 0;
 
-	if (!row)
-		return -ENOMEM;
-	if (port->state > 0)
-		ak_row_set_number(row, AK_FP_STATE, AK_CELL_INTEGER, (uint64_t)port->state);
-	if (port->phys_state > 0)
-		ak_row_set_number(row, AK_FP_PHYS_STATE, AK_CELL_INTEGER,
-				  (uint64_t)port->phys_state);
-	ak_row_set_number(row, AK_FP_WIDTH, AK_CELL_UNSIGNED, (uint64_t)port->active_width);
-	ak_row_set_number(row, AK_FP_SPEED, AK_CELL_INTEGER, port->active_speed);
-	if (port->remote_node >= 0 && (size_t)port->remote_node < fabric->nnodes) {
-		ak_row_set_number(row, AK_FP_PEER_PORT, AK_CELL_UNSIGNED,
-				  (uint64_t)port->remote_port);
-		err = set_guid(row, AK_FP_PEER_GUID, fabric->nodes[port->remote_node].guid);
-	}
-	return err ? err : set_degraded(row, watch, n, port->num);
+	return row ? ak_row_set_facts(row, RK_SCOPE_FABRIC_PORT, &subject) : -ENOMEM;
 }
 
 static int add_topology(struct ak_snapshot *snap, const struct ak_fabric_watch *watch)
@@ -206,7 +124,7 @@ static int add_topology(struct ak_snapshot *snap, const struct ak_fabric_watch *
 		err = add_node(&snap->tables[AK_T_FABRIC_NODE], node);
 		for (int p = 0; p <= node->nports && !err; p++)
 			if (node->ports[p].present)
-				err = add_port(&snap->tables[AK_T_FABRIC_PORT], watch, (int)n,
+				err = add_port(&snap->tables[AK_T_FABRIC_PORT], watch, n,
 					       &node->ports[p]);
 	}
 	return err;

@@ -63,7 +63,8 @@ bool ak_fabric_poll(struct ak_fabric_watch *watch)
 	if (!err && watch->sm)
 		err = rk_monitor_query_sm(&watch->monitor);
 	if (err) {
-		rk_log(RK_LOG_ERR, "fabric %s failed: %s", watch->ports ? "sweep" : "SM query",
+		rk_log(RK_LOG_ERR,
+		       watch->ports ? "fabric sweep failed: %s" : "fabric SM query failed: %s",
 		       strerror(-err));
 		watch->errors++;
 		return false;

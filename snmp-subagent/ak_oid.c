@@ -30,8 +30,8 @@ static struct ak_table_def defs[AK_T_COUNT] = {
     {AK_T_SM_MASTER, "rdmakitSmScalars", {1, 4, 1}, 3, {AK_SM_MASTER_GUID}, 1, {0}},
     {AK_T_SM, "rdmakitSmEntry", {1, 4, 2, 1}, 4, {0}, 0, {0}},
     {AK_T_FABRIC_SUMMARY, "rdmakitFabricSummary", {1, 5, 4}, 3, {0}, 0, {0}},
-    {AK_T_FABRIC_NODE, "rdmakitFabricNodeEntry", {1, 5, 1, 1}, 4, {2, 3, 4, 5, 6}, 5, {0}},
-    {AK_T_FABRIC_PORT, "rdmakitFabricPortEntry", {1, 5, 2, 1}, 4, {2, 3, 4, 5, 6, 7, 8, 9}, 8, {0}},
+    {AK_T_FABRIC_NODE, "rdmakitFabricNodeEntry", {1, 5, 1, 1}, 4, {0}, 0, {0}},
+    {AK_T_FABRIC_PORT, "rdmakitFabricPortEntry", {1, 5, 2, 1}, 4, {0}, 0, {0}},
     {AK_T_FABRIC_COUNTER,
      "rdmakitFabricCounterEntry",
      {1, 5, 3, 1},
@@ -41,10 +41,10 @@ static struct ak_table_def defs[AK_T_COUNT] = {
      {0}},
 };
 
-/* The facts each table serves, by scope; the SM entry's GUID is the index, not a column. */
-static enum ak_table_id table_of(const struct rk_fact *fact)
+/* The table that serves the facts of a scope (the facts say which of them it serves). */
+static enum ak_table_id table_of(enum rk_fact_scope scope)
 {
-	switch (fact->scope) {
+	switch (scope) {
 	case RK_SCOPE_PORT:
 		return AK_T_PORT;
 	case RK_SCOPE_DEVICE:
@@ -54,26 +54,13 @@ static enum ak_table_id table_of(const struct rk_fact *fact)
 	case RK_SCOPE_SM:
 		return AK_T_SM_MASTER;
 	case RK_SCOPE_SM_ENTRY:
-		return fact->id == RK_FACT_SM_ENTRY_GUID ? AK_T_COUNT : AK_T_SM;
+		return AK_T_SM;
+	case RK_SCOPE_FABRIC_NODE:
+		return AK_T_FABRIC_NODE;
+	case RK_SCOPE_FABRIC_PORT:
+		return AK_T_FABRIC_PORT;
 	}
 	return AK_T_COUNT;
-}
-
-/* The facts the MIB leaves out: the text twins of numbered states and types (an NMS gets the
- * number and a value map), and what no poller needs from SNMP. */
-static bool served(enum rk_fact_id id)
-{
-	switch (id) {
-	case RK_FACT_PORT_STATE_NAME:
-	case RK_FACT_PORT_PHYS_STATE_NAME:
-	case RK_FACT_PORT_CAP_MASK:
-	case RK_FACT_DEVICE_NODE_TYPE_NAME:
-	case RK_FACT_DEVICE_VANISHED: /* a vanished device has no row */
-	case RK_FACT_SM_ENTRY_STATE_NAME:
-		return false;
-	default:
-		return true;
-	}
 }
 
 static void add_column(struct ak_table_def *def, unsigned column)
@@ -91,13 +78,15 @@ static int ascending(const void *a, const void *b)
 
 void ak_table_defs_init(void)
 {
-	size_t nfacts, npma;
-	const struct rk_fact *facts = rk_facts_all(&nfacts);
+	size_t npma;
 	const struct rk_metric *pma = rk_catalog_pma(&npma);
 
-	for (size_t i = 0; i < nfacts; i++)
-		if (served(facts[i].id) && table_of(&facts[i]) != AK_T_COUNT)
-			add_column(&defs[table_of(&facts[i])], facts[i].column);
+	for (int id = 0; id < RK_FACT_TABLE_SIZE; id++) {
+		const struct rk_fact *fact = rk_fact((enum rk_fact_id)id);
+
+		if (rk_fact_served(fact, RK_FRONT_SNMP) && table_of(fact->scope) != AK_T_COUNT)
+			add_column(&defs[table_of(fact->scope)], fact->column);
+	}
 	for (size_t i = 0; i < npma; i++) {
 		add_column(&defs[AK_T_PORT_COUNTER], pma[i].column);
 		add_column(&defs[AK_T_FABRIC_COUNTER], pma[i].column);

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* The table of facts (facts.h). Columns are written out here and never renumbered: a fact that
  * goes away leaves its column unused, a new one takes the next free column of its scope. Port
- * facts use columns 3 to 29 of the port table; the PMA counters (catalog.c) 30 and up. */
+ * facts use columns 3 to 29 of the port table; the PMA counters (catalog.c) 30 and up. The
+ * fabric node and port tables are indexed by the GUID (and the port number): their facts
+ * take columns from 2. */
 #include "rdmakit/facts.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #define PORT_NUMBER(field_)                                                                        \
@@ -34,7 +37,10 @@ PORT_NUMBER(phys_state)
 PORT_TEXT(phys_state_name)
 PORT_NUMBER(rate_gbps)
 PORT_NUMBER(width)
-PORT_TEXT(speed)
+static const char *port_speed(const struct rk_port *port)
+{
+	return rk_speed_info(port->speed)->name;
+}
 PORT_NUMBER(lid)
 PORT_NUMBER(sm_lid)
 PORT_NUMBER(sm_sl)
@@ -111,6 +117,135 @@ static const char *sm_name(const struct rk_sm *sm, char *buf)
 	return sm->status == 0 ? sm->name : "";
 }
 
+/* What a fabric node and a fabric port show. */
+static double node_type(const struct rk_fabric_node *node)
+{
+	return node->type;
+}
+
+static const char *node_description(const struct rk_fabric_node *node)
+{
+	return node->description;
+}
+
+static const char *node_name(const struct rk_fabric_node *node)
+{
+	return node->name;
+}
+
+static double node_lid(const struct rk_fabric_node *node)
+{
+	return node->lid;
+}
+
+static double node_ports(const struct rk_fabric_node *node)
+{
+	return node->nports;
+}
+
+static double fabric_port_state(const struct rk_fabric_port_ref *ref)
+{
+	return ref->port->state;
+}
+
+static double fabric_port_phys_state(const struct rk_fabric_port_ref *ref)
+{
+	return ref->port->phys_state;
+}
+
+static double fabric_port_width(const struct rk_fabric_port_ref *ref)
+{
+	return ref->port->active_width;
+}
+
+static double fabric_port_speed(const struct rk_fabric_port_ref *ref)
+{
+	return ref->port->active_speed;
+}
+
+/* The node at the other end of the port's link, or NULL. */
+static const struct rk_fabric_node *peer_of(const struct rk_fabric_port_ref *ref)
+{
+	int peer = ref->port->remote_node;
+
+	return peer >= 0 && (size_t)peer < ref->fabric->nnodes ? &ref->fabric->nodes[peer] : NULL;
+}
+
+/* The peer's GUID in the kernel's way of writing one ("0002:c903:0000:0021"). */
+static const char *fabric_port_peer_guid(const struct rk_fabric_port_ref *ref, char *buf)
+{
+	const struct rk_fabric_node *peer = peer_of(ref);
+	uint64_t g;
+
+	if (!peer)
+		return "";
+	g = peer->guid;
+	snprintf(buf, RK_FACT_TEXT_MAX, "%04x:%04x:%04x:%04x", (unsigned)(g >> 48) & 0xffff,
+		 (unsigned)(g >> 32) & 0xffff, (unsigned)(g >> 16) & 0xffff, (unsigned)g & 0xffff);
+	return buf;
+}
+
+static double fabric_port_peer_port(const struct rk_fabric_port_ref *ref)
+{
+	return peer_of(ref) ? ref->port->remote_port : -1;
+}
+
+/* The link a port is an end of, or NULL. */
+static const struct rk_fabric_link *link_of(const struct rk_fabric_port_ref *ref)
+{
+	int node = (int)ref->node, port = ref->port->num;
+
+	for (size_t i = 0; i < ref->fabric->nlinks; i++) {
+		const struct rk_fabric_link *l = &ref->fabric->links[i];
+
+		if ((l->node_a == node && l->port_a == port) ||
+		    (l->node_b == node && l->port_b == port))
+			return l;
+	}
+	return NULL;
+}
+
+static double fabric_port_degraded(const struct rk_fabric_port_ref *ref)
+{
+	const struct rk_fabric_link *link = link_of(ref);
+
+	return link && rk_link_degraded(link);
+}
+
+/* The message of the LINK_DEGRADED finding located at the first end of the port's link. */
+static const char *fabric_port_degraded_reason(const struct rk_fabric_port_ref *ref, char *buf)
+{
+	const struct rk_fabric_link *link = link_of(ref);
+	uint64_t guid;
+
+	(void)buf;
+	if (!link || !rk_link_degraded(link) || !ref->findings)
+		return "";
+	guid = ref->fabric->nodes[link->node_a].guid;
+	for (size_t i = 0; i < ref->findings->count; i++) {
+		const struct rk_finding *f = &ref->findings->items[i];
+
+		if (f->node_guid == guid && f->port == link->port_a &&
+		    strcmp(f->code, "LINK_DEGRADED") == 0)
+			return f->message;
+	}
+	return "";
+}
+
+/* The number RdmakitLinkSpeed gives a speed's name: enum rk_speed's (0 when unknown). */
+static unsigned speed_code(const char *name)
+{
+	return (unsigned)rk_speed_from_name(name);
+}
+
+/* The number RdmakitLinkLayer gives a link layer (0 when unknown). */
+static unsigned link_layer_code(const char *link_layer)
+{
+	if (strcmp(link_layer, "InfiniBand") == 0)
+		return 1;
+	return strcmp(link_layer, "Ethernet") == 0 ? 2 : 0;
+}
+
 #define ENTRY(id_, scope_, kind_, col_, name_, unit_, cli_, help_, ...)                            \
 	[id_] = {.id = id_,                                                                        \
 		 .scope = scope_,                                                                  \
@@ -121,165 +256,338 @@ static const char *sm_name(const struct rk_sm *sm, char *buf)
 		 .column = col_,                                                                   \
 		 .cli_name = cli_,                                                                 \
 		 __VA_ARGS__}
-#define SM_G(id_, col_, name_, kind_, unit_, cli_, fn_, help_)                                     \
-	ENTRY(id_, RK_SCOPE_SM_ENTRY, kind_, col_, name_, unit_, cli_, help_, .sm_number = sm_##fn_)
-#define SM_T(id_, col_, name_, unit_, cli_, fn_, help_)                                            \
+#define SM_G(id_, col_, name_, kind_, unit_, cli_, fn_, help_, ...)                                \
+	ENTRY(id_, RK_SCOPE_SM_ENTRY, kind_, col_, name_, unit_, cli_, help_,                      \
+	      .sm_number = sm_##fn_, __VA_ARGS__)
+#define SM_T(id_, col_, name_, unit_, cli_, fn_, help_, ...)                                       \
 	ENTRY(id_, RK_SCOPE_SM_ENTRY, RK_KIND_TEXT, col_, name_, unit_, cli_, help_,               \
-	      .sm_text = sm_##fn_)
-#define PORT_G(id_, col_, name_, unit_, cli_, fn_, help_)                                          \
+	      .sm_text = sm_##fn_, __VA_ARGS__)
+#define PORT_G(id_, col_, name_, unit_, cli_, fn_, help_, ...)                                     \
 	ENTRY(id_, RK_SCOPE_PORT, RK_KIND_GAUGE, col_, name_, unit_, cli_, help_,                  \
-	      .port_number = port_##fn_)
-#define PORT_T(id_, col_, name_, unit_, cli_, fn_, help_)                                          \
+	      .port_number = port_##fn_, __VA_ARGS__)
+#define PORT_T(id_, col_, name_, unit_, cli_, fn_, help_, ...)                                     \
 	ENTRY(id_, RK_SCOPE_PORT, RK_KIND_TEXT, col_, name_, unit_, cli_, help_,                   \
-	      .port_text = port_##fn_)
-#define DEV_G(id_, col_, name_, unit_, cli_, fn_, help_)                                           \
+	      .port_text = port_##fn_, __VA_ARGS__)
+#define DEV_G(id_, col_, name_, unit_, cli_, fn_, help_, ...)                                      \
 	ENTRY(id_, RK_SCOPE_DEVICE, RK_KIND_GAUGE, col_, name_, unit_, cli_, help_,                \
-	      .device_number = device_##fn_)
-#define DEV_T(id_, col_, name_, unit_, cli_, fn_, help_)                                           \
+	      .device_number = device_##fn_, __VA_ARGS__)
+#define DEV_T(id_, col_, name_, unit_, cli_, fn_, help_, ...)                                      \
 	ENTRY(id_, RK_SCOPE_DEVICE, RK_KIND_TEXT, col_, name_, unit_, cli_, help_,                 \
-	      .device_text = device_##fn_)
-#define FABRIC(id_, col_, name_, unit_, cli_, help_)                                               \
-	ENTRY(id_, RK_SCOPE_FABRIC, RK_KIND_GAUGE, col_, name_, unit_, cli_, help_)
-#define SM(id_, col_, name_, kind_, unit_, help_)                                                  \
-	ENTRY(id_, RK_SCOPE_SM, kind_, col_, name_, unit_, NULL, help_)
+	      .device_text = device_##fn_, __VA_ARGS__)
+#define FABRIC(id_, col_, name_, unit_, cli_, help_, ...)                                          \
+	ENTRY(id_, RK_SCOPE_FABRIC, RK_KIND_GAUGE, col_, name_, unit_, cli_, help_, __VA_ARGS__)
+#define SM(id_, col_, name_, kind_, unit_, help_, ...)                                             \
+	ENTRY(id_, RK_SCOPE_SM, kind_, col_, name_, unit_, NULL, help_, __VA_ARGS__)
+#define NODE_G(id_, col_, name_, unit_, cli_, fn_, help_, ...)                                     \
+	ENTRY(id_, RK_SCOPE_FABRIC_NODE, RK_KIND_GAUGE, col_, name_, unit_, cli_, help_,           \
+	      .node_number = node_##fn_, __VA_ARGS__)
+#define NODE_T(id_, col_, name_, unit_, cli_, fn_, help_, ...)                                     \
+	ENTRY(id_, RK_SCOPE_FABRIC_NODE, RK_KIND_TEXT, col_, name_, unit_, cli_, help_,            \
+	      .node_text = node_##fn_, __VA_ARGS__)
+#define FPORT_G(id_, col_, name_, unit_, cli_, fn_, help_, ...)                                    \
+	ENTRY(id_, RK_SCOPE_FABRIC_PORT, RK_KIND_GAUGE, col_, name_, unit_, cli_, help_,           \
+	      .fabric_port_number = fabric_port_##fn_, __VA_ARGS__)
+#define FPORT_T(id_, col_, name_, unit_, cli_, fn_, help_, ...)                                    \
+	ENTRY(id_, RK_SCOPE_FABRIC_PORT, RK_KIND_TEXT, col_, name_, unit_, cli_, help_,            \
+	      .fabric_port_text = fabric_port_##fn_, __VA_ARGS__)
 
-static const struct rk_fact facts[RK_FACT_COUNT] = {
+/* How a front end shows a fact: collectd's type, type instance and when it gets it; SNMP's
+ * syntax and when it serves it (SNMP_X: times a scale); the CLI's text label and unit. */
+#define CD(type_, instance_, when_) .cd_type = type_, .cd_instance = instance_, .cd_when = when_
+#define SNMP(syntax_, when_)	    SNMP_X(syntax_, when_, 1)
+#define SNMP_X(syntax_, when_, scale_)                                                             \
+	.snmp_syntax = RK_SNMP_##syntax_, .snmp_when = RK_SNMP_##when_, .snmp_scale = scale_
+#define SNMP_NAMED(code_)	 SNMP(NAMED, ALWAYS), .snmp_code = code_
+#define TEXT(label_, text_unit_) .label = label_, .text_unit = text_unit_
+
+#define SWEEP  "every sweep"
+#define QUERY  "every query"
+#define MASTER "when the master answers"
+
+static const struct rk_fact facts[RK_FACT_TABLE_SIZE] = {
     PORT_G(RK_FACT_PORT_STATE, 3, "state", "state", NULL, state,
-	   "Logical port state: 1 DOWN, 2 INIT, 3 ARMED, 4 ACTIVE, 5 ACTIVE_DEFER"),
+	   "Logical port state: 1 DOWN, 2 INIT, 3 ARMED, 4 ACTIVE, 5 ACTIVE_DEFER",
+	   CD("gauge", "state", NULL), SNMP(INTEGER, POSITIVE), TEXT("State", "")),
     PORT_T(RK_FACT_PORT_STATE_NAME, 4, "state_name", "name", "state", state_name,
-	   "Logical port state as the kernel names it (ACTIVE, DOWN, ...)"),
+	   "Logical port state as the kernel names it (ACTIVE, DOWN, ...)", TEXT("State", "")),
     PORT_G(RK_FACT_PORT_PHYS_STATE, 5, "phys_state", "state", NULL, phys_state,
 	   "Physical port state: 1 Sleep, 2 Polling, 3 Disabled, 4 Training, 5 LinkUp, "
-	   "6 LinkErrorRecovery, 7 PhyTest"),
+	   "6 LinkErrorRecovery, 7 PhyTest",
+	   CD("gauge", "phys_state", NULL), SNMP(INTEGER, POSITIVE), TEXT("Physical state", "")),
     PORT_T(RK_FACT_PORT_PHYS_STATE_NAME, 6, "phys_state_name", "name", "phys_state",
-	   phys_state_name, "Physical port state as the kernel names it (LinkUp, Polling, ...)"),
+	   phys_state_name, "Physical port state as the kernel names it (LinkUp, Polling, ...)",
+	   TEXT("Physical state", "")),
     PORT_G(RK_FACT_PORT_RATE, 7, "rate", "Gb/s", "rate_gbps", rate_gbps,
-	   "Link rate: lanes times lane speed"),
+	   "Link rate: lanes times lane speed", CD("gauge", "rate", NULL),
+	   SNMP_X(GAUGE, KNOWN, 1000), TEXT("Rate", "Gb/s")),
     PORT_G(RK_FACT_PORT_WIDTH, 8, "width", "lanes", "width", width,
-	   "Active link width in lanes (1, 2, 4, 8, 12)"),
+	   "Active link width in lanes (1, 2, 4, 8, 12)", SNMP(GAUGE, KNOWN), TEXT("Width", "x")),
     PORT_T(RK_FACT_PORT_SPEED, 9, "speed", "name", "speed", speed,
-	   "Active lane speed (SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR, XDR)"),
-    PORT_G(RK_FACT_PORT_LID, 10, "lid", "LID", "lid", lid, "Base LID of the port (0 on RoCE)"),
+	   "Active lane speed (SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR, XDR)",
+	   SNMP_NAMED(speed_code), TEXT("Speed", "")),
+    PORT_G(RK_FACT_PORT_LID, 10, "lid", "LID", "lid", lid, "Base LID of the port (0 on RoCE)",
+	   CD("gauge", "lid", NULL), SNMP(GAUGE, KNOWN), TEXT("LID", "")),
     PORT_G(RK_FACT_PORT_SM_LID, 11, "sm_lid", "LID", "sm_lid", sm_lid,
-	   "LID of the master subnet manager (0 on RoCE)"),
+	   "LID of the master subnet manager (0 on RoCE)", CD("gauge", "sm_lid", NULL),
+	   SNMP(GAUGE, KNOWN), TEXT("SM LID", "")),
     PORT_G(RK_FACT_PORT_SM_SL, 12, "sm_sl", "SL", "sm_sl", sm_sl,
-	   "Service level for talking to the subnet manager"),
+	   "Service level for talking to the subnet manager", CD("gauge", "sm_sl", NULL),
+	   SNMP(GAUGE, KNOWN), TEXT("SM SL", "")),
     PORT_G(RK_FACT_PORT_LMC, 13, "lid_mask_count", "bits", "lmc", lmc,
-	   "LMC: low LID bits masked for multipath"),
+	   "LMC: low LID bits masked for multipath", CD("gauge", "lid_mask_count", NULL),
+	   SNMP(GAUGE, KNOWN), TEXT("LMC", "")),
     PORT_G(RK_FACT_PORT_CAP_MASK, 14, "cap_mask", "bitmask", "cap_mask", cap_mask,
-	   "PortInfo CapabilityMask"),
+	   "PortInfo CapabilityMask", CD("gauge", "cap_mask", NULL), TEXT("Capability mask", "")),
     PORT_T(RK_FACT_PORT_LINK_LAYER, 15, "link_layer", "name", "link_layer", link_layer,
-	   "Link layer: InfiniBand or Ethernet (RoCE)"),
-    PORT_T(RK_FACT_PORT_GID0, 16, "gid0", "GID", "gid0", gid0, "GID at index 0 of the port"),
+	   "Link layer: InfiniBand or Ethernet (RoCE)", SNMP_NAMED(link_layer_code),
+	   TEXT("Link layer", "")),
+    PORT_T(RK_FACT_PORT_GID0, 16, "gid0", "GID", "gid0", gid0, "GID at index 0 of the port",
+	   SNMP(GID, ALWAYS), TEXT("GID 0", "")),
     PORT_T(RK_FACT_PORT_NETDEV, 17, "netdev", "name", "netdev", netdev,
-	   "Network device behind a RoCE port"),
+	   "Network device behind a RoCE port", SNMP(TEXT, ALWAYS), TEXT("Netdev", "")),
     DEV_G(RK_FACT_DEVICE_NODE_TYPE, 3, "node_type", "type", NULL, node_type,
-	  "Node type: 1 CA, 2 switch, 3 router, 4 RNIC"),
+	  "Node type: 1 CA, 2 switch, 3 router, 4 RNIC", SNMP(INTEGER, POSITIVE),
+	  TEXT("Node type", "")),
     DEV_T(RK_FACT_DEVICE_NODE_TYPE_NAME, 4, "node_type_name", "name", "node_type", node_type_name,
-	  "Node type as the kernel names it (CA, switch, ...)"),
+	  "Node type as the kernel names it (CA, switch, ...)", TEXT("Node type", "")),
     DEV_T(RK_FACT_DEVICE_NODE_GUID, 5, "node_guid", "GUID", "node_guid", node_guid,
-	  "Node GUID of the device"),
+	  "Node GUID of the device", SNMP(GUID, ALWAYS), TEXT("Node GUID", "")),
     DEV_T(RK_FACT_DEVICE_SYS_IMAGE_GUID, 6, "sys_image_guid", "GUID", "sys_image_guid",
-	  sys_image_guid, "System image GUID (shared by the functions of one adapter)"),
-    DEV_T(RK_FACT_DEVICE_FW_VER, 7, "fw_ver", "version", "fw_ver", fw_ver, "Firmware version"),
+	  sys_image_guid, "System image GUID (shared by the functions of one adapter)",
+	  SNMP(GUID, ALWAYS), TEXT("System image GUID", "")),
+    DEV_T(RK_FACT_DEVICE_FW_VER, 7, "fw_ver", "version", "fw_ver", fw_ver, "Firmware version",
+	  SNMP(TEXT, ALWAYS), TEXT("Firmware", "")),
     DEV_T(RK_FACT_DEVICE_HCA_TYPE, 8, "hca_type", "name", "hca_type", hca_type,
-	  "HCA model (e.g. MT4123)"),
+	  "HCA model (e.g. MT4123)", SNMP(TEXT, ALWAYS), TEXT("HCA type", "")),
     DEV_T(RK_FACT_DEVICE_BOARD_ID, 9, "board_id", "name", "board_id", board_id,
-	  "Board identifier (the adapter's PSID)"),
-    DEV_T(RK_FACT_DEVICE_HW_REV, 10, "hw_rev", "version", "hw_rev", hw_rev, "Hardware revision"),
+	  "Board identifier (the adapter's PSID)", SNMP(TEXT, ALWAYS), TEXT("Board ID", "")),
+    DEV_T(RK_FACT_DEVICE_HW_REV, 10, "hw_rev", "version", "hw_rev", hw_rev, "Hardware revision",
+	  SNMP(TEXT, ALWAYS), TEXT("Hardware revision", "")),
     DEV_T(RK_FACT_DEVICE_NODE_DESC, 11, "node_desc", "name", "node_desc", node_desc,
-	  "Node description, as other nodes of the fabric see it"),
+	  "Node description, as other nodes of the fabric see it", SNMP(TEXT, ALWAYS),
+	  TEXT("Node description", "")),
     DEV_G(RK_FACT_DEVICE_NUM_PORTS, 12, "num_ports", "ports", "num_ports", num_ports,
-	  "Ports of the device"),
+	  "Ports of the device", SNMP(GAUGE, KNOWN), TEXT("Ports", "")),
     DEV_G(RK_FACT_DEVICE_VANISHED, 13, "vanished", "boolean", "vanished", vanished,
-	  "1 when the device disappeared (its values are the last ones read)"),
+	  "1 when the device disappeared (its values are the last ones read)",
+	  TEXT("Vanished", "")),
     DEV_T(RK_FACT_DEVICE_PCI_ADDRESS, 14, "pci_address", "address", "pci.address", pci_address,
-	  "PCI address of the function behind the device (none for virtual devices)"),
+	  "PCI address of the function behind the device (none for virtual devices)",
+	  SNMP(TEXT, ALWAYS), TEXT("PCI address", "")),
     DEV_G(RK_FACT_DEVICE_NUMA_NODE, 15, "numa_node", "node", "pci.numa_node", numa_node,
-	  "NUMA node of the PCI function"),
+	  "NUMA node of the PCI function", SNMP(INTEGER, ALWAYS), TEXT("NUMA node", "")),
     DEV_G(RK_FACT_DEVICE_PCIE_SPEED, 16, "pcie_speed", "GT/s", "pci.link_speed_gts", pcie_speed,
-	  "Current PCIe link speed"),
+	  "Current PCIe link speed", SNMP_X(GAUGE, POSITIVE, 1000), TEXT("PCIe speed", "GT/s")),
     DEV_G(RK_FACT_DEVICE_PCIE_MAX_SPEED, 17, "pcie_max_speed", "GT/s", "pci.max_link_speed_gts",
-	  pcie_max_speed, "Maximum PCIe link speed of the function"),
+	  pcie_max_speed, "Maximum PCIe link speed of the function", SNMP_X(GAUGE, POSITIVE, 1000),
+	  TEXT("PCIe maximum speed", "GT/s")),
     DEV_G(RK_FACT_DEVICE_PCIE_WIDTH, 18, "pcie_width", "lanes", "pci.link_width", pcie_width,
-	  "Current PCIe link width"),
+	  "Current PCIe link width", SNMP(GAUGE, KNOWN), TEXT("PCIe width", "x")),
     DEV_G(RK_FACT_DEVICE_PCIE_MAX_WIDTH, 19, "pcie_max_width", "lanes", "pci.max_link_width",
-	  pcie_max_width, "Maximum PCIe link width of the function"),
+	  pcie_max_width, "Maximum PCIe link width of the function", SNMP(GAUGE, KNOWN),
+	  TEXT("PCIe maximum width", "x")),
     DEV_G(RK_FACT_DEVICE_SRIOV_NUMVFS, 20, "sriov_numvfs", "functions", "pci.sriov_numvfs",
-	  sriov_numvfs, "SR-IOV virtual functions enabled"),
+	  sriov_numvfs, "SR-IOV virtual functions enabled", SNMP(GAUGE, KNOWN),
+	  TEXT("SR-IOV VFs", "")),
     DEV_G(RK_FACT_DEVICE_SRIOV_TOTALVFS, 21, "sriov_totalvfs", "functions", "pci.sriov_totalvfs",
-	  sriov_totalvfs, "SR-IOV virtual functions the device supports"),
+	  sriov_totalvfs, "SR-IOV virtual functions the device supports", SNMP(GAUGE, KNOWN),
+	  TEXT("SR-IOV VFs supported", "")),
     DEV_G(RK_FACT_DEVICE_PCI_VENDOR, 22, "pci_vendor", "id", "pci.vendor_id", pci_vendor,
-	  "PCI vendor id of the function (0x15b3: Mellanox, NVIDIA)"),
+	  "PCI vendor id of the function (0x15b3: Mellanox, NVIDIA)", SNMP(GAUGE, KNOWN),
+	  TEXT("PCI vendor", "")),
     DEV_G(RK_FACT_DEVICE_PCI_DEVICE, 23, "pci_device", "id", "pci.device_id", pci_device,
-	  "PCI device id of the function (the adapter model)"),
+	  "PCI device id of the function (the adapter model)", SNMP(GAUGE, KNOWN),
+	  TEXT("PCI device", "")),
     FABRIC(RK_FACT_FABRIC_NODES, 1, "nodes", "nodes", NULL,
-	   "Nodes found by the last discovery (switches, CAs, routers)"),
-    FABRIC(RK_FACT_FABRIC_SWITCHES, 2, "switches", "nodes", NULL, "Switches found"),
-    FABRIC(RK_FACT_FABRIC_CAS, 3, "cas", "nodes", NULL, "Channel adapters (HCAs) found"),
-    FABRIC(RK_FACT_FABRIC_ROUTERS, 4, "routers", "nodes", NULL, "Routers found"),
-    FABRIC(RK_FACT_FABRIC_LINKS, 5, "links", "links", NULL, "Links between two ports"),
+	   "Nodes found by the last discovery (switches, CAs, routers)",
+	   CD("count", "nodes", SWEEP), SNMP(GAUGE, KNOWN), TEXT("Nodes", "")),
+    FABRIC(RK_FACT_FABRIC_SWITCHES, 2, "switches", "nodes", NULL, "Switches found",
+	   CD("count", "switches", SWEEP), SNMP(GAUGE, KNOWN), TEXT("Switches", "")),
+    FABRIC(RK_FACT_FABRIC_CAS, 3, "cas", "nodes", NULL, "Channel adapters (HCAs) found",
+	   CD("count", "cas", SWEEP), SNMP(GAUGE, KNOWN), TEXT("CAs", "")),
+    FABRIC(RK_FACT_FABRIC_ROUTERS, 4, "routers", "nodes", NULL, "Routers found", SNMP(GAUGE, KNOWN),
+	   TEXT("Routers", "")),
+    FABRIC(RK_FACT_FABRIC_LINKS, 5, "links", "links", NULL, "Links between two ports",
+	   CD("count", "links", SWEEP), SNMP(GAUGE, KNOWN), TEXT("Links", "")),
     FABRIC(RK_FACT_FABRIC_DEGRADED_LINKS, 6, "degraded_links", "links", NULL,
 	   "Links below the speed or width both ends enable, or below most links between the "
-	   "same models"),
+	   "same models",
+	   CD("count", "degraded_links", SWEEP), SNMP(GAUGE, KNOWN), TEXT("Degraded links", "")),
     FABRIC(RK_FACT_FABRIC_SWEPT_PORTS, 7, "swept_ports", "ports", "ports_swept",
-	   "Ports whose counters the sweep asks for (every switch port, CA ports with a LID)"),
+	   "Ports whose counters the sweep asks for (every switch port, CA ports with a LID)",
+	   CD("count", "swept_ports", SWEEP), SNMP(GAUGE, KNOWN), TEXT("Ports swept", "")),
     FABRIC(RK_FACT_FABRIC_ANSWERED_PORTS, 8, "answered_ports", "ports", NULL,
-	   "Swept ports that answered"),
+	   "Swept ports that answered", SNMP(GAUGE, KNOWN), TEXT("Ports that answered", "")),
     FABRIC(RK_FACT_FABRIC_UNANSWERED_PORTS, 9, "unanswered_ports", "ports", NULL,
-	   "Swept ports that did not answer"),
+	   "Swept ports that did not answer", CD("count", "unanswered_ports", SWEEP),
+	   SNMP(GAUGE, KNOWN), TEXT("Ports that did not answer", "")),
     FABRIC(RK_FACT_FABRIC_SWEEP_SECONDS, 10, "sweep_seconds", "seconds", NULL,
 	   "Time of the last sweep as the front end measured it, rediscovery included when "
-	   "there was one"),
+	   "there was one",
+	   CD("duration", "sweep", SWEEP), SNMP_X(GAUGE, KNOWN, 1000), TEXT("Sweep", "s")),
     FABRIC(RK_FACT_FABRIC_DISCOVERY_SECONDS, 11, "discovery_seconds", "seconds",
-	   "discovery_seconds", "Time the last discovery of the topology took"),
-    SM(RK_FACT_SM_MASTER_LID, 1, "master_lid", RK_KIND_GAUGE, "LID", "LID of the master SM"),
+	   "discovery_seconds", "Time the last discovery of the topology took",
+	   CD("duration", "discovery", SWEEP), SNMP_X(GAUGE, KNOWN, 1000), TEXT("Discovery", "s")),
+    SM(RK_FACT_SM_MASTER_LID, 1, "master_lid", RK_KIND_GAUGE, "LID", "LID of the master SM",
+       CD("gauge", "master_lid", MASTER), SNMP(GAUGE, KNOWN), TEXT("Master LID", "")),
     SM(RK_FACT_SM_MASTER_PRIORITY, 2, "master_priority", RK_KIND_GAUGE, "priority",
-       "SMInfo priority of the master SM (0-15)"),
+       "SMInfo priority of the master SM (0-15)", CD("gauge", "master_priority", MASTER),
+       SNMP(GAUGE, KNOWN), TEXT("Master priority", "")),
     SM(RK_FACT_SM_MASTER_STATE, 3, "master_state", RK_KIND_GAUGE, "state",
        "SMInfo state of the master SM: 3 MASTER (when no SM claims MASTER, the state of the SM "
-       "the local port points at: 0 NOT_ACTIVE, 1 DISCOVERING, 2 STANDBY)"),
+       "the local port points at: 0 NOT_ACTIVE, 1 DISCOVERING, 2 STANDBY)",
+       CD("gauge", "master_state", MASTER), SNMP(INTEGER, KNOWN), TEXT("Master state", "")),
     SM(RK_FACT_SM_MASTER_ACTIVITY, 4, "master_activity_count", RK_KIND_COUNTER, "MADs",
        "SMInfo ActCount of the master SM (OpenSM: the SMPs it has sent); it stops rising when "
-       "the SM hangs"),
-    SM(RK_FACT_SM_ANSWERED, 5, "answered", RK_KIND_GAUGE, "SMs", "SMs that answered SMInfo"),
+       "the SM hangs",
+       CD("derive", "master_activity_count", MASTER), SNMP(COUNTER32, KNOWN),
+       TEXT("Master activity", "")),
+    SM(RK_FACT_SM_ANSWERED, 5, "answered", RK_KIND_GAUGE, "SMs", "SMs that answered SMInfo",
+       CD("count", "sms", QUERY), SNMP(GAUGE, KNOWN), TEXT("SMs that answered", "")),
     SM(RK_FACT_SM_MASTERS, 6, "masters", RK_KIND_GAUGE, "SMs",
-       "SMs in MASTER state (1 in a healthy subnet)"),
+       "SMs in MASTER state (1 in a healthy subnet)", CD("count", "masters", QUERY),
+       SNMP(GAUGE, KNOWN), TEXT("Masters", "")),
     SM(RK_FACT_SM_STANDBYS, 7, "standbys", RK_KIND_GAUGE, "SMs",
-       "SMs in STANDBY state, ready to take over"),
+       "SMs in STANDBY state, ready to take over", CD("count", "standbys", QUERY),
+       SNMP(GAUGE, KNOWN), TEXT("Standbys", "")),
     SM(RK_FACT_SM_DISCOVERING, 8, "discovering", RK_KIND_GAUGE, "SMs",
-       "SMs in DISCOVERING state (sweeping the subnet before they settle)"),
+       "SMs in DISCOVERING state (sweeping the subnet before they settle)", SNMP(GAUGE, KNOWN),
+       TEXT("Discovering", "")),
     SM(RK_FACT_SM_NOT_ACTIVE, 9, "not_active", RK_KIND_GAUGE, "SMs",
-       "SMs in NOT_ACTIVE state (answering, but not managing the subnet)"),
+       "SMs in NOT_ACTIVE state (answering, but not managing the subnet)", SNMP(GAUGE, KNOWN),
+       TEXT("Not active", "")),
     SM_G(RK_FACT_SM_ENTRY_LID, 3, "lid", RK_KIND_GAUGE, "LID", "lid", lid,
-	 "LID the SM was queried at"),
+	 "LID the SM was queried at", SNMP(GAUGE, KNOWN), TEXT("LID", "")),
     SM_G(RK_FACT_SM_ENTRY_ANSWERED, 4, "answered", RK_KIND_GAUGE, "boolean", "answered", answered,
-	 "1 when the SM answered SMInfo (its other facts are known only then)"),
-    SM_T(RK_FACT_SM_ENTRY_GUID, 5, "guid", "GUID", "guid", guid, "Port GUID of the SM"),
+	 "1 when the SM answered SMInfo (its other facts are known only then)", SNMP(TRUTH, ALWAYS),
+	 TEXT("Answered", "")),
+    SM_T(RK_FACT_SM_ENTRY_GUID, 5, "guid", "GUID", "guid", guid, "Port GUID of the SM",
+	 TEXT("GUID", "")),
     SM_G(RK_FACT_SM_ENTRY_PRIORITY, 6, "priority", RK_KIND_GAUGE, "priority", "priority", priority,
-	 "SMInfo priority (0-15): the highest becomes master"),
+	 "SMInfo priority (0-15): the highest becomes master", SNMP(GAUGE, OR_ZERO),
+	 TEXT("Priority", "")),
     SM_G(RK_FACT_SM_ENTRY_STATE, 7, "state", RK_KIND_GAUGE, "state", NULL, state,
-	 "SMInfo state: 0 NOT_ACTIVE, 1 DISCOVERING, 2 STANDBY, 3 MASTER"),
+	 "SMInfo state: 0 NOT_ACTIVE, 1 DISCOVERING, 2 STANDBY, 3 MASTER", SNMP(INTEGER, OR_ZERO),
+	 TEXT("State", "")),
     SM_T(RK_FACT_SM_ENTRY_STATE_NAME, 8, "state_name", "name", "state", state_name,
-	 "SMInfo state by name (MASTER, STANDBY, DISCOVERING, NOT_ACTIVE)"),
+	 "SMInfo state by name (MASTER, STANDBY, DISCOVERING, NOT_ACTIVE)", TEXT("State", "")),
     SM_G(RK_FACT_SM_ENTRY_ACTIVITY, 9, "activity_count", RK_KIND_COUNTER, "MADs", "activity_count",
 	 activity_count,
-	 "SMInfo ActCount (OpenSM: the SMPs it has sent); it stops rising when the SM hangs"),
+	 "SMInfo ActCount (OpenSM: the SMPs it has sent); it stops rising when the SM hangs",
+	 SNMP(COUNTER32, OR_ZERO), TEXT("Activity", "")),
     SM_T(RK_FACT_SM_ENTRY_NAME, 10, "name", "name", "name", name,
-	 "Name of the SM's node (node name map, else its description)"),
+	 "Name of the SM's node (node name map, else its description)", SNMP(TEXT, ALWAYS),
+	 TEXT("Name", "")),
+    NODE_G(RK_FACT_NODE_TYPE, 2, "type", "type", NULL, type, "Node type: 1 CA, 2 switch, 3 router",
+	   SNMP(INTEGER, ALWAYS), TEXT("Type", "")),
+    NODE_T(RK_FACT_NODE_DESCRIPTION, 3, "description", "name", "description", description,
+	   "Node description the node answers with", SNMP(TEXT, ALWAYS), TEXT("Description", "")),
+    NODE_T(RK_FACT_NODE_NAME, 4, "name", "name", "name", name,
+	   "Name of the node (node name map, else its description)", SNMP(TEXT, ALWAYS),
+	   TEXT("Name", "")),
+    NODE_G(RK_FACT_NODE_LID, 5, "lid", "LID", "lid", lid,
+	   "LID of the node (a switch's port 0, a CA's first port)", SNMP(GAUGE, ALWAYS),
+	   TEXT("LID", "")),
+    NODE_G(RK_FACT_NODE_PORTS, 6, "ports", "ports", "num_ports", ports,
+	   "Ports of the node (a switch's management port 0 not counted)", SNMP(GAUGE, ALWAYS),
+	   TEXT("Ports", "")),
+    FPORT_G(RK_FACT_FABRIC_PORT_STATE, 2, "state", "state", NULL, state,
+	    "Logical port state: 1 DOWN, 2 INIT, 3 ARMED, 4 ACTIVE", SNMP(INTEGER, POSITIVE),
+	    TEXT("State", "")),
+    FPORT_G(RK_FACT_FABRIC_PORT_PHYS_STATE, 3, "phys_state", "state", NULL, phys_state,
+	    "Physical port state: 2 Polling, 3 Disabled, 5 LinkUp, ...", SNMP(INTEGER, POSITIVE),
+	    TEXT("Physical state", "")),
+    FPORT_G(RK_FACT_FABRIC_PORT_WIDTH, 4, "width", "lanes", "width", width,
+	    "Active link width in lanes (0 when the port is down)", SNMP(GAUGE, ALWAYS),
+	    TEXT("Width", "x")),
+    FPORT_G(RK_FACT_FABRIC_PORT_SPEED, 5, "speed", "speed", NULL, speed,
+	    "Active lane speed, as RdmakitLinkSpeed numbers it (0 when unknown)",
+	    SNMP(INTEGER, ALWAYS), TEXT("Speed", "")),
+    FPORT_T(RK_FACT_FABRIC_PORT_PEER_GUID, 6, "peer_guid", "GUID", "remote.guid", peer_guid,
+	    "Node GUID at the other end of the link (none when the port has no peer)",
+	    SNMP(GUID, ALWAYS), TEXT("Peer GUID", "")),
+    FPORT_G(RK_FACT_FABRIC_PORT_PEER_PORT, 7, "peer_port", "port", "remote.port", peer_port,
+	    "Port number at the other end of the link", SNMP(GAUGE, KNOWN), TEXT("Peer port", "")),
+    FPORT_G(RK_FACT_FABRIC_PORT_DEGRADED, 8, "degraded", "boolean", NULL, degraded,
+	    "1 when the port's link is degraded (below what both ends enable, or its peers)",
+	    SNMP(TRUTH, ALWAYS), TEXT("Degraded", "")),
+    FPORT_T(RK_FACT_FABRIC_PORT_DEGRADED_REASON, 9, "degraded_reason", "text", NULL,
+	    degraded_reason, "Why the port's link is degraded (the LINK_DEGRADED finding)",
+	    SNMP(TEXT, ALWAYS), TEXT("Degraded because", "")),
 };
 
 static const struct rk_counter_pair pairs[] = {
-    {"data", "port_rcv_data", "port_xmit_data"},
-    {"packets", "port_rcv_packets", "port_xmit_packets"},
-    {"unicast_packets", "unicast_rcv_packets", "unicast_xmit_packets"},
-    {"multicast_packets", "multicast_rcv_packets", "multicast_xmit_packets"},
+    {"data", "port_rcv_data", "port_xmit_data", "if_octets", ""},
+    {"packets", "port_rcv_packets", "port_xmit_packets", "if_packets", ""},
+    {"unicast_packets", "unicast_rcv_packets", "unicast_xmit_packets", "if_packets", "unicast"},
+    {"multicast_packets", "multicast_rcv_packets", "multicast_xmit_packets", "if_packets",
+     "multicast"},
 };
 
 const struct rk_fact *rk_facts_all(size_t *count)
 {
 	*count = RK_FACT_COUNT;
 	return facts;
+}
+
+const struct rk_fact *rk_facts_topology(size_t *count)
+{
+	*count = RK_FACT_TABLE_SIZE - RK_FACT_COUNT;
+	return &facts[RK_FACT_COUNT];
+}
+
+bool rk_fact_served(const struct rk_fact *fact, enum rk_front_end front_end)
+{
+	switch (front_end) {
+	case RK_FRONT_COLLECTD:
+		return fact->cd_type != NULL;
+	case RK_FRONT_SNMP:
+		return fact->snmp_syntax != RK_SNMP_NONE;
+	case RK_FRONT_CLI:
+		return fact->cli_name != NULL;
+	}
+	return false;
+}
+
+double rk_fact_number(const struct rk_fact *fact, const struct rk_fact_subject *subject)
+{
+	switch (fact->scope) {
+	case RK_SCOPE_PORT:
+		return fact->port_number(subject->port);
+	case RK_SCOPE_DEVICE:
+		return fact->device_number(subject->device);
+	case RK_SCOPE_SM_ENTRY:
+		return fact->sm_number(subject->sm);
+	case RK_SCOPE_FABRIC_NODE:
+		return fact->node_number(subject->node);
+	case RK_SCOPE_FABRIC_PORT:
+		return fact->fabric_port_number(subject->fabric_port);
+	case RK_SCOPE_FABRIC:
+	case RK_SCOPE_SM:
+		break;
+	}
+	return subject->values[fact->id];
+}
+
+const char *rk_fact_text(const struct rk_fact *fact, const struct rk_fact_subject *subject,
+			 char buf[RK_FACT_TEXT_MAX])
+{
+	switch (fact->scope) {
+	case RK_SCOPE_PORT:
+		return fact->port_text(subject->port);
+	case RK_SCOPE_DEVICE:
+		return fact->device_text(subject->device);
+	case RK_SCOPE_SM_ENTRY:
+		return fact->sm_text(subject->sm, buf);
+	case RK_SCOPE_FABRIC_NODE:
+		return fact->node_text(subject->node);
+	case RK_SCOPE_FABRIC_PORT:
+		return fact->fabric_port_text(subject->fabric_port, buf);
+	case RK_SCOPE_FABRIC:
+	case RK_SCOPE_SM:
+		break;
+	}
+	return ""; /* the scalars are numbers */
 }
 
 const struct rk_fact *rk_fact(enum rk_fact_id id)

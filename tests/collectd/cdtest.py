@@ -11,16 +11,19 @@ import re
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TOP = os.path.abspath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+# What every folder's tests share; the collectd tests reach it as cdtest.NAME too.
+from rktest import (TOP, copy_fixture, fixture, read_text, umad2sim_env,  # noqa: E402,F401
+                    wait_for, write_attr)
+
 PLUGIN_DIR = os.environ.get("RDMAKIT_PLUGIN_DIR", os.path.join(TOP, "build", "collectd-plugin"))
 REFERENCE = os.environ.get(
     "RDMAKIT_REFERENCE", os.path.join(TOP, "build", "tests", "collectd_print_reference"))
 TEST_PLUGIN_DIR = os.environ.get("RDMAKIT_TEST_PLUGIN_DIR", os.path.join(TOP, "build", "tests"))
-FIXTURES = os.path.join(TOP, "tests", "fixtures", "sysfs")
 COLLECTD = os.environ.get("COLLECTD", "/usr/sbin/collectd")
 COLLECTDCTL = os.environ.get("COLLECTDCTL", "/usr/bin/collectdctl")
 SYSTEM_PLUGIN_DIR = "/usr/lib/collectd"
@@ -29,48 +32,6 @@ SANITIZED = os.environ.get("RDMAKIT_SANITIZED") == "1"
 ASAN_RUNTIME = os.environ.get("RDMAKIT_ASAN_RUNTIME", "")
 HOST = "rdmakit-test"
 README = os.path.join(TOP, "collectd-plugin", "README.md")
-
-
-def read_text(path):
-    with open(path) as f:
-        return f.read()
-
-
-def fixture(name):
-    return os.path.join(FIXTURES, name)
-
-
-def copy_fixture(name, parent):
-    """A private copy of a fixture tree (symlinks kept) that a test may change."""
-    dest = os.path.join(parent, name)
-    shutil.copytree(fixture(name), dest, symlinks=True)
-    return dest
-
-
-def write_attr(root, relpath, text):
-    """Rewrite a sysfs attribute in place with one pwrite at offset 0 (same inode, as sysfs
-    does), so a concurrent read sees the old or the new value. A shorter value is padded with
-    spaces, which readers trim like the trailing newline."""
-    path = os.path.join(root, relpath)
-    data = (text + "\n").encode()
-    data += b" " * max(0, os.path.getsize(path) - len(data))
-    fd = os.open(path, os.O_WRONLY)
-    try:
-        os.pwrite(fd, data, 0)
-    finally:
-        os.close(fd)
-
-
-def wait_for(predicate, timeout=10.0, what="condition"):
-    """Poll predicate until it returns something true; fail after timeout seconds."""
-    deadline = time.monotonic() + timeout
-    while True:
-        result = predicate()
-        if result:
-            return result
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        time.sleep(0.1)
 
 
 def plugin_block(**options):
@@ -340,14 +301,11 @@ LoadPlugin rdmakit
         return found
 
 
-SHIM = "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so"
-
-
 def sim_env(sim_name):
     """The environment of a collectd that sends MADs into the simulated fabric sim_name: the
     umad2sim shim preloaded and the ibsim instance named (collectd's BaseDir, its working
     directory, is writable: the shim writes ./sys-<pid>/ there)."""
-    return dict(os.environ, LD_PRELOAD=SHIM, IBSIM_SOCKNAME=sim_name)
+    return dict(os.environ, **umad2sim_env(sim_name))
 
 
 def parse_fabric_table(path=README):

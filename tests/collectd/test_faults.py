@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
-"""Faults under a running collectd with rdmakit.so (README: fault matrix).
+"""Faults under a running collectd with rdmakit.so (docs/reliability.md: the fault matrix).
 
 - A hostile SysfsRoot (FIFOs, a directory, a symlink loop where attributes should be):
   collectd starts, names each bad file once, and sends every other value.

@@ -26,12 +26,9 @@ class SubnetManagerMode(unittest.TestCase):
         self.tmp = tmp.name
         net = simlib.generate(os.path.join(self.tmp, "ft.net"), leaves=2, hosts=2, spines=1,
                               radix=4)
-        conf = os.path.join(self.tmp, "opensm.conf")
-        with open(conf, "w") as f:  # a quick failover (test_sweep_sm.py does the same)
-            f.write("sminfo_polling_timeout 500\npolling_retry_number 2\n")
         self.sim = simlib.Sim(f"rkcds{os.getpid()}", net, self.tmp).__enter__()
         self.addCleanup(self.sim.__exit__, None, None, None)
-        self.sim.env["SIM_OSM_ARGS"] = f"-F {conf}"
+        self.sim.fast_failover()
         self.sim.opensm("Hca1", 10)
         self.daemon = cdtest.Daemon(cdtest.plugin_block(
             SysfsRoot=cdtest.fixture("ib-hdr"), SubnetManager=True, FabricInterval=1,

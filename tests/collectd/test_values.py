@@ -21,6 +21,13 @@ GAUGES = {
         "mlx5_2-1": {"state": 4, "phys_state": 5, "rate": 100, "lid": 0, "sm_lid": 0, "sm_sl": 0,
                      "lid_mask_count": 0, "cap_mask": 0x04010000},
     },
+    # 4X XDR and 4X NDR: the rates the CLI's status and the MIB's rdmakitPortRate show too.
+    "ib-xdr": {
+        "mlx5_0-1": {"state": 4, "phys_state": 5, "rate": 800, "lid": 5, "sm_lid": 1, "sm_sl": 0,
+                     "lid_mask_count": 0, "cap_mask": 0xa651e848},
+        "mlx5_1-1": {"state": 4, "phys_state": 5, "rate": 400, "lid": 6, "sm_lid": 1, "sm_sl": 0,
+                     "lid_mask_count": 0, "cap_mask": 0xa651e848},
+    },
 }
 
 # Values stated in tests/fixtures/sysfs/README.md, checked as sent (bytes = words x 4).
@@ -48,6 +55,12 @@ STATED = {
         ("mlx5_2-1", "derive-rnr_nak_retry_err", [1]),
         ("mlx5_2", "derive-out_of_buffer", [17]),
         ("mlx5_2", "derive-out_of_sequence", [29]),
+    ],
+    "ib-xdr": [
+        ("mlx5_0-1", "gauge-rate", [800]),
+        ("mlx5_1-1", "gauge-rate", [400]),
+        ("mlx5_0-1", "if_octets", [987654321098 * 4, 1234567890123 * 4]),
+        ("mlx5_1-1", "if_octets", [998877665544 * 4, 1122334455667 * 4]),
     ],
 }
 
@@ -111,6 +124,9 @@ class Values(unittest.TestCase):
 
     def test_roce(self):
         self.check_fixture("roce", ["mlx5_2"])
+
+    def test_ib_xdr(self):
+        self.check_fixture("ib-xdr", ["mlx5_0", "mlx5_1"])
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 """End-to-end tests of the rdmakit CLI on the sysfs fixtures: exact values from its JSON."""
 import contextlib
+import functools
 import json
 import os
 import shutil
@@ -12,9 +13,9 @@ import threading
 import time
 import unittest
 
-RDMAKIT = os.environ.get("RDMAKIT", "rdmakit")
-FIXTURES = os.environ.get("FIXTURES", os.path.join(os.path.dirname(__file__), "..", "fixtures"))
-SYSFS = os.path.join(FIXTURES, "sysfs")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import rktest  # noqa: E402
+from rktest import RDMAKIT, SYSFS_FIXTURES as SYSFS  # noqa: E402
 
 
 @contextlib.contextmanager
@@ -39,8 +40,7 @@ def run(*args, root=None, check_rc=None):
     return proc
 
 
-def run_json(*args, root=None, rc=0):
-    return json.loads(run(*args, "--json", root=root, check_rc=rc).stdout)
+run_json = functools.partial(rktest.run_json, run)
 
 
 def device(doc, name):
@@ -143,6 +143,20 @@ class Status(unittest.TestCase):
         p = port(run_json("status", root="port-states"), "mlx5_0")
         self.assertEqual((p["rate_gbps"], p["width"], p["speed"]), (10, "4X", "SDR"))
         self.assertEqual((p["state"], p["phys_state"]), ("DOWN", "Polling"))
+
+    def test_xdr_and_ndr_ports(self):
+        doc = run_json("status", root="ib-xdr")
+        self.assertEqual([(device(doc, d)["hca_type"], device(doc, d)["pci"]["device_id"])
+                          for d in ("mlx5_0", "mlx5_1")], [("MT4131", "0x1023"),
+                                                           ("MT4129", "0x1021")])
+        xdr, ndr = port(doc, "mlx5_0"), port(doc, "mlx5_1")
+        self.assertEqual((xdr["rate_gbps"], xdr["width"], xdr["speed"]), (800, "4X", "XDR"))
+        self.assertEqual((ndr["rate_gbps"], ndr["width"], ndr["speed"]), (400, "4X", "NDR"))
+        text = run("status", root="ib-xdr", check_rc=0).stdout
+        self.assertIn("Rate:            800 Gb/s\n\t\tWidth:           4X\n"
+                      "\t\tSpeed:           XDR\n", text)
+        self.assertIn("Rate:            400 Gb/s\n\t\tWidth:           4X\n"
+                      "\t\tSpeed:           NDR\n", text)
 
     def test_no_pma_counters_are_null_not_zero(self):
         p = port(run_json("status", root="no-pma"), "mlx5_0")
@@ -325,6 +339,7 @@ class Doctor(unittest.TestCase):
         "no-pma": (0, [("COUNTERS_UNAVAILABLE", "mlx5_0:1")]),
         "saturated": (1, [("COUNTER_SATURATED", "mlx5_0:1")]),
         "fw-mismatch": (1, [("FW_MISMATCH", "MT4123")]),
+        "ib-xdr": (0, []),
         "roce": (0, []),
         "rxe": (0, []),
         "hfi1": (0, []),

@@ -4,6 +4,7 @@
 a real kernel (sysctls and MTUs of veth interfaces in a network namespace made here) and a real
 OpenSM on ibsim started with a conf that apply wrote."""
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -16,11 +17,11 @@ import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "sim"))
+sys.path[:0] = [os.path.join(HERE, "..", d) for d in ("lib", "sim")]
+import rktest  # noqa: E402
 import simlib  # noqa: E402
+from rktest import FIXTURES, RDMAKIT  # noqa: E402
 
-RDMAKIT = os.environ.get("RDMAKIT", "rdmakit")
-FIXTURES = os.environ.get("FIXTURES", os.path.join(HERE, "..", "fixtures"))
 HOST = os.path.join(FIXTURES, "tune", "host")
 OPENSM_FIXTURES = os.path.join(FIXTURES, "tune", "opensm")
 JOURNALS = ("var", "var/lib", "var/lib/rdmakit")
@@ -36,11 +37,7 @@ def run(*args, root=None, env=None, user=None):
                           env=dict(os.environ, **(env or {})))
 
 
-def run_json(*args, root=None, rc=0):
-    proc = run(*args, "--json", root=root)
-    if proc.returncode != rc:
-        raise AssertionError(f"tune {args}: exit {proc.returncode}: {proc.stderr}")
-    return json.loads(proc.stdout)
+run_json = functools.partial(rktest.run_json, run)
 
 
 def snapshot(root):

@@ -15,8 +15,9 @@ import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-RDMAKIT = os.environ.get("RDMAKIT", "rdmakit")
-FIXTURES = os.environ.get("FIXTURES", os.path.join(HERE, "..", "fixtures"))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+from rktest import FIXTURES, RDMAKIT  # noqa: E402
+
 EXIT_NEEDS_ROOT = 4
 AS_NOBODY = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
 

@@ -18,14 +18,14 @@ enum parser { U64, NUMBERED, RATE, PCIE, PORT_NUMBER, COUNTER, PARSERS };
 
 static void check_rate(const char *text)
 {
-	char speed[8];
+	enum rk_speed speed;
 	double gbps;
 	int width;
 
-	if (rk_parse_rate(text, &gbps, &width, speed, sizeof(speed)) != 0)
+	if (rk_parse_rate(text, &gbps, &width, &speed) != 0)
 		return;
 	if (!(gbps >= 0 && gbps <= RK_RATE_MAX_GBPS) || width == 0 || width > RK_WIDTH_MAX ||
-	    strlen(speed) >= sizeof(speed))
+	    (unsigned)speed >= RK_SPEED_COUNT || (width < 0 && speed != RK_SPEED_NONE))
 		abort();
 }
 

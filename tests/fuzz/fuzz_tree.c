@@ -121,7 +121,7 @@ static void write_base(const char *root)
 static void clear(const char *path)
 {
 	if (unlink(path) != 0 && errno == EISDIR) {
-		fuzz_empty_dir(path);
+		empty_tree(path);
 		rmdir(path);
 	}
 }
@@ -194,7 +194,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *root = fuzz_scratch_dir();
 
 	fuzz_quiet_log();
-	fuzz_empty_dir(root);
+	empty_tree(root);
 	write_base(root);
 	apply_records(root, data, size);
 	read_host(root);

@@ -38,7 +38,7 @@ static void set_up(void)
 	char *save = NULL;
 
 	snprintf(tree, sizeof(tree), "%s/root", fuzz_scratch_dir());
-	if (fuzz_copy_tree(FUZZ_FIXTURES "/tune/host", tree) != 0)
+	if (copy_tree(FUZZ_FIXTURES "/tune/host", tree) != 0)
 		abort(); /* no fixture tree: nothing to audit */
 	for (char *f = strtok_r(list, ",", &save); f && nfiles < MAX_FILES;
 	     f = strtok_r(NULL, ",", &save))
@@ -60,7 +60,7 @@ static void write_input(const uint8_t *data, size_t size, unsigned n)
 		return;
 	}
 	snprintf(original, sizeof(original), FUZZ_FIXTURES "/tune/host/%s", files[n]);
-	if (fuzz_copy_file(original, path) != 0)
+	if (copy_file(original, path) != 0)
 		remove(path); /* a file the fixture does not have */
 }
 

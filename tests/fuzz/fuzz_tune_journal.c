@@ -102,7 +102,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	fuzz_quiet_log();
 	snprintf(root, sizeof(root), "%s", fuzz_scratch_dir());
-	fuzz_empty_dir(root);
+	empty_tree(root);
 	snprintf(dir, sizeof(dir), "%s/var", root);
 	mkdir(dir, 0755);
 	snprintf(dir, sizeof(dir), "%s/var/lib", root);

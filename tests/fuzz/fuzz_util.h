@@ -3,6 +3,8 @@
 #ifndef RDMAKIT_FUZZ_UTIL_H
 #define RDMAKIT_FUZZ_UTIL_H
 
+#include "tree_util.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -17,17 +19,8 @@ void fuzz_quiet_log(void);
 /** This process's scratch directory in tmpfs (/dev/shm), created on first use. */
 const char *fuzz_scratch_dir(void);
 
-/** Remove everything under dir (not dir itself). */
-void fuzz_empty_dir(const char *dir);
-
 /** Write size bytes to path (created or truncated); 0 or -1. */
 int fuzz_write_file(const char *path, const uint8_t *data, size_t size);
-
-/** Copy the tree at src (files, directories, symlinks as they are) into dst; 0 or -1. */
-int fuzz_copy_tree(const char *src, const char *dst);
-
-/** Copy the regular file src to dst (created or truncated); 0 or -1. */
-int fuzz_copy_file(const char *src, const char *dst);
 
 /** The nth part (from 0) of data split at form feeds; false when there are fewer parts. */
 bool fuzz_part(const uint8_t *data, size_t size, unsigned n, const uint8_t **part, size_t *len);

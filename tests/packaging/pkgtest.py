@@ -6,11 +6,18 @@ import re
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
-import time
 
-TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-FIXTURES = os.path.join(TOP, "tests", "fixtures", "sysfs")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from rktest import TOP, SYSFS_FIXTURES as FIXTURES, wait_for  # noqa: E402
+
+# The packages the tree builds: the subagent's and the Zabbix template's where their folders are.
+PACKAGES = ["rdmakit", "collectd-rdmakit"]
+if os.path.isdir(os.path.join(TOP, "snmp-subagent")):
+    PACKAGES.append("rdmakit-agentx")
+if os.path.isdir(os.path.join(TOP, "packaging", "zabbix")):
+    PACKAGES.append("rdmakit-zabbix-template")
 
 
 def run(*args, timeout=600, check=True, env=None):
@@ -26,15 +33,6 @@ def run(*args, timeout=600, check=True, env=None):
 def cmake_version():
     with open(os.path.join(TOP, "CMakeLists.txt")) as f:
         return re.search(r"project\(rdmakit\s+VERSION\s+([0-9.]+)", f.read()).group(1)
-
-
-def wait_for(predicate, timeout, what):
-    deadline = time.monotonic() + timeout
-    while not (result := predicate()):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        time.sleep(0.1)
-    return result
 
 
 def read(path):

@@ -26,13 +26,8 @@ import tempfile
 import unittest
 
 import pkgtest
-from pkgtest import run
+from pkgtest import PACKAGES, run
 
-PACKAGES = ["rdmakit", "collectd-rdmakit"]
-if os.path.isdir(os.path.join(pkgtest.TOP, "snmp-subagent")):
-    PACKAGES.append("rdmakit-agentx")
-if os.path.isdir(os.path.join(pkgtest.TOP, "packaging", "zabbix")):
-    PACKAGES.append("rdmakit-zabbix-template")
 APT = ["apt-get", "-y", "-q", "-o", "DPkg::Lock::Timeout=300"]
 ENV = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
 AGENTX_USER = "_rdmakit"

@@ -13,14 +13,9 @@ import tempfile
 import unittest
 
 import pkgtest
-from pkgtest import run
+from pkgtest import PACKAGES, run
 
 VERSION = pkgtest.cmake_version()
-PACKAGES = ["rdmakit", "collectd-rdmakit"]
-if os.path.isdir(os.path.join(pkgtest.TOP, "snmp-subagent")):
-    PACKAGES.append("rdmakit-agentx")
-if os.path.isdir(os.path.join(pkgtest.TOP, "packaging", "zabbix")):
-    PACKAGES.append("rdmakit-zabbix-template")
 
 
 class Rpms(unittest.TestCase):

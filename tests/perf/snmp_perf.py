@@ -12,13 +12,12 @@ import tempfile
 import time
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-sys.path.insert(0, os.path.join(TOP, "tests", "snmp"))
-sys.path.insert(0, os.path.join(TOP, "tests", "sim"))
+sys.path[:0] = [os.path.join(TOP, "tests", d) for d in ("lib", "snmp", "sim")]
 import simlib  # noqa: E402
 import snmptest  # noqa: E402
-from snmptest import Setup, wait_for  # noqa: E402
+from rktest import umad2sim_env, wait_for  # noqa: E402
+from snmptest import Setup  # noqa: E402
 
-SHIM = "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so"
 GETS = int(os.environ.get("GETS", "5000"))
 ROUNDS = 5
 REDISCOVER = os.environ.get("REDISCOVER", "300")  # seconds; 2 adds a discovery every 2 s
@@ -158,7 +157,7 @@ def main():
         sim.opensm("Hca1", 10)
         config = f"refresh 1\nfabric yes\nsm yes\nfabric-interval 1\nrediscover {REDISCOVER}\n"
         with Setup(snmptest.fixture("ib-hdr"), config=config, offset=42, ready_timeout=120,
-                   env_extra={"LD_PRELOAD": SHIM, "IBSIM_SOCKNAME": sim.name}) as s:
+                   env_extra=umad2sim_env(sim.name)) as s:
             fp = snmptest.ROOT_OID + ".1.5.2"
             wait_for(lambda: bulkwalk(s, fp)[1] > 8000, 120, "the fabric port table")
             # The same host without the fabric, at the same time: rounds alternate between
@@ -176,7 +175,7 @@ def main():
         # The same fabric with the subagent's defaults (refresh 10 s, fabric-interval 30 s).
         with Setup(snmptest.fixture("ib-hdr"), config="fabric yes\nsm yes\n", offset=44,
                    ready_timeout=120,
-                   env_extra={"LD_PRELOAD": SHIM, "IBSIM_SOCKNAME": sim.name}) as s:
+                   env_extra=umad2sim_env(sim.name)) as s:
             wait_for(lambda: bulkwalk(s, snmptest.ROOT_OID + ".1.5.2")[1] > 8000, 120,
                      "the fabric port table")
             default_rss = rss_samples(s.agent.proc.pid)

@@ -27,7 +27,7 @@ import tempfile
 import time
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-sys.path[:0] = [os.path.join(TOP, "tests", d) for d in ("collectd", "snmp", "sim")]
+sys.path[:0] = [os.path.join(TOP, "tests", d) for d in ("lib", "collectd", "snmp", "sim")]
 import cdtest  # noqa: E402
 import simlib  # noqa: E402
 import snmptest  # noqa: E402
@@ -145,7 +145,7 @@ def run(minutes, tmp):
                 print(daemon.start_output)
                 return 1
             config = "refresh 0.5\nfabric yes\nsm yes\nfabric-interval 1\nrediscover 5\n"
-            shim = {"LD_PRELOAD": cdtest.SHIM, "IBSIM_SOCKNAME": sim.name}
+            shim = cdtest.umad2sim_env(sim.name)
             with snmptest.Setup(root, config=config, offset=13, env_extra=shim) as agent:
                 return measure(minutes, sim, root, daemon, agent)
         finally:

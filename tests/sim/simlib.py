@@ -1,6 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 """Python side of the simulated-fabric testbed: drives simctl.sh for unittest-based tests."""
-import json
 import os
 import tempfile
 import unittest
@@ -45,6 +44,14 @@ class Sim:
     def __exit__(self, *exc):
         self.ctl("stop", self.name, check=False)
 
+    def fast_failover(self):
+        """OpenSMs started from now on poll the master's SMInfo every 500 ms and take over
+        after 2 lost polls, instead of OpenSM's default of about 50 s."""
+        conf = os.path.join(self.env["SIM_DIR"], "opensm.conf")
+        with open(conf, "w") as f:
+            f.write("sminfo_polling_timeout 500\npolling_retry_number 2\n")
+        self.env["SIM_OSM_ARGS"] = f"-F {conf}"
+
     def opensm(self, node="Hca1", priority=10):
         self.ctl("opensm", self.name, node, str(priority))
 
@@ -80,14 +87,6 @@ def parse_ibnetdiscover(text):
             if kind == "ca" and lid is None and own:
                 nodes[current] = (kind, int(own.group(1)))
     return nodes, links // 2
-
-
-def run_json(sim, rdmakit, *args, rc=0):
-    """Run rdmakit under the sim with --json; check its exit code and parse stdout."""
-    proc = sim.run(rdmakit, *args, "--json")
-    if proc.returncode != rc:
-        raise AssertionError(f"rdmakit {args}: exit {proc.returncode}: {proc.stderr}")
-    return json.loads(proc.stdout), proc
 
 
 def start(sim, *args):

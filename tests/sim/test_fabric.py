@@ -9,14 +9,15 @@ import time
 import unittest
 import xml.etree.ElementTree as ET
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.join(HERE, "..", "lib")]
+import rktest  # noqa: E402
 import simlib  # noqa: E402
-
-RDMAKIT = os.environ.get("RDMAKIT", "rdmakit")
+from rktest import RDMAKIT  # noqa: E402
 
 
 def fabric_json(sim, *args):
-    return simlib.run_json(sim, RDMAKIT, "fabric", *args)[0]
+    return rktest.run_json(sim.run, RDMAKIT, "fabric", *args)
 
 
 def port_of(doc, guid, num):
@@ -124,7 +125,7 @@ class Fabric(simlib.SimTestCase):
         path = os.path.join(self.tmp.name, "dot-names")
         with open(path, "w") as f:  # the rest of the line is the name: quotes, backslashes
             f.write('0x0002c90300000010 evil "quoted" \\back\\slash\n')
-        doc = simlib.run_json(self.sim, RDMAKIT, "fabric", "--node-name-map", path)[0]
+        doc = fabric_json(self.sim, "--node-name-map", path)
         proc = self.sim.run(RDMAKIT, "fabric", "--dot", "--node-name-map", path)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         nodes, edges = render_svg(proc.stdout)
@@ -179,7 +180,7 @@ class Fabric(simlib.SimTestCase):
     def test_interval_shows_the_second_of_two_discoveries(self):
         once = fabric_json(self.sim)
         start = time.monotonic()
-        twice = simlib.run_json(self.sim, RDMAKIT, "fabric", "--interval", "1")[0]
+        twice = fabric_json(self.sim, "--interval", "1")
         self.assertGreaterEqual(time.monotonic() - start, 1.0)
         self.assertEqual(sorted(n["guid"] for n in twice["nodes"]),
                          sorted(n["guid"] for n in once["nodes"]))

@@ -9,23 +9,26 @@ import tempfile
 import time
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.join(HERE, "..", "lib")]
+import rktest  # noqa: E402
 import simlib  # noqa: E402
+from rktest import RDMAKIT  # noqa: E402
 
-RDMAKIT = os.environ.get("RDMAKIT", "rdmakit")
 HEALTHY_HOST = os.path.join(os.environ.get("FIXTURES", os.path.join(
     os.path.dirname(os.path.abspath(__file__)), "..", "fixtures")), "sysfs", "ib-hdr")
 
 
-def run_json(sim, *args, rc=0):
-    return simlib.run_json(sim, RDMAKIT, *args, rc=rc)
+def sim_json(sim, *args):
+    """The JSON document of an rdmakit command run under the sim."""
+    return rktest.run_json(sim.run, RDMAKIT, *args)
 
 
 def wait_active(sim, host):
     """Wait until the host's port is swept ACTIVE again (other tests count the ports)."""
     deadline = time.time() + 30
     while time.time() < deadline:
-        doc, _ = run_json(sim, "sweep")
+        doc = sim_json(sim, "sweep")
         if any(p["name"] == host and p["state"] == "ACTIVE" for p in doc["ports"]):
             return doc
         time.sleep(0.5)
@@ -57,7 +60,7 @@ class Sweep(simlib.SimTestCase):
         self.sim.cmd('PerformanceSet "Leaf2"[1] PortCounters.SymbolErrorCounter=70000')
         self.sim.cmd('PerformanceSet "Leaf2"[2] PortCounters.LinkDownedCounter=7')
         self.sim.cmd('PerformanceSet "Spine1"[2] PortCountersExtended.PortXmitData=1000000')
-        doc, _ = run_json(self.sim, "sweep")
+        doc = sim_json(self.sim, "sweep")
         self.assertEqual(doc["failed"], [])
         self.assertEqual(doc["ports_swept"], 64)  # 16 CA ports, 32 leaf and 16 spine ports
         p = swept(doc, "Leaf1", 3)
@@ -132,7 +135,7 @@ class Sweep(simlib.SimTestCase):
 
     def test_unlink_reports_port_down_then_relink(self):
         self.sim.cmd('Unlink "Hca6"[1]')
-        doc, _ = run_json(self.sim, "sweep")
+        doc = sim_json(self.sim, "sweep")
         self.assertEqual(swept(doc, "Leaf2", 2)["state"], "DOWN")
         self.assertNotIn("host6 HCA-1", {p["name"] for p in doc["ports"]})
         doc = relink(self.sim, "Hca6", "host6 HCA-1")
@@ -173,7 +176,7 @@ class Sweep(simlib.SimTestCase):
         self.assertNotIn("in this process", proc.stderr)
         ports = [{(p["name"], p["port"]) for p in json.loads(line)["ports"]}
                  for line in proc.stdout.strip().splitlines()]
-        one_shot, _ = run_json(self.sim, "sweep")
+        one_shot = sim_json(self.sim, "sweep")
         self.assertEqual(ports, [{(p["name"], p["port"]) for p in one_shot["ports"]}] * 3)
 
     def test_without_its_helper_discovery_runs_here(self):
@@ -240,14 +243,11 @@ class SubnetManagers(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             net = simlib.generate(os.path.join(tmp, "ft.net"), leaves=2, hosts=2, spines=1,
                                   radix=4)
-            conf = os.path.join(tmp, "opensm.conf")
-            with open(conf, "w") as f:
-                f.write("sminfo_polling_timeout 500\npolling_retry_number 2\n")
             with simlib.Sim(f"rksm{os.getpid()}", net, tmp) as sim:
-                sim.env["SIM_OSM_ARGS"] = f"-F {conf}"
+                sim.fast_failover()
                 sim.opensm("Hca1", 10)
                 sim.opensm("Hca2", 5)
-                doc, _ = run_json(sim, "sm")
+                doc = sim_json(sim, "sm")
                 states = {s["name"]: (s["state"], s["priority"]) for s in doc["sms"]}
                 self.assertEqual(states, {"host1 HCA-1": ("MASTER", 10),
                                           "host2 HCA-1": ("STANDBY", 5)})

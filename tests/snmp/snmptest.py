@@ -12,9 +12,9 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TOP = os.path.abspath(os.path.join(HERE, "..", ".."))
-sys.path.insert(0, os.path.join(TOP, "tests", "collectd"))
-from cdtest import copy_fixture, fixture, wait_for, write_attr  # noqa: E402,F401
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+# What every folder's tests share; the snmp tests reach it as snmptest.NAME too.
+from rktest import TOP, copy_fixture, fixture, wait_for, write_attr  # noqa: E402,F401
 
 AGENTX = os.environ.get("RDMAKIT_AGENTX",
                         os.path.join(TOP, "build", "snmp-subagent", "rdmakit-agentx"))

@@ -15,7 +15,8 @@ import time
 import unittest
 
 import snmptest
-from snmptest import AGENTX, Setup, Trapd, copy_fixture, fixture, wait_for, write_attr
+from snmptest import AGENTX, Setup, Trapd
+from rktest import copy_fixture, fixture, wait_for, write_attr
 
 PORT_STATE = "rdmakitPortStateChange"
 

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 """RDMAKIT-MIB's columns agree with the core's table of facts and catalog: every fact is an
 object of the MIB with the fact's column (or one of the few left out on purpose), and every
-PMA counter is a column of the port and fabric counter tables with the catalog's number."""
+PMA counter is a column of the port and fabric counter tables with the catalog's number, and the
+core's link speeds are RdmakitLinkSpeed's enumeration."""
 import os
+import re
 import subprocess
 import unittest
 
@@ -65,11 +67,13 @@ def columns_of_mib(names):
 class Columns(unittest.TestCase):
     def setUp(self):
         out = subprocess.run([PRINT_COLUMNS], capture_output=True, text=True, check=True)
-        self.facts, self.pma = {}, {}
+        self.facts, self.pma, self.speeds = {}, {}, {}
         for line in out.stdout.splitlines():
             kind, *rest = line.split()
             if kind == "fact":
                 self.facts[(rest[0], rest[1])] = int(rest[2])
+            elif kind == "speed":
+                self.speeds[rest[0].lower()] = int(rest[1])
             else:
                 self.pma[rest[0]] = int(rest[1])
 
@@ -82,11 +86,32 @@ class Columns(unittest.TestCase):
             wanted["rdmakit" + MIB_OF_FACT[scope][name]] = column
         self.assertEqual(columns_of_mib(list(wanted)), wanted)
 
+    def test_every_fabric_node_and_port_fact_is_a_column_of_the_mib(self):
+        out = subprocess.run([PRINT_COLUMNS, "--topology"], capture_output=True, text=True,
+                             check=True)
+        prefix = {"fabric_node": "rdmakitFn", "fabric_port": "rdmakitFp"}
+        wanted = {}
+        for line in out.stdout.splitlines():
+            _, scope, name, column = line.split()
+            wanted[prefix[scope] + camel(name)] = int(column)
+        self.assertEqual(len(wanted), 13)
+        self.assertEqual(columns_of_mib(list(wanted)), wanted)
+
     def test_every_pma_counter_has_the_catalogs_column(self):
         self.assertEqual(len(self.pma), 21)
         for prefix in ("rdmakitPc", "rdmakitFc"):
             wanted = {prefix + camel(n): c for n, c in self.pma.items()}
             self.assertEqual(columns_of_mib(list(wanted)), wanted)
+
+    def test_link_speeds_are_the_mibs_enumeration(self):
+        self.assertEqual(self.speeds["xdr"], 9)
+        for column in ("rdmakitPortSpeed", "rdmakitFpSpeed"):
+            out = subprocess.run(["snmptranslate", "-M", snmptest.MIBDIRS, "-m", "RDMAKIT-MIB",
+                                  "-Td", f"RDMAKIT-MIB::{column}"], capture_output=True,
+                                 text=True, env=snmptest.env(snmptest.HERE), check=True)
+            syntax = next(line for line in out.stdout.splitlines() if "SYNTAX" in line)
+            named = {n: int(v) for n, v in re.findall(r"(\w+)\((\d+)\)", syntax)}
+            self.assertEqual(named, self.speeds, column)
 
 
 if __name__ == "__main__":

@@ -11,12 +11,12 @@ import time
 import unittest
 
 import snmptest
-from snmptest import Setup, fixture, wait_for
+from snmptest import Setup
+from rktest import fixture, umad2sim_env, wait_for
 
 sys.path.insert(0, os.path.join(snmptest.TOP, "tests", "sim"))
 import simlib  # noqa: E402
 
-SHIM = "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so"
 LEAVES, HOSTS, SPINES, RADIX = 2, 4, 1, 8
 LEAF = 0x0002c90200100000
 SPINE = 0x0002c90200200000
@@ -56,7 +56,7 @@ class FabricMode(unittest.TestCase):
             config = (f"refresh 0.5\nfabric yes\nsm yes\nfabric-interval 1\nrediscover 2\n"
                       f"node-name-map {names}\n")
             cls.setup = Setup(fixture("ib-hdr"), config=config, offset=11,
-                              env_extra={"LD_PRELOAD": SHIM, "IBSIM_SOCKNAME": cls.sim.name})
+                              env_extra=umad2sim_env(cls.sim.name))
             cls.setup.__enter__()
             wait_for(lambda: column(cls.setup.walk(snmptest.ROOT_OID + NODE), NODE, 2), 30,
                      "the fabric node table")

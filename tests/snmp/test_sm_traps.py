@@ -10,12 +10,11 @@ import tempfile
 import unittest
 
 import snmptest
-from snmptest import Setup, Trapd, fixture, wait_for
+from snmptest import Setup, Trapd
+from rktest import fixture, umad2sim_env, wait_for
 
 sys.path.insert(0, os.path.join(snmptest.TOP, "tests", "sim"))
 import simlib  # noqa: E402
-
-SHIM = "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so"
 
 
 class MasterChange(unittest.TestCase):
@@ -30,7 +29,7 @@ class MasterChange(unittest.TestCase):
 
     def failover(self, sim, tmp):
         s = Setup(fixture("ib-hdr"), config="sm yes\nfabric-interval 1\nrediscover 5\n",
-                  offset=60, env_extra={"LD_PRELOAD": SHIM, "IBSIM_SOCKNAME": sim.name})
+                  offset=60, env_extra=umad2sim_env(sim.name))
         trapd = Trapd(s.workdir, snmptest.free_port(61))
         with open(s.snmpd.conf, "a") as f:
             f.write(f"trap2sink 127.0.0.1:{trapd.port} public\n")

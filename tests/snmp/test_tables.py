@@ -8,10 +8,21 @@ import re
 import unittest
 
 import snmptest
-from snmptest import Setup, fixture
+from snmptest import Setup
+from rktest import fixture
 
-CATALOG = os.path.join(snmptest.TOP, "common", "src", "catalog.c")
-TREES = ["ib-hdr", "roce", "saturated", "no-pma", "port-states", "messy", "rxe", "hfi1"]
+CATALOG = os.path.join(snmptest.TOP, "common", "src", "host", "catalog.c")
+TREES = ["ib-hdr", "roce", "saturated", "no-pma", "port-states", "messy", "rxe", "hfi1",
+         "ib-xdr"]
+# rdmakitPortSpeed (RdmakitLinkSpeed), rdmakitPortWidth and rdmakitPortRate (Mb/s) by port
+# index: ib-xdr's 4X XDR and 4X NDR ports read as in the CLI's status and collectd's rate.
+SPEEDS = {
+    "ib-xdr": {"1.1": ("9", "4", "800000"), "2.1": ("8", "4", "400000")},  # xdr(9), ndr(8)
+    "ib-hdr": {"1.1": ("7", "4", "200000"), "2.1": ("7", "4", "200000")},  # hdr(7)
+    "roce": {"1.1": ("6", "4", "100000")},  # edr(6)
+    "rxe": {"1.1": ("4", "1", "10000")},  # fdr10(4): "10 Gb/sec (1X FDR10)"
+    "port-states": {"1.1": ("1", "4", "10000"), "3.1": ("7", "4", "200000")},  # "(4X)": sdr(1)
+}
 
 
 def pma_catalog():
@@ -65,6 +76,7 @@ class Tables(unittest.TestCase):
             values = s.named()
             self.check_devices(root, values)
             self.check_ports(root, values)
+            self.check_speeds(name, values)
             self.check_counters(root, values)
             self.check_driver_counters(root, values)
             self.check_missing(s)
@@ -88,6 +100,12 @@ class Tables(unittest.TestCase):
                 self.assertEqual(values[f"rdmakitPortState.{i}.{p}"], state,
                                  f"{dev}:{p}")
                 self.check_probe_not_run(values, f"{i}.{p}", f"{dev}:{p}", state == "4")
+
+    def check_speeds(self, name, values):
+        for key, (speed, width, rate) in SPEEDS.get(name, {}).items():
+            self.assertEqual((values[f"rdmakitPortSpeed.{key}"], values[f"rdmakitPortWidth.{key}"],
+                              values[f"rdmakitPortRate.{key}"]), (speed, width, rate),
+                             f"{name} {key}")
 
     def check_probe_not_run(self, values, key, subject, active):
         """probe yes on a host without a verbs device: each ACTIVE port's probe could not run

@@ -15,7 +15,8 @@ import time
 import unittest
 
 import snmptest
-from snmptest import AGENTX, Setup, Trapd, wait_for
+from snmptest import AGENTX, Setup, Trapd
+from rktest import wait_for
 
 HOST_TREE = os.path.join(snmptest.TOP, "tests", "fixtures", "tune", "host")
 THP = "sys/kernel/mm/transparent_hugepage/enabled"

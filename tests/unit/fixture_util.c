@@ -3,8 +3,6 @@
 
 #include "rdmakit/log.h"
 
-#include <fcntl.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +10,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char copy_source[4096];
-static char copy_dest[4096];
 static char captured[64][512];
 static size_t ncaptured;
 
@@ -26,64 +22,18 @@ const char *fixture_path(const char *name)
 	return path;
 }
 
-static void copy_file(const char *from, const char *to)
-{
-	char buf[4096];
-	int in = open(from, O_RDONLY), out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	ssize_t len;
-
-	while (in >= 0 && out >= 0 && (len = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)len) != len)
-			break;
-	if (in >= 0)
-		close(in);
-	if (out >= 0)
-		close(out);
-}
-
-static int copy_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	char target[4096], link[4096];
-	ssize_t len;
-
-	(void)st;
-	(void)ftw;
-	snprintf(target, sizeof(target), "%s%s", copy_dest, path + strlen(copy_source));
-	if (type == FTW_D)
-		mkdir(target, 0755);
-	else if (type == FTW_SL && (len = readlink(path, link, sizeof(link) - 1)) > 0) {
-		link[len] = '\0';
-		if (symlink(link, target) != 0)
-			return -1;
-	} else if (type == FTW_F)
-		copy_file(path, target);
-	return 0;
-}
-
 char *fixture_copy(const char *name)
 {
 	char tmpl[] = "/tmp/rdmakit-test-XXXXXX";
 	char *dir = mkdtemp(tmpl);
+	char copy_dest[4096];
 
 	if (!dir)
 		return NULL;
-	snprintf(copy_source, sizeof(copy_source), "%s", fixture_path(name));
 	snprintf(copy_dest, sizeof(copy_dest), "%s/root", dir);
-	if (nftw(copy_source, copy_entry, 32, FTW_PHYS) != 0)
+	if (copy_tree(fixture_path(name), copy_dest) != 0)
 		return NULL;
 	return strdup(copy_dest);
-}
-
-static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	return type == FTW_DP ? rmdir(path) : unlink(path);
-}
-
-void remove_tree(const char *path)
-{
-	nftw(path, remove_entry, 32, FTW_DEPTH | FTW_PHYS);
 }
 
 void fixture_discard(char *copy)

@@ -3,6 +3,8 @@
 #ifndef RDMAKIT_TEST_FIXTURE_UTIL_H
 #define RDMAKIT_TEST_FIXTURE_UTIL_H
 
+#include "tree_util.h"
+
 #include <stddef.h>
 
 /** Path of a fixture tree under tests/fixtures/sysfs (static buffer). */
@@ -13,9 +15,6 @@ char *fixture_copy(const char *name);
 
 /** Remove a copy made by fixture_copy (and its temporary parent) and free the path. */
 void fixture_discard(char *copy);
-
-/** Remove a directory tree. */
-void remove_tree(const char *path);
 
 /** Write text to root/relpath, replacing its content. */
 void write_file(const char *root, const char *relpath, const char *text);

@@ -5,7 +5,7 @@
  * (fabric --json, sweep --json) have the table's names and values. */
 #include "fabric_out.h"
 #include "fixture_util.h"
-#include "json_out.h"
+#include "host_out.h"
 #include "rdmakit/facts.h"
 
 #include <math.h>
@@ -18,6 +18,47 @@
 #include <string.h>
 
 #include <cmocka.h>
+
+/* The documents the CLI's writers build for status --json, fabric --json and sm --json. */
+static json_object *json_status(const struct rk_host *host, const struct port_filter *filter)
+{
+	struct printer p;
+
+	print_start(&p, stdout, PRINT_FORMAT_JSON);
+	print_status(&p, host, filter, false);
+	return print_take_document(&p);
+}
+
+static json_object *json_fabric(const struct rk_fabric *fabric, enum link_selection links)
+{
+	struct printer p;
+
+	print_start(&p, stdout, PRINT_FORMAT_JSON);
+	print_fabric(&p, fabric, links);
+	return print_take_document(&p);
+}
+
+static json_object *json_sm(const struct rk_sm_status *sm)
+{
+	struct printer p;
+
+	print_start(&p, stdout, PRINT_FORMAT_JSON);
+	print_open_object(&p, NULL);
+	print_sm(&p, sm);
+	print_close(&p);
+	return print_take_document(&p);
+}
+
+/* What sweep --json writes on out, as it goes. */
+static void print_json_sweep(FILE *out, const struct rk_fabric *fabric,
+			     const struct rk_sweep *sweep, bool errors_only)
+{
+	struct printer p;
+
+	print_start(&p, out, PRINT_FORMAT_JSON_STREAM);
+	print_sweep(&p, fabric, sweep, errors_only);
+	print_end(&p);
+}
 
 /* Keys that are not facts: the object's index, and its counters (the catalog's). */
 static const char *const not_facts[] = {"name",	     "port",	    "counters", "hw_counters",

@@ -378,6 +378,141 @@ static void without_a_master_the_local_ports_sm_is_described(void **state)
 	assert_true(!s.master && !s.described && s.answered == 0);
 }
 
+/* A fact collectd gets has a type of types.db and an instance; a counter is a derive. */
+static void check_collectd(const struct rk_fact *f)
+{
+	static const char *const types[] = {"gauge", "count", "duration", "derive"};
+	bool known = false;
+
+	if (!rk_fact_served(f, RK_FRONT_COLLECTD)) {
+		assert_null(f->cd_instance);
+		return;
+	}
+	for (size_t t = 0; t < sizeof(types) / sizeof(types[0]); t++)
+		known |= strcmp(f->cd_type, types[t]) == 0;
+	assert_true(known);
+	assert_true(f->cd_instance && f->cd_instance[0]);
+	assert_int_not_equal(f->kind, RK_KIND_TEXT);
+	assert_int_equal(f->kind == RK_KIND_COUNTER, strcmp(f->cd_type, "derive") == 0);
+}
+
+/* SNMP serves a text with a text syntax, a number with a numeric one, scaled by 1 or 1000. */
+static void check_snmp(const struct rk_fact *f)
+{
+	bool text_syntax = f->snmp_syntax == RK_SNMP_TEXT || f->snmp_syntax == RK_SNMP_GUID ||
+			   f->snmp_syntax == RK_SNMP_GID || f->snmp_syntax == RK_SNMP_NAMED;
+
+	if (!rk_fact_served(f, RK_FRONT_SNMP))
+		return;
+	assert_true(f->column >= 1);
+	assert_int_equal(f->kind == RK_KIND_TEXT, text_syntax);
+	assert_true(f->snmp_scale == 1 || f->snmp_scale == 1000);
+	assert_int_equal(f->snmp_syntax == RK_SNMP_NAMED, f->snmp_code != NULL);
+	if (f->snmp_code)
+		assert_int_equal(f->snmp_code(""), 0); /* 0: none of the names */
+}
+
+static void every_fact_says_how_each_front_end_shows_it(void **state)
+{
+	(void)state;
+	for (int id = 0; id < RK_FACT_TABLE_SIZE; id++) {
+		const struct rk_fact *f = rk_fact((enum rk_fact_id)id);
+
+		assert_int_equal(f->id, id);
+		assert_true(f->label && f->label[0]);
+		assert_non_null(f->text_unit);
+		assert_int_equal(rk_fact_served(f, RK_FRONT_CLI), f->cli_name != NULL);
+		check_collectd(f);
+		check_snmp(f);
+	}
+	assert_int_equal(rk_fact(RK_FACT_PORT_RATE)->snmp_scale, 1000);		   /* Mb/s */
+	assert_int_equal(rk_fact(RK_FACT_DEVICE_PCIE_SPEED)->snmp_scale, 1000);	   /* MT/s */
+	assert_int_equal(rk_fact(RK_FACT_FABRIC_SWEEP_SECONDS)->snmp_scale, 1000); /* ms */
+	assert_int_equal(rk_fact(RK_FACT_FABRIC_NODES)->snmp_scale, 1);
+	assert_string_equal(rk_fact(RK_FACT_FABRIC_SWEEP_SECONDS)->cd_instance, "sweep");
+	assert_string_equal(rk_fact(RK_FACT_SM_ANSWERED)->cd_instance, "sms");
+	assert_false(rk_fact_served(rk_fact(RK_FACT_PORT_STATE_NAME), RK_FRONT_SNMP));
+	assert_false(rk_fact_served(rk_fact(RK_FACT_SM_ENTRY_GUID), RK_FRONT_SNMP)); /* index */
+}
+
+static void topology_facts_have_their_scopes_and_columns(void **state)
+{
+	size_t count;
+	const struct rk_fact *facts = rk_facts_topology(&count);
+
+	(void)state;
+	assert_int_equal(count, RK_FACT_TABLE_SIZE - RK_FACT_COUNT);
+	assert_int_equal(facts[0].id, RK_FACT_COUNT);
+	for (size_t i = 0; i < count; i++) {
+		assert_true(facts[i].scope == RK_SCOPE_FABRIC_NODE ||
+			    facts[i].scope == RK_SCOPE_FABRIC_PORT);
+		assert_true(facts[i].column >= 2); /* 1: the GUID index */
+		assert_true(rk_fact_served(&facts[i], RK_FRONT_SNMP));
+		assert_true(facts[i].kind == RK_KIND_TEXT
+				? facts[i].node_text || facts[i].fabric_port_text
+				: facts[i].node_number || facts[i].fabric_port_number);
+		for (size_t j = 0; j < i; j++)
+			if (facts[j].scope == facts[i].scope)
+				assert_int_not_equal(facts[j].column, facts[i].column);
+	}
+	assert_int_equal(rk_fact(RK_FACT_NODE_TYPE)->column, 2);
+	assert_int_equal(rk_fact(RK_FACT_FABRIC_PORT_DEGRADED_REASON)->column, 9);
+}
+
+/* A switch whose port 1 links to a CA below the speed both ends enable, and a port 2 with no
+ * peer; the fabric's findings say why the link is degraded. */
+static void fabric_port_facts_read_the_peer_and_the_degraded_link(void **state)
+{
+	struct rk_fabric_port sw_ports[3] = {
+	    {.num = 0, .present = true, .remote_node = -1},
+	    {.num = 1,
+	     .present = true,
+	     .state = 4,
+	     .active_width = 4,
+	     .remote_node = 1,
+	     .remote_port = 1},
+	    {.num = 2, .present = true, .state = 1, .remote_node = -1},
+	};
+	struct rk_fabric_node nodes[2] = {
+	    {.guid = 0x0002c90300000011,
+	     .type = RK_NODE_SWITCH,
+	     .lid = 2,
+	     .nports = 2,
+	     .ports = sw_ports,
+	     .name = "sw1"},
+	    {.guid = 0x0002c90300000021, .type = RK_NODE_CA, .lid = 5, .nports = 1},
+	};
+	struct rk_fabric_link link = {
+	    .node_a = 0, .port_a = 1, .node_b = 1, .port_b = 1, .below_enabled = true};
+	struct rk_fabric fabric = {.nodes = nodes, .nnodes = 2, .links = &link, .nlinks = 1};
+	struct rk_finding finding = {.code = "LINK_DEGRADED",
+				     .message = "4X SDR, both do 4X EDR",
+				     .node_guid = 0x0002c90300000011,
+				     .port = 1};
+	struct rk_findings findings = {.items = &finding, .count = 1};
+	struct rk_fabric_port_ref ref = {&fabric, 0, &sw_ports[1], &findings};
+	struct rk_fact_subject port = {.fabric_port = &ref}, node = {.node = &nodes[0]};
+	char buf[RK_FACT_TEXT_MAX];
+
+	(void)state;
+	assert_true(rk_fact_number(rk_fact(RK_FACT_NODE_TYPE), &node) == RK_NODE_SWITCH);
+	assert_string_equal(rk_fact_text(rk_fact(RK_FACT_NODE_NAME), &node, buf), "sw1");
+	assert_true(rk_fact_number(rk_fact(RK_FACT_NODE_PORTS), &node) == 2);
+	assert_true(rk_fact_number(rk_fact(RK_FACT_FABRIC_PORT_WIDTH), &port) == 4);
+	assert_string_equal(rk_fact_text(rk_fact(RK_FACT_FABRIC_PORT_PEER_GUID), &port, buf),
+			    "0002:c903:0000:0021");
+	assert_true(rk_fact_number(rk_fact(RK_FACT_FABRIC_PORT_PEER_PORT), &port) == 1);
+	assert_true(rk_fact_number(rk_fact(RK_FACT_FABRIC_PORT_DEGRADED), &port) == 1);
+	assert_string_equal(rk_fact_text(rk_fact(RK_FACT_FABRIC_PORT_DEGRADED_REASON), &port, buf),
+			    "4X SDR, both do 4X EDR");
+	ref.port = &sw_ports[2]; /* no peer, no link */
+	assert_string_equal(rk_fact_text(rk_fact(RK_FACT_FABRIC_PORT_PEER_GUID), &port, buf), "");
+	assert_true(rk_fact_number(rk_fact(RK_FACT_FABRIC_PORT_PEER_PORT), &port) < 0);
+	assert_true(rk_fact_number(rk_fact(RK_FACT_FABRIC_PORT_DEGRADED), &port) == 0);
+	assert_string_equal(rk_fact_text(rk_fact(RK_FACT_FABRIC_PORT_DEGRADED_REASON), &port, buf),
+			    "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -394,6 +529,9 @@ int main(void)
 	    cmocka_unit_test(fabric_fact_values_follow_the_summary_and_the_sweep),
 	    cmocka_unit_test(sm_summary_finds_the_master_and_counts_by_state),
 	    cmocka_unit_test(without_a_master_the_local_ports_sm_is_described),
+	    cmocka_unit_test(every_fact_says_how_each_front_end_shows_it),
+	    cmocka_unit_test(topology_facts_have_their_scopes_and_columns),
+	    cmocka_unit_test(fabric_port_facts_read_the_peer_and_the_degraded_link),
 	};
 
 	return cmocka_run_group_tests_name("facts", tests, NULL, NULL);

@@ -18,10 +18,10 @@ import time
 import unittest
 import urllib.request
 
-TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-sys.path.insert(0, os.path.join(TOP, "tests", "snmp"))
-import snmptest  # noqa: E402
-from snmptest import Setup, copy_fixture, wait_for, write_attr  # noqa: E402
+sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", d)
+                for d in ("lib", "snmp")]
+from rktest import TOP, copy_fixture, wait_for, write_attr  # noqa: E402
+from snmptest import Setup  # noqa: E402
 
 PACKAGES = ["zabbix-server-pgsql", "zabbix-frontend-php", "php-pgsql", "php-cli", "php8.2-cgi",
             "php-gd", "php-bcmath", "php-mbstring", "php-xml", "php-ldap", "postgresql"]

@@ -3,6 +3,8 @@
 #ifndef RDMAKIT_FABRIC_H
 #define RDMAKIT_FABRIC_H
 
+#include "rdmakit/link.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -12,24 +14,6 @@ enum rk_node_type {
 	RK_NODE_SWITCH = 2,
 	RK_NODE_ROUTER = 3,
 };
-
-/* Link speeds in ascending order; RK_SPEED_NONE when unknown. */
-enum rk_speed {
-	RK_SPEED_NONE,
-	RK_SPEED_SDR,
-	RK_SPEED_DDR,
-	RK_SPEED_QDR,
-	RK_SPEED_FDR10,
-	RK_SPEED_FDR,
-	RK_SPEED_EDR,
-	RK_SPEED_HDR,
-	RK_SPEED_NDR,
-	RK_SPEED_COUNT,
-};
-
-/* A set of speeds (bit 1 << enum rk_speed) or of widths (bit 1 << lanes). */
-typedef uint32_t rk_speed_set;
-typedef uint32_t rk_width_set;
 
 struct rk_fabric_port {
 	int num; /* 0 for a switch's management port */
@@ -144,12 +128,6 @@ const char *rk_name_map_lookup(const struct rk_name_map *map, uint64_t guid);
 
 /** Free a node name map. */
 void rk_name_map_free(struct rk_name_map *map);
-
-/** "EDR", "HDR", ... or "?" */
-const char *rk_speed_name(enum rk_speed speed);
-
-/** Data rate of one lane in Gb/s (EDR 25.78125), 0 for none. */
-double rk_speed_lane_gbps(enum rk_speed speed);
 
 /** A GUID as rdmakit prints it everywhere: "0x0002c90300000001". */
 void rk_format_guid(uint64_t guid, char *buf, size_t size);

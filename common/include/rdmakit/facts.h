@@ -1,11 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* The table of every value a front end exports that is not a counter of the catalog: the port
- * and device facts of a host, the fabric and SM facts and summaries; and the rx/tx counter
- * pairs. Each fact has a MIB column, fixed in the table (never derived from its order). */
+ * and device facts of a host, the fabric and SM facts and summaries, the fabric's nodes and
+ * ports; and the rx/tx counter pairs. Each fact says how every front end shows it: collectd's
+ * type and type instance, the MIB column (fixed in the table, never derived from its order),
+ * SNMP syntax and scale, the CLI's JSON key, text label and unit. Front ends loop over the
+ * table; none of them names a fact's column, type instance or key itself (unit_fact_literals
+ * checks). A new fact is its id below and its row in facts.c (with a reader when the snapshot
+ * has no field for it yet); its MIB object goes into mibs/RDMAKIT-MIB.txt when SNMP serves it
+ * (and its name into tests/snmp/test_columns.py), its row into collectd-plugin/README.md when
+ * collectd gets it. */
 #ifndef RDMAKIT_FACTS_H
 #define RDMAKIT_FACTS_H
 
 #include "rdmakit/catalog.h"
+#include "rdmakit/findings.h"
 #include "rdmakit/host.h"
 #include "rdmakit/sm.h"
 #include "rdmakit/sweep.h"
@@ -14,11 +22,13 @@
 
 /* What a fact describes: each scope is one MIB table (port, device) or group of scalars. */
 enum rk_fact_scope {
-	RK_SCOPE_PORT,	   /* a port of the host: columns from RK_COLUMN_FIRST */
-	RK_SCOPE_DEVICE,   /* a device of the host: columns from RK_COLUMN_FIRST */
-	RK_SCOPE_FABRIC,   /* the fabric seen over MADs: scalars from 1 */
-	RK_SCOPE_SM,	   /* the subnet managers: scalars from 1 */
-	RK_SCOPE_SM_ENTRY, /* one SM that was queried: columns from RK_COLUMN_FIRST */
+	RK_SCOPE_PORT,	      /* a port of the host: columns from RK_COLUMN_FIRST */
+	RK_SCOPE_DEVICE,      /* a device of the host: columns from RK_COLUMN_FIRST */
+	RK_SCOPE_FABRIC,      /* the fabric seen over MADs: scalars from 1 */
+	RK_SCOPE_SM,	      /* the subnet managers: scalars from 1 */
+	RK_SCOPE_SM_ENTRY,    /* one SM that was queried: columns from RK_COLUMN_FIRST */
+	RK_SCOPE_FABRIC_NODE, /* a node of the fabric: columns from 2 (the GUID is the index) */
+	RK_SCOPE_FABRIC_PORT, /* a port of a fabric node: columns from 2 (GUID, port number) */
 };
 
 /* Every fact, to look one up or index an array of values by it. */
@@ -87,42 +97,133 @@ enum rk_fact_id {
 	RK_FACT_SM_ENTRY_STATE_NAME,
 	RK_FACT_SM_ENTRY_ACTIVITY,
 	RK_FACT_SM_ENTRY_NAME,
-	RK_FACT_COUNT,
+	RK_FACT_COUNT, /* the facts above: a host's, the fabric summary's and the SMs' */
+	RK_FACT_NODE_TYPE = RK_FACT_COUNT,
+	RK_FACT_NODE_DESCRIPTION,
+	RK_FACT_NODE_NAME,
+	RK_FACT_NODE_LID,
+	RK_FACT_NODE_PORTS,
+	RK_FACT_FABRIC_PORT_STATE,
+	RK_FACT_FABRIC_PORT_PHYS_STATE,
+	RK_FACT_FABRIC_PORT_WIDTH,
+	RK_FACT_FABRIC_PORT_SPEED,
+	RK_FACT_FABRIC_PORT_PEER_GUID,
+	RK_FACT_FABRIC_PORT_PEER_PORT,
+	RK_FACT_FABRIC_PORT_DEGRADED,
+	RK_FACT_FABRIC_PORT_DEGRADED_REASON,
+	RK_FACT_TABLE_SIZE, /* every fact, the fabric's nodes and ports included */
 };
 
-/* Room for the text of an SM entry's fact (a GUID, a name). */
+/* The SNMP syntax a fact is served with (RK_SNMP_NONE: not served). */
+enum rk_snmp_syntax {
+	RK_SNMP_NONE,
+	RK_SNMP_GAUGE,	   /* Gauge32 / Unsigned32: the number times snmp_scale, rounded */
+	RK_SNMP_INTEGER,   /* INTEGER: an enumeration, or a signed number */
+	RK_SNMP_COUNTER32, /* Counter32 */
+	RK_SNMP_TEXT,	   /* DisplayString: the text as it is */
+	RK_SNMP_GUID,	   /* OCTET STRING (SIZE(8)): the text's hex digits; none when unreadable */
+	RK_SNMP_GID,   /* OCTET STRING (SIZE(16)): the text's hex digits; none when unreadable */
+	RK_SNMP_TRUTH, /* TruthValue: true (1) when the number is not 0, else false (2) */
+	RK_SNMP_NAMED, /* INTEGER: the MIB enumeration's number of the text (snmp_code) */
+};
+
+/* When SNMP serves a numeric fact. */
+enum rk_snmp_when {
+	RK_SNMP_KNOWN,	  /* when the number is known (not negative, not NAN) */
+	RK_SNMP_POSITIVE, /* when above 0: 0 means unknown (states, types, PCIe speeds) */
+	RK_SNMP_ALWAYS,	  /* always, a negative number as it is (an INTEGER's -1) */
+	RK_SNMP_OR_ZERO,  /* always, 0 when unknown */
+};
+
+/* The front ends, for rk_fact_served(). */
+enum rk_front_end {
+	RK_FRONT_COLLECTD,
+	RK_FRONT_SNMP,
+	RK_FRONT_CLI, /* the JSON documents (the text output shows what the JSON has) */
+};
+
+/* Room for the text of a fact a reader writes (a GUID, a name). */
 #define RK_FACT_TEXT_MAX 96
 
-/* One fact. Port, device and SM entry facts carry the function that reads them from a
- * snapshot; an SM entry's text is written to buf (RK_FACT_TEXT_MAX) when it is not in the SM. */
+/* A port of the fabric, with what its facts are read from. */
+struct rk_fabric_port_ref {
+	const struct rk_fabric *fabric;
+	size_t node;			    /* index into fabric->nodes */
+	const struct rk_fabric_port *port;  /* a present port of that node */
+	const struct rk_findings *findings; /* the fabric's, for why a link is degraded (or NULL) */
+};
+
+/* One fact. Facts of a table (port, device, SM entry, fabric node and port) carry the function
+ * that reads them from a snapshot; a text is written to buf (RK_FACT_TEXT_MAX) when it is not
+ * in the snapshot as it is shown. */
 struct rk_fact {
 	enum rk_fact_id id;
 	enum rk_fact_scope scope;
-	const char *name; /* unique in its scope; collectd's type instance where it is one */
+	const char *name; /* unique in its scope */
 	enum rk_kind kind;
 	const char *unit;
 	const char *help;
 	unsigned column;      /* MIB column (or scalar number), unique in its scope */
 	const char *cli_name; /* its key in the CLI's JSON ("pci.numa_node": nested), or NULL */
-	double (*port_number)(const struct rk_port *port);	    /* negative when unknown */
-	const char *(*port_text)(const struct rk_port *port);	    /* "" when unknown */
-	double (*device_number)(const struct rk_device *device);    /* negative when unknown */
-	const char *(*device_text)(const struct rk_device *device); /* "" when unknown */
-	double (*sm_number)(const struct rk_sm *sm);		    /* negative when unknown */
-	const char *(*sm_text)(const struct rk_sm *sm, char *buf);  /* "" when unknown */
+	double (*port_number)(const struct rk_port *port);	     /* negative when unknown */
+	const char *(*port_text)(const struct rk_port *port);	     /* "" when unknown */
+	double (*device_number)(const struct rk_device *device);     /* negative when unknown */
+	const char *(*device_text)(const struct rk_device *device);  /* "" when unknown */
+	double (*sm_number)(const struct rk_sm *sm);		     /* negative when unknown */
+	const char *(*sm_text)(const struct rk_sm *sm, char *buf);   /* "" when unknown */
+	double (*node_number)(const struct rk_fabric_node *node);    /* negative when unknown */
+	const char *(*node_text)(const struct rk_fabric_node *node); /* "" when unknown */
+	double (*fabric_port_number)(const struct rk_fabric_port_ref *ref); /* negative: unknown */
+	const char *(*fabric_port_text)(const struct rk_fabric_port_ref *ref, char *buf); /* "" */
+	/* collectd: the type (types.db) and type instance it is sent as; NULL when not sent */
+	const char *cd_type, *cd_instance;
+	const char *cd_when; /* when collectd gets it, for the reference table */
+	/* SNMP: the syntax, the factor a number is multiplied by, and when it is served */
+	enum rk_snmp_syntax snmp_syntax;
+	unsigned snmp_scale; /* 1, or 1000 for Mb/s from Gb/s, MT/s from GT/s, ms from s */
+	enum rk_snmp_when snmp_when;
+	unsigned (*snmp_code)(const char *text); /* RK_SNMP_NAMED: its number, 0 when none */
+	/* the CLI's text output: what a person reads before the value, and after it ("" none) */
+	const char *label, *text_unit;
 };
 
 /* Two PMA counters that front ends carry together: received (rx) and transmitted (tx). */
 struct rk_counter_pair {
 	const char *name; /* "data", "packets", "unicast_packets", "multicast_packets" */
 	const char *rx, *tx;
+	const char *cd_type, *cd_instance; /* collectd's type (ds rx and tx) and type instance */
 };
 
-/** Every fact; *count receives the number of entries (RK_FACT_COUNT). */
+/** Every fact of a host, the fabric summary and the SMs, the ones a values[RK_FACT_COUNT]
+ * array holds; *count receives the number of entries (RK_FACT_COUNT). */
 const struct rk_fact *rk_facts_all(size_t *count);
 
-/** The fact with this id. */
+/** Every fact of the fabric's nodes and ports (ids from RK_FACT_COUNT); *count receives how
+ * many. */
+const struct rk_fact *rk_facts_topology(size_t *count);
+
+/** Whether a front end shows a fact (collectd: it has a type; SNMP: a syntax; CLI: a key). */
+bool rk_fact_served(const struct rk_fact *fact, enum rk_front_end front_end);
+
+/** The fact with this id (any id below RK_FACT_TABLE_SIZE). */
 const struct rk_fact *rk_fact(enum rk_fact_id id);
+
+/* What a fact is read from: the member its scope needs (the others may be NULL). */
+struct rk_fact_subject {
+	const struct rk_port *port;
+	const struct rk_device *device;
+	const struct rk_sm *sm;
+	const struct rk_fabric_node *node;
+	const struct rk_fabric_port_ref *fabric_port;
+	const double *values; /* fabric and SM facts: from rk_fabric/sm_fact_values() */
+};
+
+/** A numeric fact of a subject: negative (or NAN) when unknown. */
+double rk_fact_number(const struct rk_fact *fact, const struct rk_fact_subject *subject);
+
+/** A text fact of a subject ("" when unknown), written to buf when it is not stored as such. */
+const char *rk_fact_text(const struct rk_fact *fact, const struct rk_fact_subject *subject,
+			 char buf[RK_FACT_TEXT_MAX]);
 
 /** Every rx/tx counter pair; *count receives how many. */
 const struct rk_counter_pair *rk_counter_pairs(size_t *count);

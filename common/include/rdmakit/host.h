@@ -4,6 +4,7 @@
 #define RDMAKIT_HOST_H
 
 #include "rdmakit/counters.h"
+#include "rdmakit/link.h"
 #include "rdmakit/sysfs.h"
 
 #include <stdbool.h>
@@ -43,7 +44,7 @@ struct rk_port {
 	char rate_text[48];  /* as the kernel wrote it */
 	double rate_gbps;    /* -1 when unknown */
 	int width;	     /* lanes (1, 2, 4, 8, 12) or -1 */
-	char speed[8];	     /* SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR, XDR or "" */
+	enum rk_speed speed; /* from the rate's "(4X HDR)"; RK_SPEED_NONE when unknown */
 	char link_layer[16]; /* InfiniBand, Ethernet or "" */
 	int64_t lid, sm_lid; /* -1 when unknown */
 	int sm_sl, lmc;	     /* -1 when unknown */
@@ -107,16 +108,9 @@ void rk_host_close(struct rk_host *host);
 /** Seconds between the last two refreshes, or 0 before the second. */
 double rk_host_interval(const struct rk_host *host);
 
-/* Above any port's rate or any PCIe link's speed (12x XDR is 2,400 Gb/s, PCIe 7 128 GT/s): a
- * larger value in sysfs is garbage, as are NaN and infinities. */
-#define RK_RATE_MAX_GBPS      100000.0
+/* Above any PCIe link's speed (PCIe 7 is 128 GT/s): a larger value in sysfs is garbage, as are
+ * NaN and infinities. A port's rate is parsed by rk_parse_rate (link.h). */
 #define RK_PCIE_SPEED_MAX_GTS 1000.0
-/* More lanes than any link has (12x). */
-#define RK_WIDTH_MAX 32
-
-/** Parse a rate attribute ("200 Gb/sec (4X HDR)") into Gb/s, lanes and speed name; -EINVAL for
- * a rate that is not finite, negative or above RK_RATE_MAX_GBPS. */
-int rk_parse_rate(const char *text, double *gbps, int *width, char *speed, size_t speed_size);
 
 /* Highest port number sysfs can name (switchdev representors go past 255). */
 #define RK_PORT_NUM_MAX 65535

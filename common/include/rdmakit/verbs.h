@@ -33,7 +33,7 @@ struct rk_verbs_port {
 	unsigned active_mtu, max_mtu;  /* bytes */
 	char link_layer[16];	       /* InfiniBand or Ethernet */
 	int width;		       /* lanes, or -1 */
-	char speed[8];		       /* SDR ... NDR, or "" */
+	enum rk_speed speed;	       /* RK_SPEED_NONE when unknown */
 	double signal_gbps, data_gbps; /* link rate before and after line encoding; -1 unknown */
 	uint16_t lid, sm_lid;
 	struct rk_verbs_gid *gids;
@@ -81,9 +81,6 @@ void rk_format_gid(const uint8_t raw[16], char *buf, size_t size);
 
 /** Bytes for an enum ibv_mtu value (1..5), or 0. */
 unsigned rk_mtu_bytes(int mtu_enum);
-
-/** Line rate per lane before and after encoding, in Gb/s, for a speed name; -EINVAL if unknown. */
-int rk_lane_rate(const char *speed, double *signal_gbps, double *data_gbps);
 
 /** The PCIe link's ceiling in Gb/s after encoding (GT/s x lanes x 8b/10b or 128b/130b); -1. */
 double rk_pcie_data_gbps(double gts, int width);

@@ -15,31 +15,9 @@
 /* PortInfo CapabilityMask bits (IBA 14.2.5.6). */
 #define CAP_IS_SM	   (1u << 1)
 #define CAP_HAS_EXT_SPEEDS (1u << 14)
-
-static const struct {
-	const char *name;
-	double lane_gbps;
-} speeds[RK_SPEED_COUNT] = {
-    [RK_SPEED_NONE] = {"?", 0},
-    [RK_SPEED_SDR] = {"SDR", 2.5},
-    [RK_SPEED_DDR] = {"DDR", 5},
-    [RK_SPEED_QDR] = {"QDR", 10},
-    [RK_SPEED_FDR10] = {"FDR10", 10.3125},
-    [RK_SPEED_FDR] = {"FDR", 14.0625},
-    [RK_SPEED_EDR] = {"EDR", 25.78125},
-    [RK_SPEED_HDR] = {"HDR", 53.125},
-    [RK_SPEED_NDR] = {"NDR", 106.25},
-};
-
-const char *rk_speed_name(enum rk_speed speed)
-{
-	return speed < RK_SPEED_COUNT ? speeds[speed].name : "?";
-}
-
-double rk_speed_lane_gbps(enum rk_speed speed)
-{
-	return speed < RK_SPEED_COUNT ? speeds[speed].lane_gbps : 0;
-}
+#define CAP_HAS_CAP_MASK2  (1u << 15)
+/* PortInfo CapabilityMask2: the LinkSpeedExt*2 fields are there. */
+#define CAP2_EXT_SPEEDS_2 (1u << 11)
 
 void rk_format_guid(uint64_t guid, char *buf, size_t size)
 {
@@ -60,41 +38,6 @@ const char *rk_node_type_name(enum rk_node_type type)
 	}
 }
 
-/* LinkSpeed* bits: 1 SDR, 2 DDR, 4 QDR. */
-static rk_speed_set base_speed_set(uint32_t bits)
-{
-	rk_speed_set set = 0;
-
-	set |= (bits & 1) ? 1u << RK_SPEED_SDR : 0;
-	set |= (bits & 2) ? 1u << RK_SPEED_DDR : 0;
-	set |= (bits & 4) ? 1u << RK_SPEED_QDR : 0;
-	return set;
-}
-
-/* LinkSpeedExt* bits: 1 FDR, 2 EDR, 4 HDR, 8 NDR. */
-static rk_speed_set ext_speed_set(uint32_t bits)
-{
-	rk_speed_set set = 0;
-
-	set |= (bits & 1) ? 1u << RK_SPEED_FDR : 0;
-	set |= (bits & 2) ? 1u << RK_SPEED_EDR : 0;
-	set |= (bits & 4) ? 1u << RK_SPEED_HDR : 0;
-	set |= (bits & 8) ? 1u << RK_SPEED_NDR : 0;
-	return set;
-}
-
-/* LinkWidth* bits: 1 1x, 2 4x, 4 8x, 8 12x, 16 2x; the set is indexed by lanes. */
-static rk_width_set width_set(uint32_t bits)
-{
-	static const int lanes[] = {1, 4, 8, 12, 2};
-	rk_width_set set = 0;
-
-	for (int i = 0; i < 5; i++)
-		if (bits & (1u << i))
-			set |= 1u << lanes[i];
-	return set;
-}
-
 static int highest_bit(uint32_t set)
 {
 	int bit = -1;
@@ -110,42 +53,57 @@ static uint32_t field(const uint8_t *info, enum MAD_FIELDS f)
 	return mad_get_field((void *)info, 0, f);
 }
 
-/* Speeds a port enables or supports, from PortInfo and Mellanox's extended PortInfo. */
-static void decode_speeds(const ibnd_port_t *src, bool ext, struct rk_fabric_port *port)
-{
-	uint32_t fdr10_active = field(src->ext_info, IB_MLNX_EXT_PORT_LINK_SPEED_ACTIVE_F);
-	uint32_t ext_active = ext ? field(src->info, IB_PORT_LINK_SPEED_EXT_ACTIVE_F) : 0;
-	rk_speed_set active_set;
+/* Where each kind of speed is in PortInfo and Mellanox's ExtendedPortInfo (LinkSpeedExt*2:
+ * rk_portinfo_speed_ext2). */
+static const struct {
+	enum MAD_FIELDS speed, ext, mlnx;
+} speed_fields[] = {
+    [RK_SPEED_ACTIVE] = {IB_PORT_LINK_SPEED_ACTIVE_F, IB_PORT_LINK_SPEED_EXT_ACTIVE_F,
+			 IB_MLNX_EXT_PORT_LINK_SPEED_ACTIVE_F},
+    [RK_SPEED_ENABLED] = {IB_PORT_LINK_SPEED_ENABLED_F, IB_PORT_LINK_SPEED_EXT_ENABLED_F,
+			  IB_MLNX_EXT_PORT_LINK_SPEED_ENABLED_F},
+    [RK_SPEED_SUPPORTED] = {IB_PORT_LINK_SPEED_SUPPORTED_F, IB_PORT_LINK_SPEED_EXT_SUPPORTED_F,
+			    IB_MLNX_EXT_PORT_LINK_SPEED_SUPPORTED_F},
+};
 
-	port->enabled_speeds = base_speed_set(field(src->info, IB_PORT_LINK_SPEED_ENABLED_F));
-	port->supported_speeds = base_speed_set(field(src->info, IB_PORT_LINK_SPEED_SUPPORTED_F));
-	if (ext) {
-		port->enabled_speeds |=
-		    ext_speed_set(field(src->info, IB_PORT_LINK_SPEED_EXT_ENABLED_F));
-		port->supported_speeds |=
-		    ext_speed_set(field(src->info, IB_PORT_LINK_SPEED_EXT_SUPPORTED_F));
-	}
-	if (field(src->ext_info, IB_MLNX_EXT_PORT_LINK_SPEED_ENABLED_F) & 1)
-		port->enabled_speeds |= 1u << RK_SPEED_FDR10;
-	if (field(src->ext_info, IB_MLNX_EXT_PORT_LINK_SPEED_SUPPORTED_F) & 1)
-		port->supported_speeds |= 1u << RK_SPEED_FDR10;
-	if (ext_active)
-		active_set = ext_speed_set(ext_active);
-	else if (fdr10_active & 1)
-		active_set = 1u << RK_SPEED_FDR10;
-	else
-		active_set = base_speed_set(field(src->info, IB_PORT_LINK_SPEED_ACTIVE_F));
-	port->active_speed = active_set ? (enum rk_speed)highest_bit(active_set) : RK_SPEED_NONE;
-}
-
-/* A switch's external ports leave CapabilityMask 0: port 0 speaks for the switch. */
-static uint32_t speed_cap_mask(const ibnd_port_t *src)
+/* Which speed fields a port has, from CapabilityMask(2); a switch's external ports leave them
+ * 0, and port 0 speaks for the switch. */
+static void speed_fields_present(const ibnd_port_t *src, bool *ext, bool *ext2)
 {
 	const ibnd_node_t *node = src->node;
+	const ibnd_port_t *cap_port =
+	    node->type == IB_NODE_SWITCH && node->ports[0] ? node->ports[0] : src;
+	uint32_t cap = field(cap_port->info, IB_PORT_CAPMASK_F);
 
-	if (node->type == IB_NODE_SWITCH && node->ports[0])
-		return field(node->ports[0]->info, IB_PORT_CAPMASK_F);
-	return field(src->info, IB_PORT_CAPMASK_F);
+	*ext = (cap & CAP_HAS_EXT_SPEEDS) != 0;
+	*ext2 = *ext && (cap & CAP_HAS_CAP_MASK2) &&
+		(field(cap_port->info, IB_PORT_CAPMASK2_F) & CAP2_EXT_SPEEDS_2);
+}
+
+static struct rk_portinfo_speeds read_speeds(const ibnd_port_t *src, bool ext, bool ext2,
+					     enum rk_speed_kind kind)
+{
+	return (struct rk_portinfo_speeds){
+	    .speed = field(src->info, speed_fields[kind].speed),
+	    .ext = ext ? field(src->info, speed_fields[kind].ext) : 0,
+	    .ext2 = ext2 ? rk_portinfo_speed_ext2(src->info, kind) : 0,
+	    .mlnx = field(src->ext_info, speed_fields[kind].mlnx),
+	};
+}
+
+/* Speeds a port runs, enables and supports. */
+static void decode_speeds(const ibnd_port_t *src, struct rk_fabric_port *port)
+{
+	bool ext, ext2;
+	struct rk_portinfo_speeds f;
+
+	speed_fields_present(src, &ext, &ext2);
+	f = read_speeds(src, ext, ext2, RK_SPEED_ENABLED);
+	port->enabled_speeds = rk_speed_set_of_portinfo(&f);
+	f = read_speeds(src, ext, ext2, RK_SPEED_SUPPORTED);
+	port->supported_speeds = rk_speed_set_of_portinfo(&f);
+	f = read_speeds(src, ext, ext2, RK_SPEED_ACTIVE);
+	port->active_speed = rk_speed_active_of_portinfo(&f);
 }
 
 static void decode_port(const ibnd_port_t *src, struct rk_fabric_port *port)
@@ -158,14 +116,17 @@ static void decode_port(const ibnd_port_t *src, struct rk_fabric_port *port)
 	port->state = (int)field(src->info, IB_PORT_STATE_F);
 	port->phys_state = (int)field(src->info, IB_PORT_PHYS_STATE_F);
 	port->cap_mask = field(src->info, IB_PORT_CAPMASK_F);
-	port->enabled_widths = width_set(field(src->info, IB_PORT_LINK_WIDTH_ENABLED_F) & 0x1f);
-	port->supported_widths = width_set(field(src->info, IB_PORT_LINK_WIDTH_SUPPORTED_F));
+	port->enabled_widths =
+	    rk_width_set_of_bits(field(src->info, IB_PORT_LINK_WIDTH_ENABLED_F) & 0x1f);
+	port->supported_widths =
+	    rk_width_set_of_bits(field(src->info, IB_PORT_LINK_WIDTH_SUPPORTED_F));
 	port->active_width =
-	    port->state > 1 ? highest_bit(width_set(field(src->info, IB_PORT_LINK_WIDTH_ACTIVE_F)))
-			    : 0;
+	    port->state > 1
+		? highest_bit(rk_width_set_of_bits(field(src->info, IB_PORT_LINK_WIDTH_ACTIVE_F)))
+		: 0;
 	if (port->active_width < 0)
 		port->active_width = 0;
-	decode_speeds(src, speed_cap_mask(src) & CAP_HAS_EXT_SPEEDS, port);
+	decode_speeds(src, port);
 	if (port->state <= 1)
 		port->active_speed = RK_SPEED_NONE;
 	port->remote_node = -1;

@@ -38,39 +38,6 @@ static ssize_t read_text(struct rk_sysfs *fs, const char *dir, const char *name,
 	return len;
 }
 
-int rk_parse_rate(const char *text, double *gbps, int *width, char *speed, size_t speed_size)
-{
-	char *end;
-	double rate = strtod(text, &end);
-	long lanes;
-	size_t len;
-
-	if (end == text || !(rate >= 0 && rate <= RK_RATE_MAX_GBPS) ||
-	    strncmp(end, " Gb/sec", 7) != 0)
-		return -EINVAL;
-	*gbps = rate;
-	*width = -1;
-	speed[0] = '\0';
-	end = strchr(end, '(');
-	if (!end)
-		return 0; /* rate without a width: still a rate */
-	lanes = strtol(end + 1, &end, 10);
-	if (lanes <= 0 || lanes > RK_WIDTH_MAX || (*end != 'X' && *end != 'x'))
-		return 0;
-	*width = (int)lanes;
-	end++;
-	while (*end == ' ')
-		end++;
-	len = strcspn(end, ")");
-	if (end[len] == ')' && len > 0 && len < speed_size) {
-		memcpy(speed, end, len);
-		speed[len] = '\0';
-	} else if (end[len] == ')' && len == 0 && rate / lanes == 2.5) {
-		snprintf(speed, speed_size, "SDR"); /* older kernels print SDR as "(4X)" */
-	}
-	return 0;
-}
-
 int rk_parse_port_number(const char *text, unsigned *num)
 {
 	uint64_t value;
@@ -433,13 +400,12 @@ static void read_port_rate(struct rk_sysfs *fs, struct rk_port *port)
 {
 	port->rate_gbps = -1;
 	port->width = -1;
-	port->speed[0] = '\0';
+	port->speed = RK_SPEED_NONE;
 	if (rk_attr_read(fs, &port->attrs.rate, port->rate_text, sizeof(port->rate_text)) < 0) {
 		port->rate_text[0] = '\0';
 		return;
 	}
-	if (rk_parse_rate(port->rate_text, &port->rate_gbps, &port->width, port->speed,
-			  sizeof(port->speed)) != 0) {
+	if (rk_parse_rate(port->rate_text, &port->rate_gbps, &port->width, &port->speed) != 0) {
 		rk_attr_warn_once(&port->attrs.rate, "malformed rate", port->rate_text);
 		port->rate_gbps = -1;
 	}

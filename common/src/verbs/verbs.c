@@ -11,32 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Per-lane rates: signalling and data after line encoding (8b/10b to QDR, 64b/66b after). */
-static const struct {
-	const char *name;
-	int ibv_speed;
-	double signal, data;
-} lane_rates[] = {
-    {"SDR", 1, 2.5, 2.0},	 {"DDR", 2, 5.0, 4.0},	      {"QDR", 4, 10.0, 8.0},
-    {"FDR10", 8, 10.3125, 10.0}, {"FDR", 16, 14.0625, 13.64}, {"EDR", 32, 25.78125, 25.0},
-    {"HDR", 64, 53.125, 50.0},	 {"NDR", 128, 106.25, 100.0},
-};
-
 unsigned rk_mtu_bytes(int mtu_enum)
 {
 	return mtu_enum >= IBV_MTU_256 && mtu_enum <= IBV_MTU_4096 ? 128u << mtu_enum : 0;
-}
-
-int rk_lane_rate(const char *speed, double *signal_gbps, double *data_gbps)
-{
-	for (size_t i = 0; i < sizeof(lane_rates) / sizeof(lane_rates[0]); i++) {
-		if (strcmp(lane_rates[i].name, speed) == 0) {
-			*signal_gbps = lane_rates[i].signal;
-			*data_gbps = lane_rates[i].data;
-			return 0;
-		}
-	}
-	return -EINVAL;
 }
 
 double rk_pcie_data_gbps(double gts, int width)
@@ -46,37 +23,28 @@ double rk_pcie_data_gbps(double gts, int width)
 	return gts * width * (gts < 8.0 ? 8.0 / 10.0 : 128.0 / 130.0);
 }
 
-static int ibv_width_lanes(uint8_t width)
+/* libibverbs from rdma-core 49 reports XDR in active_speed_ex only (0 when it says nothing
+ * more than active_speed). */
+static uint32_t ibv_active_speed(const struct ibv_port_attr *attr)
 {
-	switch (width) {
-	case 1:
-		return 1;
-	case 2:
-		return 4;
-	case 4:
-		return 8;
-	case 8:
-		return 12;
-	case 16:
-		return 2;
-	default:
-		return -1;
-	}
+#ifdef RDMAKIT_HAVE_ACTIVE_SPEED_EX
+	if (attr->active_speed_ex)
+		return attr->active_speed_ex;
+#endif
+	return attr->active_speed;
 }
 
 static void set_link_rate(struct rk_verbs_port *port, const struct ibv_port_attr *attr)
 {
-	double signal, data;
+	const struct rk_speed_info *speed;
 
-	port->width = ibv_width_lanes(attr->active_width);
-	port->speed[0] = '\0';
+	port->width = rk_width_lanes(attr->active_width);
+	port->speed = rk_speed_from_ibv(ibv_active_speed(attr));
 	port->signal_gbps = port->data_gbps = -1;
-	for (size_t i = 0; i < sizeof(lane_rates) / sizeof(lane_rates[0]); i++)
-		if (lane_rates[i].ibv_speed == attr->active_speed)
-			snprintf(port->speed, sizeof(port->speed), "%s", lane_rates[i].name);
-	if (port->width > 0 && rk_lane_rate(port->speed, &signal, &data) == 0) {
-		port->signal_gbps = signal * port->width;
-		port->data_gbps = data * port->width;
+	speed = rk_speed_info(port->speed);
+	if (port->width > 0 && port->speed != RK_SPEED_NONE) {
+		port->signal_gbps = speed->signal_gbps * port->width;
+		port->data_gbps = speed->data_gbps * port->width;
 	}
 }
 

@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+#include "facts_out.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* How a fact reads beyond what its kind says (a text, or a number that is unknown below 0). */
+enum fact_style {
+	STYLE_PLAIN,
+	STYLE_FLAG,   /* true or false; in text, fmt only when true */
+	STYLE_YES_NO, /* true or false; in text, fmt with "yes" or "no" */
+	STYLE_LANES,  /* "4X" */
+	STYLE_MASK,   /* "0xa651e848" */
+	STYLE_PCI_ID, /* "0x15b3", and 15b3 in text as lspci shows it */
+};
+
+/* A fact where the CLI shows it; fmt is its text, with one conversion: %s, or a double's for a
+ * plain number. */
+struct fact_field {
+	enum rk_fact_id id;
+	const char *fmt;
+	enum fact_style style;
+};
+
+/* What a fact is read from, by its scope: a device, a port of it, or an SM. */
+struct fact_item {
+	const struct rk_device *dev;
+	const struct rk_port *port;
+	const struct rk_sm *sm;
+};
+
+#define FIELDS(array) array, sizeof(array) / sizeof(array[0])
+
+static double fact_number(const struct rk_fact *fact, const struct fact_item *item)
+{
+	if (fact->scope == RK_SCOPE_SM_ENTRY)
+		return fact->sm_number(item->sm);
+	return item->port ? fact->port_number(item->port) : fact->device_number(item->dev);
+}
+
+static const char *fact_text(const struct rk_fact *fact, const struct fact_item *item,
+			     char buf[RK_FACT_TEXT_MAX])
+{
+	if (fact->scope == RK_SCOPE_SM_ENTRY)
+		return fact->sm_text(item->sm, buf);
+	return item->port ? fact->port_text(item->port) : fact->device_text(item->dev);
+}
+
+static bool fact_known(const struct fact_field *field, const struct fact_item *item)
+{
+	const struct rk_fact *fact = rk_fact(field->id);
+	char buf[RK_FACT_TEXT_MAX];
+
+	if (fact->kind == RK_KIND_TEXT)
+		return fact_text(fact, item, buf)[0] != '\0';
+	return fact_number(fact, item) >= 0;
+}
+
+void print_width(struct printer *p, const char *key, const char *fmt, int lanes)
+{
+	char text[16];
+
+	if (lanes <= 0) {
+		print_null(p, PRINT_ANY, key, fmt);
+		return;
+	}
+	snprintf(text, sizeof(text), "%dX", lanes);
+	print_string(p, PRINT_ANY, key, fmt, text);
+}
+
+/* A hexadecimal number, or null when negative; text leaves out the 0x of a PCI id. */
+static void print_hex(struct printer *p, const char *key, const struct fact_field *field,
+		      double value)
+{
+	char text[24];
+
+	if (value < 0) {
+		print_null(p, PRINT_ANY, key, field->fmt);
+		return;
+	}
+	snprintf(text, sizeof(text), "0x%0*llx", field->style == STYLE_MASK ? 8 : 4,
+		 (unsigned long long)value);
+	print_string(p, PRINT_JSON, key, NULL, text);
+	print_string(p, PRINT_TEXT, key, field->fmt, field->style == STYLE_MASK ? text : text + 2);
+}
+
+static void print_fact_number(struct printer *p, const char *key, const struct fact_field *field,
+			      double value)
+{
+	switch (field->style) {
+	case STYLE_FLAG:
+		print_bool(p, PRINT_ANY, key, value != 0 ? field->fmt : NULL, value != 0);
+		break;
+	case STYLE_YES_NO:
+		print_bool(p, PRINT_ANY, key, field->fmt, value != 0);
+		break;
+	case STYLE_LANES:
+		print_width(p, key, field->fmt, (int)value);
+		break;
+	case STYLE_MASK:
+	case STYLE_PCI_ID:
+		print_hex(p, key, field, value);
+		break;
+	default:
+		print_number_or_null(p, PRINT_ANY, key, field->fmt, value);
+	}
+}
+
+static void print_fact(struct printer *p, const struct fact_field *field,
+		       const struct fact_item *item)
+{
+	const struct rk_fact *fact = rk_fact(field->id);
+	const char *dot = strrchr(fact->cli_name, '.');
+	const char *key = dot ? dot + 1 : fact->cli_name;
+	char buf[RK_FACT_TEXT_MAX];
+
+	if (fact->kind != RK_KIND_TEXT)
+		print_fact_number(p, key, field, fact_number(fact, item));
+	else if (fact->scope == RK_SCOPE_SM_ENTRY) /* an SM's name may be "", and says so */
+		print_string(p, PRINT_ANY, key, field->fmt, fact_text(fact, item, buf));
+	else
+		print_string_or_null(p, PRINT_ANY, key, field->fmt, fact_text(fact, item, buf));
+}
+
+static void print_facts(struct printer *p, const struct fact_field *fields, size_t count,
+			const struct fact_item *item)
+{
+	for (size_t i = 0; i < count; i++)
+		print_fact(p, &fields[i], item);
+}
+
+/* The order of the documents' members (the table's differs in places). */
+static const struct fact_field port_fields[] = {
+    {RK_FACT_PORT_STATE_NAME, "\t\tState:           %s\n", STYLE_PLAIN},
+    {RK_FACT_PORT_PHYS_STATE_NAME, "\t\tPhysical state:  %s\n", STYLE_PLAIN},
+    {RK_FACT_PORT_RATE, "\t\tRate:            %g Gb/s\n", STYLE_PLAIN},
+    {RK_FACT_PORT_WIDTH, "\t\tWidth:           %s\n", STYLE_LANES},
+    {RK_FACT_PORT_SPEED, "\t\tSpeed:           %s\n", STYLE_PLAIN},
+    {RK_FACT_PORT_LINK_LAYER, "\t\tLink layer:      %s\n", STYLE_PLAIN},
+    {RK_FACT_PORT_LID, "\t\tBase lid:        %.0f\n", STYLE_PLAIN},
+    {RK_FACT_PORT_SM_LID, "\t\tSM lid:          %.0f\n", STYLE_PLAIN},
+    {RK_FACT_PORT_SM_SL, "\t\tSM SL:           %.0f\n", STYLE_PLAIN},
+    {RK_FACT_PORT_LMC, "\t\tLMC:             %.0f\n", STYLE_PLAIN},
+    {RK_FACT_PORT_CAP_MASK, "\t\tCapability mask: %s\n", STYLE_MASK},
+    {RK_FACT_PORT_GID0, "\t\tGID 0:           %s\n", STYLE_PLAIN},
+    {RK_FACT_PORT_NETDEV, "\t\tNetdev:          %s\n", STYLE_PLAIN},
+};
+
+static const struct fact_field device_fields[] = {
+    {RK_FACT_DEVICE_NODE_TYPE_NAME, "\tNode type:         %s\n", STYLE_PLAIN},
+    {RK_FACT_DEVICE_NODE_GUID, "\tNode GUID:         %s\n", STYLE_PLAIN},
+    {RK_FACT_DEVICE_SYS_IMAGE_GUID, "\tSystem image GUID: %s\n", STYLE_PLAIN},
+    {RK_FACT_DEVICE_FW_VER, "\tFirmware version:  %s\n", STYLE_PLAIN},
+    {RK_FACT_DEVICE_HCA_TYPE, "\tHCA type:          %s\n", STYLE_PLAIN},
+    {RK_FACT_DEVICE_BOARD_ID, "\tBoard id:          %s\n", STYLE_PLAIN},
+    {RK_FACT_DEVICE_HW_REV, "\tHardware version:  %s\n", STYLE_PLAIN},
+    {RK_FACT_DEVICE_NODE_DESC, "\tNode description:  %s\n", STYLE_PLAIN},
+    {RK_FACT_DEVICE_NUM_PORTS, "\tNumber of ports:   %.0f\n", STYLE_PLAIN},
+};
+
+static const struct fact_field pci_fields[] = {
+    {RK_FACT_DEVICE_PCI_ADDRESS, "\tPCI:               %s", STYLE_PLAIN},
+    {RK_FACT_DEVICE_PCI_VENDOR, " [%s", STYLE_PCI_ID},
+    {RK_FACT_DEVICE_PCI_DEVICE, ":%s]", STYLE_PCI_ID},
+    {RK_FACT_DEVICE_NUMA_NODE, " NUMA node %.0f\n", STYLE_PLAIN},
+    {RK_FACT_DEVICE_PCIE_SPEED, "\tPCIe link:         %g GT/s", STYLE_PLAIN},
+    {RK_FACT_DEVICE_PCIE_MAX_SPEED, " (max %g GT/s)", STYLE_PLAIN},
+    {RK_FACT_DEVICE_PCIE_WIDTH, ", x%.0f", STYLE_PLAIN},
+    {RK_FACT_DEVICE_PCIE_MAX_WIDTH, " (max x%.0f)\n", STYLE_PLAIN},
+    {RK_FACT_DEVICE_SRIOV_NUMVFS, "\tSR-IOV VFs:        %.0f", STYLE_PLAIN},
+    {RK_FACT_DEVICE_SRIOV_TOTALVFS, " of %.0f\n", STYLE_PLAIN},
+};
+
+static const struct fact_field vanished_field = {RK_FACT_DEVICE_VANISHED, " (vanished)",
+						 STYLE_FLAG};
+
+/* The text of an SM's facts, a column each. */
+static const struct fact_field sm_fields[] = {
+    {RK_FACT_SM_ENTRY_LID, "%-6.0f", STYLE_PLAIN},
+    {RK_FACT_SM_ENTRY_ANSWERED, " %-8s", STYLE_YES_NO},
+    {RK_FACT_SM_ENTRY_GUID, " %-18s", STYLE_PLAIN},
+    {RK_FACT_SM_ENTRY_PRIORITY, " %-8.0f", STYLE_PLAIN},
+    {RK_FACT_SM_ENTRY_STATE_NAME, " %-12s", STYLE_PLAIN},
+    {RK_FACT_SM_ENTRY_ACTIVITY, " %-10.0f", STYLE_PLAIN},
+    {RK_FACT_SM_ENTRY_NAME, " %s", STYLE_PLAIN},
+};
+
+/* The text of an SM fact; a fact the CLI does not know yet is a column of its own. */
+static struct fact_field sm_field(const struct rk_fact *fact)
+{
+	for (size_t i = 0; i < sizeof(sm_fields) / sizeof(sm_fields[0]); i++)
+		if (sm_fields[i].id == fact->id)
+			return sm_fields[i];
+	return (struct fact_field){fact->id, fact->kind == RK_KIND_TEXT ? " %s" : " %.0f",
+				   STYLE_PLAIN};
+}
+
+void print_port_facts(struct printer *p, const struct rk_device *dev, const struct rk_port *port)
+{
+	print_facts(p, FIELDS(port_fields), &(struct fact_item){.dev = dev, .port = port});
+}
+
+void print_device_facts(struct printer *p, const struct rk_device *dev)
+{
+	print_facts(p, FIELDS(device_fields), &(struct fact_item){.dev = dev});
+}
+
+void print_pci_facts(struct printer *p, const struct rk_device *dev)
+{
+	print_facts(p, FIELDS(pci_fields), &(struct fact_item){.dev = dev});
+}
+
+void print_vanished(struct printer *p, const struct rk_device *dev)
+{
+	print_fact(p, &vanished_field, &(struct fact_item){.dev = dev});
+}
+
+void print_sm_facts(struct printer *p, const struct rk_sm *sm)
+{
+	struct fact_item item = {.sm = sm};
+	size_t count;
+	const struct rk_fact *facts = rk_facts_all(&count);
+
+	for (size_t i = 0; i < count; i++) {
+		struct fact_field field = sm_field(&facts[i]);
+
+		if (facts[i].scope != RK_SCOPE_SM_ENTRY || !facts[i].cli_name)
+			continue;
+		if (sm->status == 0 || fact_known(&field, &item))
+			print_fact(p, &field, &item);
+	}
+}

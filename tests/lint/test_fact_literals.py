@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
+"""The table of facts (common/src/facts.c) is the only place that names a fact's collectd type
+instance, JSON key or MIB column: the front ends' sources must take them from it. Fails with
+file:line for every string literal that is a fact's type instance or JSON key (a nested key
+"pci.numa_node" counts as "numa_node" too), every column constant of the subagent that is a
+fact's column in its table, and every column number written into a row setter or a table
+definition."""
+import os
+import re
+import subprocess
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import rktest  # noqa: E402
+
+TOP = rktest.TOP
+PRINT_FACTS = os.environ.get("RDMAKIT_PRINT_FACTS",
+                             os.path.join(TOP, "build", "tests", "lint_print_facts"))
+# The front ends whose sources are checked; cli/ joins once its writers take keys from the table.
+FOLDERS = ["collectd-plugin", "snmp-subagent"]
+# The subagent's column constants and table definitions, by the scope of facts their table has.
+PREFIX_SCOPES = [("AK_SM_MASTER_", "sm"), ("AK_SM_", "sm_entry"), ("AK_DEVICE_", "device"),
+                 ("AK_PORT_", "port"), ("AK_FABRIC_", "fabric"), ("AK_FN_", "fabric_node"),
+                 ("AK_FP_", "fabric_port")]
+TABLE_SCOPES = {"AK_T_PORT": "port", "AK_T_DEVICE": "device", "AK_T_SM_MASTER": "sm",
+                "AK_T_SM": "sm_entry", "AK_T_FABRIC_SUMMARY": "fabric",
+                "AK_T_FABRIC_NODE": "fabric_node", "AK_T_FABRIC_PORT": "fabric_port"}
+
+COMMENT_OR_STRING = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'',
+                               re.S)
+
+
+def load_facts():
+    out = subprocess.run([PRINT_FACTS], capture_output=True, text=True, check=True).stdout
+    facts = []
+    for line in out.splitlines():
+        scope, name, column, snmp, instance, key = line.split("\t")
+        facts.append({"scope": scope, "name": name, "column": int(column),
+                      "snmp": snmp == "1", "instance": None if instance == "-" else instance,
+                      "key": None if key == "-" else key})
+    return facts
+
+
+def forbidden_strings(facts):
+    """{literal: why} for every type instance and JSON key of the table."""
+    words = {}
+    for f in facts:
+        what = f"fact {f['scope']}.{f['name']}"
+        if f["instance"]:
+            words.setdefault(f["instance"], f"the collectd type instance of {what}")
+        if f["key"]:
+            words.setdefault(f["key"], f"the JSON key of {what}")
+            words.setdefault(f["key"].rsplit(".", 1)[-1], f"the JSON key of {what}")
+    return words
+
+
+def columns_by_scope(facts):
+    columns = {}
+    for f in facts:
+        if f["snmp"]:
+            columns.setdefault(f["scope"], {})[f["column"]] = f["name"]
+    return columns
+
+
+def split_code(text):
+    """(code with comments blanked and literals emptied, [(offset in text, literal)]); the
+    code keeps the text's lines."""
+    literals, code = [], []
+    last = 0
+    for m in COMMENT_OR_STRING.finditer(text):
+        code.append(text[last:m.start()])
+        token = m.group(0)
+        if token.startswith('"'):
+            literals.append((m.start(), token[1:-1]))
+            code.append('""')
+        else:
+            code.append(re.sub(r"[^\n]", " ", token))
+        last = m.end()
+    code.append(text[last:])
+    return "".join(code), literals
+
+
+def scope_of_constant(name):
+    for prefix, scope in PREFIX_SCOPES:
+        if name.startswith(prefix):
+            return scope
+    return None
+
+
+def constants(code):
+    """[(offset, name, value)] of #define NAME number and of enumerators (counting on)."""
+    found = [(m.start(), m.group(1), int(m.group(2)))
+             for m in re.finditer(r"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+(\d+)\b", code, re.M)]
+    for body in re.finditer(r"\benum\b[^{;]*\{([^}]*)\}", code):
+        value = -1
+        for m in re.finditer(r"(\w+)\s*(?:=\s*(\d+))?\s*(?:,|$)", body.group(1)):
+            value = int(m.group(2)) if m.group(2) else value + 1
+            found.append((body.start(1) + m.start(), m.group(1), value))
+    return found
+
+
+class FactLiterals(unittest.TestCase):
+    def setUp(self):
+        self.facts = load_facts()
+        self.assertGreater(len(self.facts), 50)
+
+    def sources(self):
+        for folder in FOLDERS:
+            for root, _, files in os.walk(os.path.join(TOP, folder)):
+                for name in sorted(files):
+                    if name.endswith((".c", ".h")):
+                        path = os.path.join(root, name)
+                        with open(path) as f:
+                            yield os.path.relpath(path, TOP), f.read()
+
+    def problems(self):
+        words = forbidden_strings(self.facts)
+        columns = columns_by_scope(self.facts)
+        for path, text in self.sources():
+            code, literals = split_code(text)
+
+            def where(offset, source=code):
+                return f"{path}:{source.count(chr(10), 0, offset) + 1}"
+
+            for offset, literal in literals:
+                if literal in words:
+                    yield f'{where(offset, text)}: "{literal}" is {words[literal]}'
+            for offset, name, value in constants(code):
+                scope = scope_of_constant(name)
+                if scope and value in columns.get(scope, {}):
+                    yield (f"{where(offset)}: {name} = {value} is the MIB column of fact "
+                           f"{scope}.{columns[scope][value]}")
+            for m in re.finditer(r"\bak_row_set_\w+\s*\(\s*[\w>.-]+\s*,\s*(\d+)", code):
+                yield f"{where(m.start())}: column {m.group(1)} written as a number"
+            for m in re.finditer(r"\{\s*(AK_T_\w+)\s*,\s*\"\"\s*,\s*\{[^}]*\}\s*,\s*\d+\s*,"
+                                 r"\s*\{([^}]*)\}", code):
+                scope = TABLE_SCOPES.get(m.group(1))
+                for n in re.findall(r"\b\d+\b", m.group(2)):
+                    if scope and int(n) in columns.get(scope, {}):
+                        yield (f"{where(m.start())}: {m.group(1)} lists column {n}, the MIB "
+                               f"column of fact {scope}.{columns[scope][int(n)]}")
+
+    def test_only_the_table_of_facts_names_them(self):
+        found = list(self.problems())
+        for problem in found:
+            print(problem, file=sys.stderr)
+        self.assertEqual(found, [], "take these from the table of facts (rdmakit/facts.h)")
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
