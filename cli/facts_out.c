@@ -22,38 +22,16 @@ struct fact_field {
 	enum fact_style style;
 };
 
-/* What a fact is read from, by its scope: a device, a port of it, or an SM. */
-struct fact_item {
-	const struct rk_device *dev;
-	const struct rk_port *port;
-	const struct rk_sm *sm;
-};
-
 #define FIELDS(array) array, sizeof(array) / sizeof(array[0])
 
-static double fact_number(const struct rk_fact *fact, const struct fact_item *item)
-{
-	if (fact->scope == RK_SCOPE_SM_ENTRY)
-		return fact->sm_number(item->sm);
-	return item->port ? fact->port_number(item->port) : fact->device_number(item->dev);
-}
-
-static const char *fact_text(const struct rk_fact *fact, const struct fact_item *item,
-			     char buf[RK_FACT_TEXT_MAX])
-{
-	if (fact->scope == RK_SCOPE_SM_ENTRY)
-		return fact->sm_text(item->sm, buf);
-	return item->port ? fact->port_text(item->port) : fact->device_text(item->dev);
-}
-
-static bool fact_known(const struct fact_field *field, const struct fact_item *item)
+static bool fact_known(const struct fact_field *field, const struct rk_fact_subject *item)
 {
 	const struct rk_fact *fact = rk_fact(field->id);
 	char buf[RK_FACT_TEXT_MAX];
 
 	if (fact->kind == RK_KIND_TEXT)
-		return fact_text(fact, item, buf)[0] != '\0';
-	return fact_number(fact, item) >= 0;
+		return rk_fact_text(fact, item, buf)[0] != '\0';
+	return rk_fact_number(fact, item) >= 0;
 }
 
 void print_width(struct printer *p, const char *key, const char *fmt, int lanes)
@@ -107,7 +85,7 @@ static void print_fact_number(struct printer *p, const char *key, const struct f
 }
 
 static void print_fact(struct printer *p, const struct fact_field *field,
-		       const struct fact_item *item)
+		       const struct rk_fact_subject *item)
 {
 	const struct rk_fact *fact = rk_fact(field->id);
 	const char *dot = strrchr(fact->cli_name, '.');
@@ -115,15 +93,15 @@ static void print_fact(struct printer *p, const struct fact_field *field,
 	char buf[RK_FACT_TEXT_MAX];
 
 	if (fact->kind != RK_KIND_TEXT)
-		print_fact_number(p, key, field, fact_number(fact, item));
+		print_fact_number(p, key, field, rk_fact_number(fact, item));
 	else if (fact->scope == RK_SCOPE_SM_ENTRY) /* an SM's name may be "", and says so */
-		print_string(p, PRINT_ANY, key, field->fmt, fact_text(fact, item, buf));
+		print_string(p, PRINT_ANY, key, field->fmt, rk_fact_text(fact, item, buf));
 	else
-		print_string_or_null(p, PRINT_ANY, key, field->fmt, fact_text(fact, item, buf));
+		print_string_or_null(p, PRINT_ANY, key, field->fmt, rk_fact_text(fact, item, buf));
 }
 
 static void print_facts(struct printer *p, const struct fact_field *fields, size_t count,
-			const struct fact_item *item)
+			const struct rk_fact_subject *item)
 {
 	for (size_t i = 0; i < count; i++)
 		print_fact(p, &fields[i], item);
@@ -197,27 +175,27 @@ static struct fact_field sm_field(const struct rk_fact *fact)
 
 void print_port_facts(struct printer *p, const struct rk_device *dev, const struct rk_port *port)
 {
-	print_facts(p, FIELDS(port_fields), &(struct fact_item){.dev = dev, .port = port});
+	print_facts(p, FIELDS(port_fields), &(struct rk_fact_subject){.device = dev, .port = port});
 }
 
 void print_device_facts(struct printer *p, const struct rk_device *dev)
 {
-	print_facts(p, FIELDS(device_fields), &(struct fact_item){.dev = dev});
+	print_facts(p, FIELDS(device_fields), &(struct rk_fact_subject){.device = dev});
 }
 
 void print_pci_facts(struct printer *p, const struct rk_device *dev)
 {
-	print_facts(p, FIELDS(pci_fields), &(struct fact_item){.dev = dev});
+	print_facts(p, FIELDS(pci_fields), &(struct rk_fact_subject){.device = dev});
 }
 
 void print_vanished(struct printer *p, const struct rk_device *dev)
 {
-	print_fact(p, &vanished_field, &(struct fact_item){.dev = dev});
+	print_fact(p, &vanished_field, &(struct rk_fact_subject){.device = dev});
 }
 
 void print_sm_facts(struct printer *p, const struct rk_sm *sm)
 {
-	struct fact_item item = {.sm = sm};
+	struct rk_fact_subject item = {.sm = sm};
 	size_t count;
 	const struct rk_fact *facts = rk_facts_all(&count);
 

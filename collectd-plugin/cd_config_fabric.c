@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* The fabric and SM options of the <Plugin rdmakit> block. */
-#include "cd_config_keys.h"
+#include "cd_config_fabric.h"
+
 #include "cd_submit.h"
 
 #include "rdmakit/mad.h"

@@ -30,16 +30,4 @@ int cd_key_setting(const oconfig_item_t *item, const char *shown, enum rk_settin
 /** The absolute path of an existing directory, copied into *out (freeing what it held). */
 int cd_key_directory(const oconfig_item_t *item, const char *shown, char **out);
 
-/** The fabric and SM options; *count receives their number. */
-const struct cd_key *cd_fabric_keys(size_t *count);
-
-/** Defaults of the fabric and SM options. */
-void cd_fabric_config_init(struct cd_fabric_config *fabric);
-
-/** Checks across fabric options after a block; logs each conflict and returns -1 if any. */
-int cd_fabric_config_check(const struct cd_fabric_config *fabric);
-
-/** Free what the fabric options hold. */
-void cd_fabric_config_free(struct cd_fabric_config *fabric);
-
 #endif

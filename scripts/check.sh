@@ -6,8 +6,9 @@
 #                                (./build-sanitize, or $SANITIZE_BUILD_DIR): collectd runs with
 #                                the ASan runtime preloaded, the valgrind tests are skipped
 #                                (valgrind cannot run ASan programs; the normal build has them)
-#                                and so are the package builds (label packaging: they build
-#                                the packages from the tree, never from this build)
+#                                and so are the package builds and scripts/build-matrix.sh
+#                                (label packaging: they build from the tree, never from this
+#                                build)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 # Warnings are errors here, and the tests crash-test tune through its test hooks.

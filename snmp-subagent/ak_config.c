@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "ak_config.h"
 
-#include "rdmakit/host.h"
 #include "rdmakit/limits.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -52,18 +51,67 @@ static int set_text(char **field, const char *value, char *why, size_t why_size)
 	return 0;
 }
 
-static int set_number(double *field, const char *value, double min, double max, bool whole,
-		      char *why, size_t why_size)
+/* How a key's value is read into its field of struct ak_config. */
+enum key_kind {
+	KEY_TEXT,	    /* char *: any text but "" */
+	KEY_DIRECTORY,	    /* char *: the absolute path of an existing directory */
+	KEY_BOOL,	    /* bool: yes, true, no or false */
+	KEY_NUMBER,	    /* double from .min to .max: the subagent's own settings */
+	KEY_LIMIT,	    /* double in the core's range of .setting */
+	KEY_LIMIT_UNSIGNED, /* unsigned in the core's range of .setting */
+	KEY_LIMIT_INT,	    /* int in the core's range of .setting */
+	KEY_PROFILE,	    /* const struct rk_tune_profile *: latency or throughput */
+};
+
+/* One setting of the file (and of the option that stands for it). */
+struct ak_key {
+	const char *name;
+	enum key_kind kind;
+	size_t offset;		 /* of its field in struct ak_config */
+	enum rk_setting setting; /* the range of a KEY_LIMIT* */
+	double min, max;	 /* the range of a KEY_NUMBER */
+};
+
+/* The name, kind and field of a key (designated, so that the other members are 0). */
+#define KEY(key_name, key_kind, member)                                                            \
+	.name = key_name, .kind = key_kind, .offset = offsetof(struct ak_config, member)
+
+/* The fabric, SM, probe and tune settings are the collectd plugin's (and the CLI's): the same
+ * ranges and messages, from rdmakit/limits.h. */
+static const struct ak_key keys[] = {
+    {KEY("agentx-socket", KEY_TEXT, agentx_socket)},
+    {KEY("sysfs-root", KEY_TEXT, sysfs_root)},
+    {KEY("pidfile", KEY_TEXT, pidfile)},
+    {KEY("user", KEY_TEXT, user)},
+    {KEY("refresh", KEY_NUMBER, refresh), .min = 0.1, .max = 3600},
+    {KEY("expect-rate", KEY_NUMBER, expect_rate_gbps), .min = 0, .max = 10000},
+    {KEY("probe", KEY_BOOL, probe.enabled)},
+    {KEY("probe-interval", KEY_LIMIT, probe.interval), .setting = RK_SETTING_PROBE_INTERVAL},
+    {KEY("fabric", KEY_BOOL, fabric)},
+    {KEY("sm", KEY_BOOL, sm)},
+    {KEY("ca", KEY_TEXT, ca)},
+    {KEY("ca-port", KEY_LIMIT_INT, ca_port), .setting = RK_SETTING_CA_PORT},
+    {KEY("node-name-map", KEY_TEXT, node_name_map)},
+    {KEY("window", KEY_LIMIT_UNSIGNED, window), .setting = RK_SETTING_WINDOW},
+    {KEY("timeout", KEY_LIMIT_UNSIGNED, timeout_ms), .setting = RK_SETTING_TIMEOUT_MS},
+    {KEY("fabric-interval", KEY_LIMIT, fabric_interval), .setting = RK_SETTING_FABRIC_INTERVAL},
+    {KEY("rediscover", KEY_LIMIT, rediscover), .setting = RK_SETTING_REDISCOVER_S},
+    {KEY("tune", KEY_BOOL, tune)},
+    {KEY("tune-interval", KEY_LIMIT, tune_interval), .setting = RK_SETTING_TUNE_INTERVAL},
+    {KEY("tune-root", KEY_DIRECTORY, tune_root)},
+    {KEY("tune-profile", KEY_PROFILE, tune_profile)},
+};
+
+static int set_number(double *field, const char *value, double min, double max, char *why,
+		      size_t why_size)
 {
 	char *end;
 	double number;
 
 	errno = 0;
 	number = strtod(value, &end);
-	if (errno || end == value || *end || !(number >= min && number <= max) ||
-	    (whole && number != floor(number))) {
-		snprintf(why, why_size, "\"%s\" is not a %s from %g to %g", value,
-			 whole ? "whole number" : "number", min, max);
+	if (errno || end == value || *end || !(number >= min && number <= max)) {
+		snprintf(why, why_size, "\"%s\" is not a number from %g to %g", value, min, max);
 		return -EINVAL;
 	}
 	*field = number;
@@ -82,42 +130,6 @@ static int set_bool(bool *field, const char *value, char *why, size_t why_size)
 	}
 	snprintf(why, why_size, "\"%s\" is not yes or no", value);
 	return -EINVAL;
-}
-
-static int set_whole(unsigned *field, const char *value, double min, double max, char *why,
-		     size_t why_size)
-{
-	double number;
-	int err = set_number(&number, value, min, max, true, why, why_size);
-
-	if (!err)
-		*field = (unsigned)number;
-	return err;
-}
-
-/* A setting whose range is the core's (rdmakit/limits.h). */
-static int set_setting(double *field, enum rk_setting setting, const char *value, char *why,
-		       size_t why_size)
-{
-	char expected[128];
-
-	if (rk_limit_parse(setting, value, field, expected, sizeof(expected)) == 0)
-		return 0;
-	snprintf(why, why_size, "\"%s\": %s", value, expected);
-	return -EINVAL;
-}
-
-static int set_ca_port(int *field, const char *value, char *why, size_t why_size)
-{
-	unsigned port;
-
-	if (rk_parse_port_number(value, &port) != 0 || port == 0) {
-		snprintf(why, why_size, "\"%s\" is not a port number from 1 to %d", value,
-			 RK_PORT_NUM_MAX);
-		return -EINVAL;
-	}
-	*field = (int)port;
-	return 0;
 }
 
 static int set_directory(char **field, const char *value, char *why, size_t why_size)
@@ -145,69 +157,56 @@ static int set_profile(const struct rk_tune_profile **field, const char *value, 
 	return 0;
 }
 
-/* Tune mode's settings, as the collectd plugin's Tune options take them. */
-static int set_tune_setting(struct ak_config *config, const char *key, const char *value, char *why,
-			    size_t why_size)
+/* A KEY_LIMIT* value: rk_limit_parse, the core's message after the value, and the number in
+ * the field's type (the ranges of the whole-number kinds are whole). */
+static int set_limit(const struct ak_key *key, void *field, const char *value, char *why,
+		     size_t why_size)
 {
-	if (strcmp(key, "tune") == 0)
-		return set_bool(&config->tune, value, why, why_size);
-	if (strcmp(key, "tune-interval") == 0)
-		return set_setting(&config->tune_interval, RK_SETTING_TUNE_INTERVAL, value, why,
-				   why_size);
-	if (strcmp(key, "tune-root") == 0)
-		return set_directory(&config->tune_root, value, why, why_size);
-	if (strcmp(key, "tune-profile") == 0)
-		return set_profile(&config->tune_profile, value, why, why_size);
-	snprintf(why, why_size, "unknown setting \"%s\"", key);
-	return -EINVAL;
+	char expected[128];
+	double number;
+
+	if (rk_limit_parse(key->setting, value, &number, expected, sizeof(expected)) != 0) {
+		snprintf(why, why_size, "\"%s\": %s", value, expected);
+		return -EINVAL;
+	}
+	if (key->kind == KEY_LIMIT_UNSIGNED)
+		*(unsigned *)field = (unsigned)number;
+	else if (key->kind == KEY_LIMIT_INT)
+		*(int *)field = (int)number;
+	else
+		*(double *)field = number;
+	return 0;
 }
 
-/* The fabric and SM settings, as the CLI and the collectd plugin take them. */
-static int set_fabric_setting(struct ak_config *config, const char *key, const char *value,
-			      char *why, size_t why_size)
+static int apply_key(const struct ak_key *key, struct ak_config *config, const char *value,
+		     char *why, size_t why_size)
 {
-	if (strcmp(key, "fabric") == 0)
-		return set_bool(&config->fabric, value, why, why_size);
-	if (strcmp(key, "sm") == 0)
-		return set_bool(&config->sm, value, why, why_size);
-	if (strcmp(key, "ca") == 0)
-		return set_text(&config->ca, value, why, why_size);
-	if (strcmp(key, "ca-port") == 0)
-		return set_ca_port(&config->ca_port, value, why, why_size);
-	if (strcmp(key, "node-name-map") == 0)
-		return set_text(&config->node_name_map, value, why, why_size);
-	if (strcmp(key, "window") == 0)
-		return set_whole(&config->window, value, 1, 4096, why, why_size);
-	if (strcmp(key, "timeout") == 0)
-		return set_whole(&config->timeout_ms, value, 1, 60000, why, why_size);
-	if (strcmp(key, "fabric-interval") == 0)
-		return set_number(&config->fabric_interval, value, 1, 86400, false, why, why_size);
-	if (strcmp(key, "rediscover") == 0)
-		return set_number(&config->rediscover, value, 0, 86400, false, why, why_size);
-	return set_tune_setting(config, key, value, why, why_size);
+	void *field = (char *)config + key->offset;
+
+	switch (key->kind) {
+	case KEY_TEXT:
+		return set_text(field, value, why, why_size);
+	case KEY_DIRECTORY:
+		return set_directory(field, value, why, why_size);
+	case KEY_BOOL:
+		return set_bool(field, value, why, why_size);
+	case KEY_NUMBER:
+		return set_number(field, value, key->min, key->max, why, why_size);
+	case KEY_PROFILE:
+		return set_profile(field, value, why, why_size);
+	default:
+		return set_limit(key, field, value, why, why_size);
+	}
 }
 
 int ak_config_set(struct ak_config *config, const char *key, const char *value, char *why,
 		  size_t why_size)
 {
-	if (strcmp(key, "agentx-socket") == 0)
-		return set_text(&config->agentx_socket, value, why, why_size);
-	if (strcmp(key, "sysfs-root") == 0)
-		return set_text(&config->sysfs_root, value, why, why_size);
-	if (strcmp(key, "pidfile") == 0)
-		return set_text(&config->pidfile, value, why, why_size);
-	if (strcmp(key, "user") == 0)
-		return set_text(&config->user, value, why, why_size);
-	if (strcmp(key, "refresh") == 0)
-		return set_number(&config->refresh, value, 0.1, 3600, false, why, why_size);
-	if (strcmp(key, "expect-rate") == 0)
-		return set_number(&config->expect_rate_gbps, value, 0, 10000, false, why, why_size);
-	if (strcmp(key, "probe") == 0)
-		return set_bool(&config->probe.enabled, value, why, why_size);
-	if (strcmp(key, "probe-interval") == 0)
-		return set_setting(&config->probe.interval, RK_SETTING_PROBE_INTERVAL, value, why,
-				   why_size);
-	return set_fabric_setting(config, key, value, why, why_size);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strcmp(key, keys[i].name) == 0)
+			return apply_key(&keys[i], config, value, why, why_size);
+	snprintf(why, why_size, "unknown setting \"%s\"", key);
+	return -EINVAL;
 }
 
 /* Split "key value # comment" in place; *key is "" for a blank or comment line. */

@@ -89,6 +89,29 @@ SAME_IN_BOTH = [
 ]
 RDMAKIT = os.environ.get("RDMAKIT", os.path.join(cdtest.TOP, "build", "cli", "rdmakit"))
 
+# The same values given to the plugin and to the subagent (rdmakit-agentx's config file):
+# (plugin key, subagent key, [(value as collectd's config writes it, as agentx.conf does)]).
+# Both take the core's range (rk_limit_*) and print its message; the first values of each
+# are good, the rest bad.
+BAD_NUMBERS = [("-1", "-1"), ('"abc"', "abc"), ('"nan"', "nan"), ("1e999", "1e999"),
+               ('""', "")]
+SAME_IN_THE_SUBAGENT = [
+    ("FabricInterval", "fabric-interval",
+     [("0.5", "0.5"), ("0.001", "0.001"), ("0", "0"), ("86401", "86401"), *BAD_NUMBERS]),
+    ("Rediscover", "rediscover",
+     [("604800", "604800"), ("0", "0"), ("604801", "604801"), *BAD_NUMBERS]),
+    ("FabricWindow", "window", [("4096", "4096"), ("0", "0"), ("2.5", "2.5"), *BAD_NUMBERS]),
+    ("FabricTimeout", "timeout", [("1", "1"), ("60001", "60001"), *BAD_NUMBERS]),
+    ("CAPort", "ca-port", [("254", "254"), ("0", "0"), ("255", "255"), *BAD_NUMBERS]),
+    ("ProbeInterval", "probe-interval", [("1", "1"), ("0.5", "0.5"), *BAD_NUMBERS]),
+    ("TuneInterval", "tune-interval", [("604800", "604800"), ("604801", "604801"),
+                                       *BAD_NUMBERS]),
+]
+GOOD_VALUES = {"FabricInterval": 2, "Rediscover": 2, "FabricWindow": 1, "FabricTimeout": 1,
+               "CAPort": 1, "ProbeInterval": 1, "TuneInterval": 1}
+AGENTX = os.environ.get("RDMAKIT_AGENTX", os.path.join(cdtest.TOP, "build", "snmp-subagent",
+                                                       "rdmakit-agentx"))
+
 
 class BadConfig(unittest.TestCase):
     def check_refused(self, lines, message, args=()):
@@ -140,6 +163,49 @@ class BadConfig(unittest.TestCase):
                 self.assertIsNotNone(cli, proc.stderr)
                 self.assertTrue(plugin.group(1).startswith("expected a "), plugin.group(1))
                 self.assertEqual(cli.group(1), plugin.group(1))
+
+    def plugin_reasons(self, lines):
+        """The plugin's reason for each bad value of lines (in their order), from one collectd
+        that refuses the block."""
+        block = f'<Plugin rdmakit>\n  SysfsRoot "{IB_HDR}"\n  Fabric true\n  {lines}\n</Plugin>'
+        with cdtest.Daemon(block) as daemon:
+            self.assertNotEqual(daemon.start(expect_values=False), 0)
+            return re.findall(r"\[error\] rdmakit plugin: (\w+) [^:]*: (.+)", daemon.log())
+
+    def subagent_reasons(self, lines):
+        """The subagent's reason for each bad line of its config file, by index in lines."""
+        conf = os.path.join(tempfile.mkdtemp(prefix="rdmakit-agentx-"), "agentx.conf")
+        self.addCleanup(shutil.rmtree, os.path.dirname(conf), True)
+        with open(conf, "w") as f:
+            f.write("fabric yes\n" + "".join(f"{line}\n" for line in lines))
+        env = dict(os.environ, SNMPCONFPATH=os.path.dirname(conf),
+                   SNMP_PERSISTENT_DIR=os.path.dirname(conf))
+        proc = cdtest.subprocess.run([AGENTX, "-f", "-Le", "-c", conf, "--sysfs-root", IB_HDR],
+                                     capture_output=True, text=True, timeout=30, env=env)
+        self.assertEqual(proc.returncode, 2, proc.stderr)
+        found = re.findall(rf"^{re.escape(conf)}:(\d+): (.+)$", proc.stderr, re.M)
+        return {int(lineno) - 2: why for lineno, why in found}
+
+    @unittest.skipUnless(os.access(AGENTX, os.X_OK), "the subagent is not built")
+    def test_the_subagent_and_the_plugin_say_the_same(self):
+        """Every value in one collectd block and one agentx.conf: the good ones pass in both
+        (fabric-interval 0.5 and rediscover 604800 among them), the bad ones fail in both
+        with the same reason."""
+        plugin_lines, agentx_lines, bad = [], [], []
+        for plugin_key, agentx_key, values in SAME_IN_THE_SUBAGENT:
+            for i, (plugin_value, agentx_value) in enumerate(values):
+                if i >= GOOD_VALUES[plugin_key]:
+                    bad.append((len(agentx_lines), plugin_key, f'{agentx_key}: "{agentx_value}"'))
+                plugin_lines.append(f"{plugin_key} {plugin_value}")
+                agentx_lines.append(f"{agentx_key} {agentx_value}".rstrip())
+        plugin = self.plugin_reasons("\n  ".join(plugin_lines))
+        subagent = self.subagent_reasons(agentx_lines)
+        self.assertEqual([key for key, _ in plugin], [key for _, key, _ in bad], plugin)
+        self.assertEqual(sorted(subagent), [line for line, _, _ in bad], subagent)
+        for (_, plugin_why), (line, _, agentx_shown) in zip(plugin, bad):
+            with self.subTest(plugin=plugin_lines[line], subagent=agentx_lines[line]):
+                self.assertTrue(plugin_why.startswith("expected a "), plugin_why)
+                self.assertEqual(subagent[line], f"{agentx_shown}: {plugin_why}")
 
     def test_refused_in_one_shot_mode(self):
         self.check_refused('IgnoreSelected "maybe"', 'IgnoreSelected "maybe"', ["-T"])

@@ -42,7 +42,7 @@ class BadInput(unittest.TestCase):
                       out.stderr)
         self.assertIn(f"{conf}:4: frobnicate: unknown setting \"frobnicate\"", out.stderr)
         self.assertIn(f"{conf}:5: fabric: \"maybe\" is not yes or no", out.stderr)
-        self.assertIn(f"{conf}:6: window: \"5000\" is not a whole number from 1 to 4096",
+        self.assertIn(f"{conf}:6: window: \"5000\": expected a whole number from 1 to 4096",
                       out.stderr)
         self.assertIn(f"{conf}:7: probe: \"perhaps\" is not yes or no", out.stderr)
         self.assertIn(f"{conf}:8: probe-interval: \"0.5\": expected a number of seconds from 1 "

@@ -258,6 +258,31 @@ static void test_partitions_comment_at_end_of_file(void **state)
 	rmdir(dir);
 }
 
+/* Blanks around a partition's name are not part of it: "  Default  =" is the Default
+ * partition, and a repeated P_Key names both partitions without their blanks. */
+static void test_partitions_names_are_trimmed(void **state)
+{
+	char dir[] = "/tmp/rdmakit-osmtrim-XXXXXX", path[128];
+	struct rk_tune_audit a = {0};
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	write_file(dir, "partitions.conf",
+		   "  Default  = 0x7fff, ipoib : ALL=full ;\n"
+		   " storage\t= 0x0010 : ALL=full ;\n"
+		   "\tbackup =0x0010 : ALL=full ;\n");
+	snprintf(path, sizeof(path), "%s/partitions.conf", dir);
+	assert_int_equal(rk_tune_audit_partitions("/", path, &a), 0);
+	assert_int_equal(a.findings.count, 2);
+	assert_int_equal(count_code(&a, "TUNE_PART_SYNTAX", NULL), 0);
+	assert_string_equal(fact_of(&a, "TUNE_PART_DEFAULT", NULL)->current, "ALL=full");
+	assert_string_equal(fact_of(&a, "TUNE_PART_MERGED", ":3")->current, "backup");
+	assert_string_equal(fact_of(&a, "TUNE_PART_MERGED", ":3")->recommended, "storage");
+	rk_tune_audit_free(&a);
+	unlink(path);
+	rmdir(dir);
+}
+
 static void test_log_summary(void **state)
 {
 	struct rk_tune_audit a = {0};
@@ -312,6 +337,7 @@ int main(void)
 	    cmocka_unit_test(test_partitions_good),
 	    cmocka_unit_test(test_partitions_fallbacks_are_errors),
 	    cmocka_unit_test(test_partitions_comment_at_end_of_file),
+	    cmocka_unit_test(test_partitions_names_are_trimmed),
 	    cmocka_unit_test(test_log_summary),
 	    cmocka_unit_test(test_set_replaces_the_last_line_only),
 	};

@@ -227,16 +227,16 @@ static void limits_each_line(char *line, unsigned lineno, void *arg)
 	limits_line(lf->ctx, lf->file, lineno, line, lf->st);
 }
 
-static void read_limits_file(struct tune_ctx *ctx, const char *relpath, struct memlock_state *st)
+/* One limits file, by its absolute path (as the findings name it) under the audit's root. */
+static void read_limits_file(struct tune_ctx *ctx, const char *file, struct memlock_state *st)
 {
-	char *data, file[300];
+	char *data;
 	size_t len;
-	int err = tune_slurp(ctx->root, relpath, &data, &len, NULL);
+	int err = tune_slurp(ctx->root, file + 1, &data, &len, NULL);
 	struct limits_file lf = {ctx, file, st};
 
 	if (err)
 		return; /* logged */
-	snprintf(file, sizeof(file), "/%s", relpath);
 	tune_each_line(data, len, limits_each_line, &lf);
 	free(data);
 }
@@ -293,14 +293,14 @@ static void check_limits(struct tune_ctx *ctx)
 		return;
 	}
 	find_domain(st, "*");
-	read_limits_file(ctx, "etc/security/limits.conf", st);
+	read_limits_file(ctx, "/etc/security/limits.conf", st);
 	if (rk_sysfs_list(ctx->fs, "etc/security/limits.d", &names, &count) == 0) {
 		for (size_t i = 0; i < count; i++) {
 			size_t n = strlen(names[i]);
 
 			if (n < 5 || strcmp(names[i] + n - 5, ".conf") != 0)
 				continue;
-			snprintf(path, sizeof(path), "etc/security/limits.d/%s", names[i]);
+			snprintf(path, sizeof(path), "/etc/security/limits.d/%s", names[i]);
 			read_limits_file(ctx, path, st);
 		}
 		rk_names_free(names, count);

@@ -2,6 +2,7 @@
 /* opensm.conf: syntax, keys the installed OpenSM knows, values, ranges, security, instances. */
 #include "rdmakit/tune_opensm.h"
 
+#include "rdmakit/limits.h"
 #include "rdmakit/log.h"
 #include "tune_internal.h"
 
@@ -19,12 +20,15 @@ struct conf_summary {
 	char guid[32];
 };
 
+/* The longest key a line's first word can be, in the buffers that hold it. */
+#define KEY_NAME_MAX 95
+
 struct conf_scan {
 	const struct rk_opensm_keys *keys;
 	struct rk_tune_audit *audit;
 	const char *path;
 	struct conf_summary *summary;
-	char (*seen)[64];
+	char (*seen)[KEY_NAME_MAX + 1];
 	unsigned *seen_line;
 	size_t nseen, capacity;
 	int err;
@@ -72,7 +76,7 @@ static void check_repeat(struct conf_scan *scan, const char *key, unsigned linen
 		}
 	if (scan->nseen == scan->capacity) {
 		size_t grown = scan->capacity ? scan->capacity * 2 : 64;
-		char(*seen)[64] = realloc(scan->seen, grown * sizeof(*seen));
+		char(*seen)[KEY_NAME_MAX + 1] = realloc(scan->seen, grown * sizeof(*seen));
 		unsigned *lines = realloc(scan->seen_line, grown * sizeof(*lines));
 
 		if (seen)
@@ -85,7 +89,7 @@ static void check_repeat(struct conf_scan *scan, const char *key, unsigned linen
 		}
 		scan->capacity = grown;
 	}
-	snprintf(scan->seen[scan->nseen], 64, "%s", key);
+	snprintf(scan->seen[scan->nseen], sizeof(scan->seen[0]), "%s", key);
 	scan->seen_line[scan->nseen++] = lineno;
 }
 
@@ -278,7 +282,7 @@ static void conf_line(char *line, unsigned lineno, void *arg)
 {
 	struct conf_scan *scan = arg;
 	const struct rk_opensm_key *key;
-	char name[96], *value, message[300];
+	char name[KEY_NAME_MAX + 1], *value, message[300];
 	size_t len;
 
 	line += strspn(line, " \t");
@@ -287,7 +291,7 @@ static void conf_line(char *line, unsigned lineno, void *arg)
 		line[--len] = '\0';
 	if (!len || line[0] == '#')
 		return;
-	if (sscanf(line, "%95s", name) != 1)
+	if (sscanf(line, "%" RK_STRINGIFY(KEY_NAME_MAX) "s", name) != 1)
 		return;
 	value = line + strlen(name);
 	value += strspn(value, " \t");

@@ -168,7 +168,6 @@ static bool check_pkey(struct part_scan *scan, const char *name, const char *tex
 	return pkey == DEFAULT_PKEY;
 }
 
-/* [Name][=PKey][,ipoib][,indx0][,defmember=...][,mgroup flags]; true when Default. */
 /* The IB MTU of an IPoIB partition's broadcast group: mtu=N is 256 << (N - 1), 2048 unless
  * given. */
 static void note_ipoib(struct part_scan *scan, size_t index, bool ipoib, unsigned long mtu_code)
@@ -177,6 +176,7 @@ static void note_ipoib(struct part_scan *scan, size_t index, bool ipoib, unsigne
 		scan->ipoib_mtu[index] = 128u << mtu_code;
 }
 
+/* [Name][=PKey][,ipoib][,indx0][,defmember=...][,mgroup flags]; true when Default. */
 static bool parse_definition(struct part_scan *scan, char *def)
 {
 	char *save = NULL, *first = strtok_r(def, ",", &save), *flag, *eq, name[64];
@@ -184,10 +184,11 @@ static bool parse_definition(struct part_scan *scan, char *def)
 	unsigned long mtu_code = 4;
 	bool is_default, ipoib = false;
 
-	first = trim(first ? first : def);
+	first = first ? first : def;
 	eq = strchr(first, '=');
-	snprintf(name, sizeof(name), "%.*s", eq ? (int)(eq - first) : (int)strlen(first), first);
-	snprintf(name, sizeof(name), "%s", trim(name));
+	if (eq)
+		*eq = '\0'; /* the name ends at '=', blanks before it trimmed */
+	snprintf(name, sizeof(name), "%s", trim(first));
 	if (name[0] &&
 	    strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
 			 ".-") != strlen(name))
