@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "ak_refresh.h"
 
-#include "ak_events.h"
-
 #include "rdmakit/array.h"
 #include "rdmakit/clock.h"
 #include "rdmakit/log.h"
@@ -44,14 +42,12 @@ static void append_changes(struct rk_event_list *events, const struct rk_watch_e
 	}
 }
 
-/* The host's events since the last read (the first read only primes the tracker), then the
- * fabric's, the SMs' and the tune audit's the watch engine tracked. */
-static void track_events(struct ak_refresher *refresher, const struct rk_findings *findings)
+/* The changes of the host's pass, then the fabric's, the SMs' and the tune audit's the watch
+ * engine tracked. */
+static void collect_events(struct ak_refresher *refresher)
 {
-	struct rk_event_views views = {.host = refresher->host, .host_findings = findings};
-
-	ak_events_track(refresher->tracker, &views, &refresher->tracked_once, &refresher->events,
-			"events");
+	rk_event_list_clear(&refresher->events);
+	append_changes(&refresher->events, &refresher->host_events);
 	for (int j = 0; j < RK_WATCH_JOBS; j++)
 		append_changes(&refresher->events, &refresher->fabric->events[j]);
 }
@@ -87,21 +83,6 @@ static void post_traps(struct ak_refresher *refresher, bool cleared)
 		if (clears_finding(event) == cleared && trap_of(refresher, event, &trap))
 			ak_mailbox_post_trap(refresher->box, &trap);
 	}
-}
-
-static int read_host(struct ak_refresher *refresher, const struct rk_health_options *health,
-		     struct rk_findings *findings)
-{
-	int err = rk_host_refresh(refresher->host);
-
-	if (!err)
-		err = rk_host_rescan(refresher->host);
-	if (err)
-		rk_log(RK_LOG_ERR, "reading the host failed: %s", strerror(-err));
-	if (rk_health_check_host(refresher->host, health, findings) != 0)
-		rk_log(RK_LOG_ERR, "checking the host's health ran out of memory");
-	rk_findings_sort(findings);
-	return err;
 }
 
 /* The fabric's, the SMs' and the tune audit's findings of the watch's last passes. */
@@ -176,14 +157,25 @@ static int build(struct ak_refresher *refresher, const struct rk_findings *findi
 	return err;
 }
 
-/* A round of probes when one is due (after the host's refresh time was taken), and the last
+/* A refresh's host read, as the host pass hands it to probe_ports. */
+struct host_read {
+	struct ak_refresher *refresher;
+	double started; /* monotonic seconds */
+	struct ak_refresh_stats *stats;
+};
+
+/* Once the host is read: the read's time, then a round of probes when one is due, and the last
  * round's findings with the host's. */
-static void probe_ports(struct ak_refresher *refresher, struct rk_findings *findings)
+static void probe_ports(void *arg, const struct rk_host *host, struct rk_findings *findings)
 {
-	if (ak_probe_poll(&refresher->probe, refresher->host) != 0 ||
-	    ak_probe_findings(&refresher->probe, findings) != 0)
+	struct host_read *read = arg;
+	struct ak_probe *probe = &read->refresher->probe;
+
+	read->stats->refreshed_at = (uint32_t)time(NULL);
+	read->stats->duration_ms =
+	    (uint32_t)lround((rk_monotonic_seconds() - read->started) * 1000);
+	if (ak_probe_poll(probe, host) != 0 || ak_probe_findings(probe, findings) != 0)
 		rk_log(RK_LOG_ERR, "the loopback probe ran out of memory");
-	rk_findings_sort(findings);
 }
 
 /* When and how long the watch's last pass was, and how many failed. */
@@ -205,7 +197,8 @@ static void refresh_once(struct ak_refresher *refresher)
 	struct rk_findings findings = {0};
 	struct ak_refresh_stats stats = {0};
 	struct ak_snapshot *snapshot = NULL;
-	double started = rk_monotonic_seconds();
+	struct host_read read = {refresher, rk_monotonic_seconds(), &stats};
+	const struct rk_watch_host_checks checks = {&health, probe_ports, &read};
 	bool polled;
 	int err;
 
@@ -213,15 +206,13 @@ static void refresh_once(struct ak_refresher *refresher)
 	pthread_mutex_lock(&refresher->lock);
 	health = refresher->health;
 	pthread_mutex_unlock(&refresher->lock);
-	if (read_host(refresher, &health, &findings) != 0)
+	if (rk_watch_host_pass(refresher->host_watch, refresher->host, &checks, &findings,
+			       &refresher->host_events) != 0)
 		refresher->errors++;
-	stats.refreshed_at = (uint32_t)time(NULL);
-	stats.duration_ms = (uint32_t)lround((rk_monotonic_seconds() - started) * 1000);
 	stats.errors = refresher->errors;
-	probe_ports(refresher, &findings);
 	polled = ak_fabric_poll(refresher->fabric);
 	fabric_stats(refresher->fabric, &stats);
-	track_events(refresher, &findings);
+	collect_events(refresher);
 	post_traps(refresher, true);
 	err = build(refresher, &findings, &stats, polled, &snapshot);
 	if (err)
@@ -272,12 +263,12 @@ int ak_refresher_init(struct ak_refresher *refresher, struct ak_mailbox *box, st
 	refresher->interval = interval;
 	refresher->health = *health;
 	refresher->build.started_at = rk_monotonic_seconds();
-	err = rk_event_tracker_new(&refresher->tracker);
+	err = rk_watch_host_new(0, &refresher->host_watch);
 	if (err)
 		return err;
 	err = rk_monotonic_sync_init(&refresher->lock, &refresher->wake);
 	if (err) {
-		rk_event_tracker_free(refresher->tracker);
+		rk_watch_host_free(refresher->host_watch);
 		return err;
 	}
 	ak_fabric_run_once(fabric);
@@ -319,7 +310,8 @@ void ak_refresher_stop(struct ak_refresher *refresher)
 	}
 	pthread_cond_destroy(&refresher->wake);
 	pthread_mutex_destroy(&refresher->lock);
-	rk_event_tracker_free(refresher->tracker);
+	rk_watch_host_free(refresher->host_watch);
+	rk_watch_events_free(&refresher->host_events);
 	rk_event_list_free(&refresher->events);
 	ak_build_state_free(&refresher->build);
 	ak_snapshot_free(refresher->fabric_part);

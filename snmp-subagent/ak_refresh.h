@@ -12,6 +12,7 @@
 #include "rdmakit/events.h"
 #include "rdmakit/health.h"
 #include "rdmakit/host.h"
+#include "rdmakit/watch.h"
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -22,10 +23,11 @@ struct ak_refresher {
 	struct ak_fabric_watch *fabric; /* fabric, SM and tune mode, or nothing to watch */
 	struct ak_build_state build;
 	struct ak_snapshot *fabric_part; /* the SM and fabric tables of the last sweep */
-	struct rk_event_tracker *tracker;
-	struct rk_event_list events;
-	bool tracked_once;     /* the first read only primes the tracker: no traps for what was */
-	struct ak_probe probe; /* the loopback probe's last round */
+	struct rk_watch_host
+	    *host_watch; /* the core's host pass: rescan, refresh, health, events */
+	struct rk_watch_events host_events; /* of its last pass; its at_start ones are no traps */
+	struct rk_event_list events;	    /* the traps' events of the last refresh */
+	struct ak_probe probe;		    /* the loopback probe's last round */
 	uint32_t errors;
 	pthread_t thread;
 	bool running;

@@ -10,6 +10,8 @@
 #include "rdmakit/events.h"
 #include "rdmakit/fabric.h"
 #include "rdmakit/findings.h"
+#include "rdmakit/health.h"
+#include "rdmakit/host.h"
 #include "rdmakit/sm.h"
 #include "rdmakit/sweep.h"
 #include "rdmakit/tune.h"
@@ -82,6 +84,35 @@ struct rk_watch_events {
 };
 
 struct rk_watch;
+
+/* The host's pass, which each daemon runs in its own thread at its own interval (its value
+ * plans and table rows point into the host's counters, which a thread of the engine would change
+ * under them): a rescan when due, the refresh, the host's health rules, and the events since the
+ * last pass, with the first-pass rule of the engine's jobs. */
+struct rk_watch_host;
+
+/* What one host pass checks besides the host's own state. */
+struct rk_watch_host_checks {
+	const struct rk_health_options *health; /* NULL: no health rules, no host findings */
+	/* NULL, or called after the read with the fresh host: adds findings of its own (the
+	 * loopback probe's), tracked with the host's */
+	void (*add_findings)(void *arg, const struct rk_host *host, struct rk_findings *findings);
+	void *arg;
+};
+
+/** A host pass that has seen nothing yet; rescan_s: seconds between looks for new devices (0:
+ * at every pass; a vanished one is looked for at every pass); -ENOMEM. */
+int rk_watch_host_new(double rescan_s, struct rk_watch_host **out);
+
+/** Free it; NULL is ignored. */
+void rk_watch_host_free(struct rk_watch_host *watch);
+
+/** One pass over host: rescan when due, refresh, the checks (findings: emptied, then this pass's,
+ * sorted), and in events (emptied first) the changes since the last pass that worked, the first
+ * such pass's at_start. A read that failed (logged) adds no events; 0 or its -errno. */
+int rk_watch_host_pass(struct rk_watch_host *watch, struct rk_host *host,
+		       const struct rk_watch_host_checks *checks, struct rk_findings *findings,
+		       struct rk_watch_events *events);
 
 /** Defaults: no jobs; passes every 10 s, audits every RK_TUNE_INTERVAL_DEFAULT_S, rediscovery
  * every RK_REDISCOVER_DEFAULT_S. */

@@ -189,18 +189,13 @@ void watch_publish(struct rk_watch *watch, const bool passed[], double seconds)
 struct rk_watch_snapshot *rk_watch_take(struct rk_watch *watch, enum rk_watch_job job,
 					struct rk_watch_events *events)
 {
-	struct rk_watch_events *pending = &watch->jobs[job].pending;
-	struct rk_watch_events mine;
 	struct rk_watch_snapshot *snap;
 
-	rk_watch_events_clear(events);
 	pthread_mutex_lock(&watch->lock);
 	snap = watch->latest;
 	if (snap)
 		atomic_fetch_add(&snap->refs, 1);
-	mine = *pending; /* the queue's storage is the taker's now, and the other way round */
-	*pending = *events;
-	*events = mine;
+	watch_job_take(&watch->jobs[job], events);
 	pthread_mutex_unlock(&watch->lock);
 	return snap;
 }

@@ -70,6 +70,9 @@ void watch_job_track(struct watch_job *job, const struct rk_event_views *views);
 /** Queue the job's events of this pass for the consumers (the lock held). */
 void watch_job_hand_over(struct watch_job *job);
 
+/** Move the job's queued events into events (emptied first; the lock held). */
+void watch_job_take(struct watch_job *job, struct rk_watch_events *events);
+
 /** Run the sweep job: sweep (rediscovering when due), check; 0 or -errno. */
 int watch_sweep(struct rk_watch *watch);
 
