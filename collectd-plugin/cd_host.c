@@ -244,11 +244,9 @@ static void report_events(struct cd_host *h)
 
 int cd_host_read(struct cd_host *h)
 {
-	const struct rk_watch_host_checks checks = {0};
-	struct rk_findings none = {0};
 	cdtime_t now = cdtime();
 
-	rk_watch_host_pass(h->watch, h->host, &checks, &none, &h->events);
+	rk_watch_host_pass(h->watch, h->host, NULL, NULL, &h->events);
 	if (add_new_devices(h, true) != 0)
 		cd_log(LOG_ERR, "out of memory while adding devices");
 	report_events(h);

@@ -85,25 +85,27 @@ static void post_traps(struct ak_refresher *refresher, bool cleared)
 	}
 }
 
-/* The fabric's, the SMs' and the tune audit's findings of the watch's last passes. */
-static void watch_findings(const struct ak_fabric_watch *fabric, const struct rk_findings *out[3])
+/* The fabric's, the SMs', the tune audit's and the probe's findings of the watch's last passes. */
+static void watch_findings(const struct ak_fabric_watch *fabric, const struct rk_findings *out[4])
 {
 	static const struct rk_findings none;
 
 	out[0] = fabric->snap ? &fabric->snap->fabric_findings : &none;
 	out[1] = fabric->snap ? &fabric->snap->sm_findings : &none;
 	out[2] = fabric->snap ? &fabric->snap->tune_findings : &none;
+	out[3] = fabric->snap ? &fabric->snap->probe_findings : &none;
 }
 
-/* Every finding now active: the host's, the fabric's, the SMs' and the last tune audit's. */
+/* Every finding now active: the host's, the fabric's, the SMs', the last tune audit's and the
+ * last round of probes'. */
 static int all_findings(const struct rk_findings *host, const struct ak_refresher *refresher,
 			struct rk_findings *out)
 {
-	const struct rk_findings *parts[4] = {host};
+	const struct rk_findings *parts[5] = {host};
 	int err = 0;
 
 	watch_findings(refresher->fabric, &parts[1]);
-	for (size_t p = 0; p < 4 && !err; p++)
+	for (size_t p = 0; p < 5 && !err; p++)
 		for (size_t i = 0; i < parts[p]->count && !err; i++) {
 			const struct rk_finding *f = &parts[p]->items[i];
 
@@ -136,6 +138,8 @@ static int build_fabric_part(struct ak_refresher *refresher)
 static int build(struct ak_refresher *refresher, const struct rk_findings *findings,
 		 const struct ak_refresh_stats *stats, bool polled, struct ak_snapshot **out)
 {
+	static const struct rk_watch_probes none;
+	const struct rk_watch_snapshot *snap = refresher->fabric->snap;
 	struct rk_findings all = {0};
 	int err = all_findings(findings, refresher, &all);
 
@@ -144,7 +148,8 @@ static int build(struct ak_refresher *refresher, const struct rk_findings *findi
 	if (!err)
 		err = ak_build_host(&refresher->build, refresher->host, &all, stats, out);
 	if (!err)
-		err = ak_probe_fill(&refresher->probe, refresher->host, &(*out)->tables[AK_T_PORT]);
+		err = ak_probe_fill(snap ? &snap->probes : &none, refresher->host,
+				    &(*out)->tables[AK_T_PORT]);
 	if (!err && ak_snapshot_seal(*out) > 0)
 		rk_log(RK_LOG_WARNING, "rows with the same index were dropped");
 	if (!err && refresher->fabric_part)
@@ -155,27 +160,6 @@ static int build(struct ak_refresher *refresher, const struct rk_findings *findi
 	}
 	rk_findings_free(&all);
 	return err;
-}
-
-/* A refresh's host read, as the host pass hands it to probe_ports. */
-struct host_read {
-	struct ak_refresher *refresher;
-	double started; /* monotonic seconds */
-	struct ak_refresh_stats *stats;
-};
-
-/* Once the host is read: the read's time, then a round of probes when one is due, and the last
- * round's findings with the host's. */
-static void probe_ports(void *arg, const struct rk_host *host, struct rk_findings *findings)
-{
-	struct host_read *read = arg;
-	struct ak_probe *probe = &read->refresher->probe;
-
-	read->stats->refreshed_at = (uint32_t)time(NULL);
-	read->stats->duration_ms =
-	    (uint32_t)lround((rk_monotonic_seconds() - read->started) * 1000);
-	if (ak_probe_poll(probe, host) != 0 || ak_probe_findings(probe, findings) != 0)
-		rk_log(RK_LOG_ERR, "the loopback probe ran out of memory");
 }
 
 /* When and how long the watch's last pass was, and how many failed. */
@@ -197,8 +181,7 @@ static void refresh_once(struct ak_refresher *refresher)
 	struct rk_findings findings = {0};
 	struct ak_refresh_stats stats = {0};
 	struct ak_snapshot *snapshot = NULL;
-	struct host_read read = {refresher, rk_monotonic_seconds(), &stats};
-	const struct rk_watch_host_checks checks = {&health, probe_ports, &read};
+	double started = rk_monotonic_seconds();
 	bool polled;
 	int err;
 
@@ -206,9 +189,11 @@ static void refresh_once(struct ak_refresher *refresher)
 	pthread_mutex_lock(&refresher->lock);
 	health = refresher->health;
 	pthread_mutex_unlock(&refresher->lock);
-	if (rk_watch_host_pass(refresher->host_watch, refresher->host, &checks, &findings,
+	if (rk_watch_host_pass(refresher->host_watch, refresher->host, &health, &findings,
 			       &refresher->host_events) != 0)
 		refresher->errors++;
+	stats.refreshed_at = (uint32_t)time(NULL);
+	stats.duration_ms = (uint32_t)lround((rk_monotonic_seconds() - started) * 1000);
 	stats.errors = refresher->errors;
 	polled = ak_fabric_poll(refresher->fabric);
 	fabric_stats(refresher->fabric, &stats);
@@ -251,12 +236,11 @@ static void *run(void *arg)
 
 int ak_refresher_init(struct ak_refresher *refresher, struct ak_mailbox *box, struct rk_host *host,
 		      struct ak_fabric_watch *fabric, double interval,
-		      const struct rk_health_options *health, const struct ak_probe_config *probe)
+		      const struct rk_health_options *health)
 {
 	int err;
 
 	memset(refresher, 0, sizeof(*refresher));
-	refresher->probe.config = *probe;
 	refresher->box = box;
 	refresher->host = host;
 	refresher->fabric = fabric;
@@ -316,5 +300,4 @@ void ak_refresher_stop(struct ak_refresher *refresher)
 	ak_build_state_free(&refresher->build);
 	ak_snapshot_free(refresher->fabric_part);
 	refresher->fabric_part = NULL;
-	ak_probe_free(&refresher->probe);
 }

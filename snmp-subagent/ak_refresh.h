@@ -27,7 +27,6 @@ struct ak_refresher {
 	    *host_watch; /* the core's host pass: rescan, refresh, health, events */
 	struct rk_watch_events host_events; /* of its last pass; its at_start ones are no traps */
 	struct rk_event_list events;	    /* the traps' events of the last refresh */
-	struct ak_probe probe;		    /* the loopback probe's last round */
 	uint32_t errors;
 	pthread_t thread;
 	bool running;
@@ -39,10 +38,11 @@ struct ak_refresher {
 };
 
 /** Set up and refresh once now, with the privileges needed to open sysfs and the umad port,
- * so the first request has data (and the first probe round ran when probe is enabled); -errno. */
+ * after the watch engine's first passes (the first probe round too when probe is enabled), so
+ * the first request has data; -errno. */
 int ak_refresher_init(struct ak_refresher *refresher, struct ak_mailbox *box, struct rk_host *host,
 		      struct ak_fabric_watch *fabric, double interval,
-		      const struct rk_health_options *health, const struct ak_probe_config *probe);
+		      const struct rk_health_options *health);
 
 /** Start refreshing every interval in a thread of its own; -errno. */
 int ak_refresher_start(struct ak_refresher *refresher);

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Unit tests of the watch engine (common/src/watch/): the back-off after failures, the one
- * first-pass rule of its events (the host pass's too), a failed pass that sends nothing, and a
- * stop that returns in time while a discovery hangs, with shell scripts standing in for
- * rdmakit-discover. The daemons stopped during a discovery on a simulated fabric are
- * tests/collectd/test_stop.py and tests/snmp/test_stop.py. */
+ * first-pass rule of its events (the host pass's and the probe job's too), a failed pass that
+ * sends nothing, the ports the probe job probes, and a stop that returns in time while a discovery
+ * hangs, with shell scripts standing in for rdmakit-discover. The daemons stopped during a
+ * discovery on a simulated fabric are tests/collectd/test_stop.py and tests/snmp/test_stop.py. */
 #include "fixture_util.h"
 #include "watch_internal.h"
 
@@ -181,9 +181,7 @@ static void host_bench_close(struct host_bench *b)
 
 static int host_pass(struct host_bench *b)
 {
-	const struct rk_watch_host_checks checks = {.health = &b->health};
-
-	return rk_watch_host_pass(b->watch, b->host, &checks, &b->findings, &b->events);
+	return rk_watch_host_pass(b->watch, b->host, &b->health, &b->findings, &b->events);
 }
 
 static void set_port_down(struct host_bench *b)
@@ -254,6 +252,79 @@ static void a_failed_host_read_sends_nothing(void **state)
 	assert_int_equal(count_kind(&b.events, RK_EVENT_DEVICE_BACK), 0);
 	assert_int_equal(b.events.list.count, 2); /* with the down port's finding */
 	host_bench_close(&b);
+}
+
+/* The engine's probe_choose: port 1 of the device named by arg, whatever its state. */
+static int choose_port_1(const void *arg, const struct rk_host *host, struct rk_watch_probes *round)
+{
+	(void)host;
+	return rk_watch_probe_add(round, arg, 1);
+}
+
+/* An engine with the probe job alone, on a copy of the ib-hdr fixture (two ACTIVE ports). */
+static struct rk_watch *new_probe_watch(const char *root, const char *only_device)
+{
+	struct rk_watch_settings settings;
+	struct rk_watch *watch = NULL;
+
+	rk_watch_settings_defaults(&settings);
+	settings.probe = true;
+	settings.sysfs_root = root;
+	if (only_device) {
+		settings.probe_choose = choose_port_1;
+		settings.probe_arg = only_device;
+	}
+	assert_int_equal(rk_watch_new(&settings, &watch), 0);
+	return watch;
+}
+
+static void the_probe_job_probes_each_active_port_once_a_round(void **state)
+{
+	char *root = fixture_copy("ib-hdr");
+	struct rk_watch *watch = new_probe_watch(root, NULL);
+	struct rk_watch_events events = {0};
+	struct rk_watch_snapshot *snap;
+
+	(void)state;
+	rk_watch_run_once(watch);
+	snap = rk_watch_take(watch, RK_WATCH_PROBE, &events);
+	assert_int_equal(snap->passes[RK_WATCH_PROBE], 1);
+	assert_int_equal(snap->probes.count, 2);
+	assert_string_equal(snap->probes.items[0].device, "mlx5_0");
+	assert_string_equal(snap->probes.items[1].device, "mlx5_1");
+	assert_int_equal(snap->probes.items[1].port, 1);
+	assert_true(snap->probes.items[0].status < 0); /* no verbs device on a test machine */
+	assert_int_equal(snap->probe_findings.count, 2);
+	assert_string_equal(snap->probe_findings.items[0].code, "PROBE_NOT_RUN");
+	rk_watch_release(snap);
+	assert_int_equal(events.list.count, 2); /* the first round's: at start */
+	assert_int_equal(events.at_start, 2);
+	rk_watch_run_once(watch);
+	rk_watch_release(rk_watch_take(watch, RK_WATCH_PROBE, &events));
+	assert_int_equal(events.list.count, 0); /* nothing changed */
+	rk_watch_events_free(&events);
+	rk_watch_stop(watch);
+	fixture_discard(root);
+}
+
+static void the_probe_job_probes_the_ports_chosen(void **state)
+{
+	char *root = fixture_copy("ib-hdr");
+	struct rk_watch *watch = new_probe_watch(root, "mlx5_7");
+	struct rk_watch_events events = {0};
+	struct rk_watch_snapshot *snap;
+
+	(void)state;
+	rk_watch_run_once(watch);
+	snap = rk_watch_take(watch, RK_WATCH_PROBE, &events);
+	assert_int_equal(snap->probes.count, 1);
+	assert_string_equal(snap->probes.items[0].device, "mlx5_7");
+	assert_int_equal(snap->probes.items[0].port, 1);
+	assert_string_equal(snap->probe_findings.items[0].subject, "mlx5_7:1");
+	rk_watch_release(snap);
+	rk_watch_events_free(&events);
+	rk_watch_stop(watch);
+	fixture_discard(root);
 }
 
 /* The PID the hanging helper wrote, once it runs (0 after 5 s without it). */
@@ -333,6 +404,8 @@ int main(void)
 	    cmocka_unit_test(a_failed_pass_sends_nothing),
 	    cmocka_unit_test(the_host_pass_flags_its_first_events_at_start),
 	    cmocka_unit_test(a_failed_host_read_sends_nothing),
+	    cmocka_unit_test(the_probe_job_probes_each_active_port_once_a_round),
+	    cmocka_unit_test(the_probe_job_probes_the_ports_chosen),
 	    cmocka_unit_test(stop_returns_in_time_while_a_discovery_hangs),
 	    cmocka_unit_test(a_raised_token_stays_raised),
 	};

@@ -67,27 +67,24 @@ static int read_host(struct rk_watch_host *watch, struct rk_host *host)
 	return err;
 }
 
-static void check(const struct rk_host *host, const struct rk_watch_host_checks *checks,
+static void check(const struct rk_host *host, const struct rk_health_options *health,
 		  struct rk_findings *findings)
 {
-	if (checks->health && rk_health_check_host(host, checks->health, findings) != 0)
+	rk_findings_free(findings);
+	if (rk_health_check_host(host, health, findings) != 0)
 		rk_log(RK_LOG_ERR, "checking the host's health ran out of memory");
-	if (checks->add_findings)
-		checks->add_findings(checks->arg, host, findings);
 	rk_findings_sort(findings);
 }
 
 int rk_watch_host_pass(struct rk_watch_host *watch, struct rk_host *host,
-		       const struct rk_watch_host_checks *checks, struct rk_findings *findings,
+		       const struct rk_health_options *health, struct rk_findings *findings,
 		       struct rk_watch_events *events)
 {
-	bool has_findings = checks->health || checks->add_findings;
-	struct rk_event_views views = {.host = host,
-				       .host_findings = has_findings ? findings : NULL};
+	struct rk_event_views views = {.host = host, .host_findings = health ? findings : NULL};
 	int err = read_host(watch, host);
 
-	rk_findings_free(findings);
-	check(host, checks, findings);
+	if (health)
+		check(host, health, findings);
 	if (!err) {
 		watch_job_track(&watch->job, &views);
 		watch_job_hand_over(&watch->job);
