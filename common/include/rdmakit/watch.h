@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* The watch engine both daemons run: the fabric's discovery (in the helper process), sweeps and
- * SM queries at their interval in a thread of their own, the tune audit in another, the health
- * rules on what they saw, the events of each pass, and back-off on failure. It publishes an
- * immutable snapshot plus each job's events since the consumer last took them; its stop returns
- * within seconds, whatever the thread is waiting on. */
+ * SM queries at their interval in a thread of their own, the tune audit in another, the loopback
+ * probe in a third, the health rules on what they saw, the events of each pass, and back-off on
+ * failure. It publishes an immutable snapshot plus each job's events since the consumer last took
+ * them; its stop returns within seconds, whatever the thread is waiting on. The host's pass
+ * (rk_watch_host_pass) tracks its events by the same rule in the daemon's own thread. */
 #ifndef RDMAKIT_WATCH_H
 #define RDMAKIT_WATCH_H
 
