@@ -6,7 +6,7 @@
 #include "cd_submit.h"
 #include "cd_values.h"
 
-#include "rdmakit/clock.h"
+#include "rdmakit/watch.h"
 
 /* Seconds between looks for new devices; a vanished one is looked for at every read. */
 #define RESCAN_PERIOD 60.0
@@ -16,9 +16,8 @@ struct cd_host {
 	struct rk_host *host;
 	struct cd_dev_plan *devs; /* one per host device, same index */
 	size_t ndevs;
-	double last_rescan; /* monotonic seconds */
-	struct rk_event_tracker *tracker;
-	struct rk_event_list events; /* of the last read */
+	struct rk_watch_host *watch;   /* the core's pass: rescan, refresh, events */
+	struct rk_watch_events events; /* of the last read */
 };
 
 static bool matches_a_port(const struct rk_host *host, const struct cd_port_pattern *pattern)
@@ -79,8 +78,7 @@ int cd_host_start(const struct cd_config *config, struct cd_host **out)
 	if (!h)
 		return -ENOMEM;
 	h->config = config;
-	h->last_rescan = rk_monotonic_seconds();
-	err = rk_event_tracker_new(&h->tracker);
+	err = rk_watch_host_new(RESCAN_PERIOD, &h->watch);
 	if (!err)
 		err = rk_host_open(config->sysfs_root, &h->host);
 	if (!err)
@@ -104,24 +102,10 @@ void cd_host_stop(struct cd_host *h)
 	for (size_t i = 0; i < h->ndevs; i++)
 		cd_plan_free(&h->devs[i]);
 	free(h->devs);
-	rk_event_tracker_free(h->tracker);
-	rk_event_list_free(&h->events);
+	rk_watch_host_free(h->watch);
+	rk_watch_events_free(&h->events);
 	rk_host_close(h->host);
 	free(h);
-}
-
-static void maybe_rescan(struct cd_host *h)
-{
-	double now = rk_monotonic_seconds();
-	bool vanished = false;
-
-	for (size_t i = 0; i < h->ndevs && !vanished; i++)
-		vanished = h->devs[i].vanished;
-	if (!vanished && now - h->last_rescan < RESCAN_PERIOD)
-		return;
-	h->last_rescan = now;
-	if (rk_host_rescan(h->host) == 0 && add_new_devices(h, true) != 0)
-		cd_log(LOG_ERR, "out of memory while adding devices");
 }
 
 static void send_gauges(struct cd_batch *batch, const struct rk_port *port)
@@ -187,10 +171,9 @@ static void follow_device(struct cd_host *h, size_t i, const struct rk_event *ev
 	struct rk_device *dev = &h->host->devices[i];
 	struct cd_dev_plan *plan = &h->devs[i];
 
-	if (event->kind == RK_EVENT_DEVICE_VANISHED) {
+	if (event->kind == RK_EVENT_DEVICE_VANISHED)
 		cd_plan_free(plan);
-		plan->vanished = true;
-	} else if (cd_plan_build(h->config, dev, plan) != 0) {
+	else if (cd_plan_build(h->config, dev, plan) != 0) {
 		cd_log(LOG_ERR, "%s: out of memory: not sent", dev->name);
 		return;
 	}
@@ -247,17 +230,15 @@ static void report_event(struct cd_host *h, const struct rk_event *event, struct
 		report_on_plan(h, i, event, note);
 }
 
-/* What changed since the last read, as the core's tracker sees it. */
+/* What changed since the last read, as the core's pass saw it; what it found at the first
+ * read (at_start) is notified too. */
 static void report_events(struct cd_host *h)
 {
-	struct rk_event_views views = {.host = h->host};
+	const struct rk_event_list *events = &h->events.list;
 	struct cd_note note = {0};
 
-	rk_event_list_clear(&h->events);
-	if (rk_events_track(h->tracker, &views, &h->events) != 0)
-		cd_log(LOG_ERR, "out of memory: host events not reported");
-	for (size_t e = 0; e < h->events.count; e++)
-		report_event(h, &h->events.items[e], &note);
+	for (size_t e = 0; e < events->count; e++)
+		report_event(h, &events->items[e], &note);
 	cd_events_flush_note(&note);
 }
 
@@ -265,8 +246,9 @@ int cd_host_read(struct cd_host *h)
 {
 	cdtime_t now = cdtime();
 
-	maybe_rescan(h);
-	rk_host_refresh(h->host);
+	rk_watch_host_pass(h->watch, h->host, NULL, NULL, &h->events);
+	if (add_new_devices(h, true) != 0)
+		cd_log(LOG_ERR, "out of memory while adding devices");
 	report_events(h);
 	for (size_t i = 0; i < h->ndevs; i++)
 		if (h->devs[i].built && !h->host->devices[i].vanished)

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "cd_mon.h"
 
+#include "cd_probe.h"
+
 /* FabricInterval 0 is collectd's Interval. */
 static double fabric_interval(const struct cd_fabric_config *fabric)
 {
@@ -30,6 +32,15 @@ static void tune_settings_of(const struct cd_tune_config *tune, struct rk_watch_
 	settings->tune_profile = tune->profile;
 }
 
+static void probe_settings_of(const struct cd_config *config, struct rk_watch_settings *settings)
+{
+	settings->probe = config->probe.enabled;
+	settings->probe_interval_s = config->probe.interval;
+	settings->sysfs_root = config->sysfs_root;
+	settings->probe_choose = cd_probe_choose;
+	settings->probe_arg = config;
+}
+
 int cd_mon_start(const struct cd_config *config, struct rk_watch **out)
 {
 	struct rk_watch_settings settings;
@@ -38,6 +49,7 @@ int cd_mon_start(const struct cd_config *config, struct rk_watch **out)
 	*out = NULL;
 	settings_of(&config->fabric, &settings);
 	tune_settings_of(&config->tune, &settings);
+	probe_settings_of(config, &settings);
 	err = rk_watch_new(&settings, out);
 	if (!err)
 		err = rk_watch_start(*out);

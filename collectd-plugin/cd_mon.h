@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
-/* The plugin's watch engine, shared by the fabric, SM and tune reads: the <Plugin> block's
- * fabric and tune options as the core's settings. */
+/* The plugin's watch engine, shared by the fabric, SM, tune and probe reads: the <Plugin>
+ * block's fabric, tune and probe options as the core's settings. */
 #ifndef RDMAKIT_CD_MON_H
 #define RDMAKIT_CD_MON_H
 
@@ -15,7 +15,8 @@
 /** The interval of the fabric and SM reads. */
 cdtime_t cd_mon_read_interval(const struct cd_config *config);
 
-/** Load the NodeNameMap and start the engine on the fabric, SM and tune jobs the config enables. */
+/** Load the NodeNameMap and start the engine on the fabric, SM, tune and probe jobs the config
+ * enables. */
 int cd_mon_start(const struct cd_config *config, struct rk_watch **out);
 
 /** Stop the engine (within seconds, whatever it waits on) and free it. */

@@ -35,8 +35,7 @@ struct cd_port_plan {
 
 /* One device: its ports' plans and its device-level driver counters. */
 struct cd_dev_plan {
-	bool built;    /* the plans point into the device's current counter sets */
-	bool vanished; /* the device was gone at the last read */
+	bool built; /* the plans point into the device's current counter sets */
 	struct cd_port_plan *ports;
 	unsigned nports;
 	struct cd_items hw; /* device-level hw_counters, sent as plugin instance "mlx5_0" */

@@ -2,45 +2,40 @@
 #include "cd_probe.h"
 
 #include "cd_findings.h"
+#include "cd_mon.h"
 #include "cd_submit.h"
 
 #include "rdmakit/verbs.h"
 
 struct cd_probe {
+	struct rk_watch *watch; /* its probe job probes, at ProbeInterval */
 	const struct cd_config *config;
-	struct rk_host *host;		  /* the probe's own view: reads run in their own threads */
-	struct rk_findings findings;	  /* of the last read */
-	struct rk_event_tracker *tracker; /* ... and of the one before */
-	struct rk_event_list events;
+	unsigned long sent;	       /* the rounds whose values were sent */
+	struct rk_watch_events events; /* of the last read */
 };
 
-int cd_probe_start(const struct cd_config *config, struct cd_probe **out)
+int cd_probe_start(struct rk_watch *watch, const struct cd_config *config, struct cd_probe **out)
 {
 	struct cd_probe *p = calloc(1, sizeof(*p));
-	int err;
 
 	if (!p)
 		return -ENOMEM;
+	p->watch = watch;
 	p->config = config;
-	err = rk_event_tracker_new(&p->tracker);
-	if (!err)
-		err = rk_host_open(config->sysfs_root, &p->host);
-	if (err) {
-		cd_probe_stop(p);
-		return err;
-	}
 	*out = p;
 	return 0;
+}
+
+cdtime_t cd_probe_read_interval(const struct cd_config *config)
+{
+	return DOUBLE_TO_CDTIME_T(config->probe.interval / CD_MON_READS_PER_PASS);
 }
 
 void cd_probe_stop(struct cd_probe *p)
 {
 	if (!p)
 		return;
-	rk_findings_free(&p->findings);
-	rk_event_list_free(&p->events);
-	rk_event_tracker_free(p->tracker);
-	rk_host_close(p->host);
+	rk_watch_events_free(&p->events);
 	free(p);
 }
 
@@ -73,55 +68,56 @@ static void send_outcome(const struct rk_probe_outcome *outcome)
 	cd_batch_submit(&batch, "duration", CD_PROBE_RTT, 1);
 }
 
-static void probe_port(struct cd_probe *p, const char *device, unsigned port)
-{
-	struct rk_probe_outcome outcome;
-
-	rk_probe_port(device, port, RK_PROBE_DAEMON_TIMEOUT_S, &outcome);
-	send_outcome(&outcome);
-	if (rk_probe_finding(&outcome, &p->findings) != 0)
-		cd_log(LOG_ERR, "out of memory: the probe of %s:%u is not reported", device, port);
-}
-
 /* No ProbeDevice: every ACTIVE port that Port and IgnoreSelected keep. */
-static void probe_active_ports(struct cd_probe *p)
+static int choose_active_ports(const struct cd_config *config, const struct rk_host *host,
+			       struct rk_watch_probes *round)
 {
-	for (size_t d = 0; d < p->host->ndevices; d++) {
-		const struct rk_device *dev = &p->host->devices[d];
+	int err = 0;
 
-		for (unsigned i = 0; i < dev->nports; i++)
+	for (size_t d = 0; d < host->ndevices && !err; d++) {
+		const struct rk_device *dev = &host->devices[d];
+
+		for (unsigned i = 0; i < dev->nports && !err; i++)
 			if (rk_probe_wanted(dev, &dev->ports[i]) &&
-			    cd_ports_selected(&p->config->ports, dev->name, dev->ports[i].num))
-				probe_port(p, dev->name, dev->ports[i].num);
+			    cd_ports_selected(&config->ports, dev->name, dev->ports[i].num))
+				err = rk_watch_probe_add(round, dev->name, dev->ports[i].num);
 	}
+	return err;
 }
 
 /* A ProbeDevice entry: the port named, or every port of the device, whatever its state. */
-static void probe_target(struct cd_probe *p, const struct cd_probe_target *target)
+static int choose_target(const struct rk_host *host, const struct cd_probe_target *target,
+			 struct rk_watch_probes *round)
 {
-	const struct rk_device *dev = rk_host_find_device(p->host, target->device);
+	const struct rk_device *dev = rk_host_find_device((struct rk_host *)host, target->device);
+	int err = 0;
 
-	if (target->port || !dev) {
-		probe_port(p, target->device, target->port ? target->port : 1);
-		return;
-	}
-	for (unsigned i = 0; i < dev->nports; i++)
-		probe_port(p, dev->name, dev->ports[i].num);
+	if (target->port || !dev)
+		return rk_watch_probe_add(round, target->device, target->port ? target->port : 1);
+	for (unsigned i = 0; i < dev->nports && !err; i++)
+		err = rk_watch_probe_add(round, dev->name, dev->ports[i].num);
+	return err;
 }
 
-/* Each finding that appeared or cleared since the last read, once, under its port. */
+int cd_probe_choose(const void *arg, const struct rk_host *host, struct rk_watch_probes *round)
+{
+	const struct cd_config *config = arg;
+	const struct cd_probe_config *probe = &config->probe;
+	int err = probe->ntargets == 0 ? choose_active_ports(config, host, round) : 0;
+
+	for (size_t t = 0; t < probe->ntargets && !err; t++)
+		err = choose_target(host, &probe->targets[t], round);
+	return err;
+}
+
+/* Each finding that appeared or cleared since the last read, once, under its port; what the
+ * first round found too. */
 static void report(struct cd_probe *p)
 {
-	const struct rk_event_views views = {.host_findings = &p->findings};
 	char instance[DATA_MAX_NAME_LEN];
 
-	rk_event_list_clear(&p->events);
-	if (rk_events_track(p->tracker, &views, &p->events) != 0) {
-		cd_log(LOG_ERR, "out of memory: probe findings not reported");
-		return;
-	}
-	for (size_t i = 0; i < p->events.count; i++) {
-		const struct rk_event *event = &p->events.items[i];
+	for (size_t i = 0; i < p->events.list.count; i++) {
+		const struct rk_event *event = &p->events.list.items[i];
 
 		if (!event->is_finding)
 			continue;
@@ -132,16 +128,14 @@ static void report(struct cd_probe *p)
 
 int cd_probe_read(struct cd_probe *p)
 {
-	const struct cd_probe_config *probe = &p->config->probe;
+	struct rk_watch_snapshot *snap = rk_watch_take(p->watch, RK_WATCH_PROBE, &p->events);
 
-	if (rk_host_rescan(p->host) != 0 || rk_host_refresh(p->host) != 0)
-		cd_log(LOG_WARNING, "probe: reading the ports' states under %s failed",
-		       p->config->sysfs_root);
-	rk_findings_free(&p->findings);
-	if (probe->ntargets == 0)
-		probe_active_ports(p);
-	for (size_t t = 0; t < probe->ntargets; t++)
-		probe_target(p, &probe->targets[t]);
+	if (snap && snap->passes[RK_WATCH_PROBE] != p->sent) {
+		p->sent = snap->passes[RK_WATCH_PROBE];
+		for (size_t i = 0; i < snap->probes.count; i++)
+			send_outcome(&snap->probes.items[i]);
+	}
+	rk_watch_release(snap);
 	report(p);
 	return 0;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* collectd's entry points: config, init, reads, shutdown. The modes do the work: the host mode
- * in cd_host.c, the fabric mode in cd_fabric.c and the SM mode in cd_sm.c, the last two reading
- * what the core's watch engine (cd_mon.c) saw, each in a read callback of its own. */
+ * in cd_host.c, the fabric mode in cd_fabric.c, the SM mode in cd_sm.c, the tune and probe modes
+ * in cd_tune.c and cd_probe.c, the last four reading what the core's watch engine (cd_mon.c) saw,
+ * each in a read callback of its own. */
 #include "cd_config.h"
 #include "cd_fabric.h"
 #include "cd_host.h"
@@ -89,10 +90,9 @@ static int start_modes(void)
 		       strerror(-err));
 		return err;
 	}
-	if (config.probe.enabled)
-		err = cd_probe_start(&config, &probe_mode);
-	if (err || (!config.fabric.ports && !config.fabric.sm && !config.tune.enabled))
-		return err;
+	if (!config.fabric.ports && !config.fabric.sm && !config.tune.enabled &&
+	    !config.probe.enabled)
+		return 0;
 	err = cd_mon_start(&config, &mon);
 	if (err && config.fabric.name_map)
 		cd_log(LOG_ERR, "not started: cannot load NodeNameMap \"%s\": %s",
@@ -103,12 +103,14 @@ static int start_modes(void)
 		err = cd_sm_start(mon, &config, &sm_mode);
 	if (!err && config.tune.enabled)
 		err = cd_tune_start(mon, &config, &tune_mode);
+	if (!err && config.probe.enabled)
+		err = cd_probe_start(mon, &config, &probe_mode);
 	return err;
 }
 
-/* The host read at collectd's interval; fabric and SM reads a few times per FabricInterval; the
- * tune audit at TuneInterval; the probe at ProbeInterval, in a read of its own so that a slow probe
- * holds only its own read thread. */
+/* The host read at collectd's interval; fabric and SM reads a few times per FabricInterval, the
+ * tune and probe reads a few times per TuneInterval and ProbeInterval (the engine's threads audit
+ * and probe). */
 static int register_reads(void)
 {
 	cdtime_t interval = cd_mon_read_interval(&config);
@@ -126,7 +128,7 @@ static int register_reads(void)
 						   cd_tune_read_interval(&config), NULL);
 	if (!err && probe_mode)
 		err = plugin_register_complex_read(NULL, PROBE_READ, rdmakit_read_probe,
-						   DOUBLE_TO_CDTIME_T(config.probe.interval), NULL);
+						   cd_probe_read_interval(&config), NULL);
 	if (err && tune_mode)
 		plugin_unregister_read(TUNE_READ);
 	if (err && sm_mode)

@@ -15,6 +15,9 @@ static void settings_of(const struct ak_config *config, struct rk_watch_settings
 	settings->sweep = config->fabric;
 	settings->sm = config->sm;
 	settings->nice = AK_WATCH_NICE;
+	settings->probe = config->probe.enabled;
+	settings->probe_interval_s = config->probe.interval;
+	settings->sysfs_root = config->sysfs_root;
 	ak_tune_settings(config, settings);
 }
 
@@ -26,7 +29,8 @@ int ak_fabric_open(struct ak_fabric_watch *watch, const struct ak_config *config
 	watch->ports = config->fabric;
 	watch->sm = config->sm;
 	watch->tune = config->tune;
-	if (!watch->ports && !watch->sm && !watch->tune)
+	watch->probe = config->probe.enabled;
+	if (!watch->ports && !watch->sm && !watch->tune && !watch->probe)
 		return 0;
 	settings_of(config, &settings);
 	return rk_watch_new(&settings, &watch->watch);

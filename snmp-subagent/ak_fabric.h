@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
-/* Fabric, SM and tune mode: the core's watch engine sweeps and queries every fabric-interval
- * and audits every tune-interval in threads of its own; the refresh thread takes what it saw
- * and builds the MIB's SM and fabric tables (and the findings) from it. */
+/* Fabric, SM, tune and probe mode: the core's watch engine sweeps and queries every
+ * fabric-interval, audits every tune-interval and probes every probe-interval in threads of its
+ * own; the refresh thread takes what it saw and builds the MIB's SM and fabric tables, the port
+ * table's probe columns and the findings from it. */
 #ifndef AK_FABRIC_H
 #define AK_FABRIC_H
 
@@ -17,6 +18,7 @@
 struct ak_fabric_watch {
 	bool ports, sm;			/* what is watched; neither: fabric mode is off */
 	bool tune;			/* the host's tuning is audited too */
+	bool probe;			/* the loopback probe runs too */
 	struct rk_watch *watch;		/* NULL when nothing is watched */
 	struct rk_watch_snapshot *snap; /* the last one taken (held), NULL before */
 	struct rk_watch_events events[RK_WATCH_JOBS]; /* of the last take */
@@ -24,7 +26,8 @@ struct ak_fabric_watch {
 	bool polled;				      /* at least one pass answered */
 };
 
-/** Set up fabric, SM and tune mode from the config (the node name map is loaded here); -errno. */
+/** Set up fabric, SM, tune and probe mode from the config (the node name map is loaded here);
+ * -errno. */
 int ak_fabric_open(struct ak_fabric_watch *watch, const struct ak_config *config);
 
 /** The engine's first pass, now in this thread (with the privileges that open the port). */

@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
-/* The loopback probe in the subagent: every probe-interval the refresh thread probes each
- * ACTIVE port; the port table's probe columns and the findings table show the outcomes. */
+/* The loopback probe in the subagent: every probe-interval the watch engine probes each ACTIVE
+ * port; the port table's probe columns and the findings table show the outcomes. */
 #ifndef AK_PROBE_H
 #define AK_PROBE_H
 
 #include "ak_snapshot.h"
 
-#include "rdmakit/health.h"
 #include "rdmakit/host.h"
-#include "rdmakit/verbs.h"
+#include "rdmakit/watch.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -26,24 +25,9 @@ struct ak_probe_config {
 	double interval; /* seconds */
 };
 
-/* The outcomes of the last round of probes, kept by the refresh thread alone. */
-struct ak_probe {
-	struct ak_probe_config config;
-	double last_round; /* monotonic seconds; 0: none yet */
-	struct rk_probe_outcome *outcomes;
-	size_t count;
-};
-
-/** When enabled and a round is due, probe every ACTIVE port of host; -ENOMEM. */
-int ak_probe_poll(struct ak_probe *probe, const struct rk_host *host);
-
-/** Append the last round's findings (PROBE_PASSED, PROBE_FAILED, PROBE_NOT_RUN); -ENOMEM. */
-int ak_probe_findings(const struct ak_probe *probe, struct rk_findings *findings);
-
-/** Set the probe columns of the port table's rows (index: device number, port) of host. */
-int ak_probe_fill(const struct ak_probe *probe, const struct rk_host *host, struct ak_table *ports);
-
-/** Free the outcomes. */
-void ak_probe_free(struct ak_probe *probe);
+/** Set the probe columns of the port table's rows (index: device number, port) of host from
+ * the watch engine's last round of probes. */
+int ak_probe_fill(const struct rk_watch_probes *probes, const struct rk_host *host,
+		  struct ak_table *ports);
 
 #endif

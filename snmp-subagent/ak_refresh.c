@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "ak_refresh.h"
 
-#include "ak_events.h"
-
 #include "rdmakit/array.h"
 #include "rdmakit/clock.h"
 #include "rdmakit/log.h"
@@ -44,14 +42,12 @@ static void append_changes(struct rk_event_list *events, const struct rk_watch_e
 	}
 }
 
-/* The host's events since the last read (the first read only primes the tracker), then the
- * fabric's, the SMs' and the tune audit's the watch engine tracked. */
-static void track_events(struct ak_refresher *refresher, const struct rk_findings *findings)
+/* The changes of the host's pass, then the fabric's, the SMs' and the tune audit's the watch
+ * engine tracked. */
+static void collect_events(struct ak_refresher *refresher)
 {
-	struct rk_event_views views = {.host = refresher->host, .host_findings = findings};
-
-	ak_events_track(refresher->tracker, &views, &refresher->tracked_once, &refresher->events,
-			"events");
+	rk_event_list_clear(&refresher->events);
+	append_changes(&refresher->events, &refresher->host_events);
 	for (int j = 0; j < RK_WATCH_JOBS; j++)
 		append_changes(&refresher->events, &refresher->fabric->events[j]);
 }
@@ -89,40 +85,27 @@ static void post_traps(struct ak_refresher *refresher, bool cleared)
 	}
 }
 
-static int read_host(struct ak_refresher *refresher, const struct rk_health_options *health,
-		     struct rk_findings *findings)
-{
-	int err = rk_host_refresh(refresher->host);
-
-	if (!err)
-		err = rk_host_rescan(refresher->host);
-	if (err)
-		rk_log(RK_LOG_ERR, "reading the host failed: %s", strerror(-err));
-	if (rk_health_check_host(refresher->host, health, findings) != 0)
-		rk_log(RK_LOG_ERR, "checking the host's health ran out of memory");
-	rk_findings_sort(findings);
-	return err;
-}
-
-/* The fabric's, the SMs' and the tune audit's findings of the watch's last passes. */
-static void watch_findings(const struct ak_fabric_watch *fabric, const struct rk_findings *out[3])
+/* The fabric's, the SMs', the tune audit's and the probe's findings of the watch's last passes. */
+static void watch_findings(const struct ak_fabric_watch *fabric, const struct rk_findings *out[4])
 {
 	static const struct rk_findings none;
 
 	out[0] = fabric->snap ? &fabric->snap->fabric_findings : &none;
 	out[1] = fabric->snap ? &fabric->snap->sm_findings : &none;
 	out[2] = fabric->snap ? &fabric->snap->tune_findings : &none;
+	out[3] = fabric->snap ? &fabric->snap->probe_findings : &none;
 }
 
-/* Every finding now active: the host's, the fabric's, the SMs' and the last tune audit's. */
+/* Every finding now active: the host's, the fabric's, the SMs', the last tune audit's and the
+ * last round of probes'. */
 static int all_findings(const struct rk_findings *host, const struct ak_refresher *refresher,
 			struct rk_findings *out)
 {
-	const struct rk_findings *parts[4] = {host};
+	const struct rk_findings *parts[5] = {host};
 	int err = 0;
 
 	watch_findings(refresher->fabric, &parts[1]);
-	for (size_t p = 0; p < 4 && !err; p++)
+	for (size_t p = 0; p < 5 && !err; p++)
 		for (size_t i = 0; i < parts[p]->count && !err; i++) {
 			const struct rk_finding *f = &parts[p]->items[i];
 
@@ -155,6 +138,8 @@ static int build_fabric_part(struct ak_refresher *refresher)
 static int build(struct ak_refresher *refresher, const struct rk_findings *findings,
 		 const struct ak_refresh_stats *stats, bool polled, struct ak_snapshot **out)
 {
+	static const struct rk_watch_probes none;
+	const struct rk_watch_snapshot *snap = refresher->fabric->snap;
 	struct rk_findings all = {0};
 	int err = all_findings(findings, refresher, &all);
 
@@ -163,7 +148,8 @@ static int build(struct ak_refresher *refresher, const struct rk_findings *findi
 	if (!err)
 		err = ak_build_host(&refresher->build, refresher->host, &all, stats, out);
 	if (!err)
-		err = ak_probe_fill(&refresher->probe, refresher->host, &(*out)->tables[AK_T_PORT]);
+		err = ak_probe_fill(snap ? &snap->probes : &none, refresher->host,
+				    &(*out)->tables[AK_T_PORT]);
 	if (!err && ak_snapshot_seal(*out) > 0)
 		rk_log(RK_LOG_WARNING, "rows with the same index were dropped");
 	if (!err && refresher->fabric_part)
@@ -174,16 +160,6 @@ static int build(struct ak_refresher *refresher, const struct rk_findings *findi
 	}
 	rk_findings_free(&all);
 	return err;
-}
-
-/* A round of probes when one is due (after the host's refresh time was taken), and the last
- * round's findings with the host's. */
-static void probe_ports(struct ak_refresher *refresher, struct rk_findings *findings)
-{
-	if (ak_probe_poll(&refresher->probe, refresher->host) != 0 ||
-	    ak_probe_findings(&refresher->probe, findings) != 0)
-		rk_log(RK_LOG_ERR, "the loopback probe ran out of memory");
-	rk_findings_sort(findings);
 }
 
 /* When and how long the watch's last pass was, and how many failed. */
@@ -213,15 +189,15 @@ static void refresh_once(struct ak_refresher *refresher)
 	pthread_mutex_lock(&refresher->lock);
 	health = refresher->health;
 	pthread_mutex_unlock(&refresher->lock);
-	if (read_host(refresher, &health, &findings) != 0)
+	if (rk_watch_host_pass(refresher->host_watch, refresher->host, &health, &findings,
+			       &refresher->host_events) != 0)
 		refresher->errors++;
 	stats.refreshed_at = (uint32_t)time(NULL);
 	stats.duration_ms = (uint32_t)lround((rk_monotonic_seconds() - started) * 1000);
 	stats.errors = refresher->errors;
-	probe_ports(refresher, &findings);
 	polled = ak_fabric_poll(refresher->fabric);
 	fabric_stats(refresher->fabric, &stats);
-	track_events(refresher, &findings);
+	collect_events(refresher);
 	post_traps(refresher, true);
 	err = build(refresher, &findings, &stats, polled, &snapshot);
 	if (err)
@@ -260,24 +236,23 @@ static void *run(void *arg)
 
 int ak_refresher_init(struct ak_refresher *refresher, struct ak_mailbox *box, struct rk_host *host,
 		      struct ak_fabric_watch *fabric, double interval,
-		      const struct rk_health_options *health, const struct ak_probe_config *probe)
+		      const struct rk_health_options *health)
 {
 	int err;
 
 	memset(refresher, 0, sizeof(*refresher));
-	refresher->probe.config = *probe;
 	refresher->box = box;
 	refresher->host = host;
 	refresher->fabric = fabric;
 	refresher->interval = interval;
 	refresher->health = *health;
 	refresher->build.started_at = rk_monotonic_seconds();
-	err = rk_event_tracker_new(&refresher->tracker);
+	err = rk_watch_host_new(0, &refresher->host_watch);
 	if (err)
 		return err;
 	err = rk_monotonic_sync_init(&refresher->lock, &refresher->wake);
 	if (err) {
-		rk_event_tracker_free(refresher->tracker);
+		rk_watch_host_free(refresher->host_watch);
 		return err;
 	}
 	ak_fabric_run_once(fabric);
@@ -319,10 +294,10 @@ void ak_refresher_stop(struct ak_refresher *refresher)
 	}
 	pthread_cond_destroy(&refresher->wake);
 	pthread_mutex_destroy(&refresher->lock);
-	rk_event_tracker_free(refresher->tracker);
+	rk_watch_host_free(refresher->host_watch);
+	rk_watch_events_free(&refresher->host_events);
 	rk_event_list_free(&refresher->events);
 	ak_build_state_free(&refresher->build);
 	ak_snapshot_free(refresher->fabric_part);
 	refresher->fabric_part = NULL;
-	ak_probe_free(&refresher->probe);
 }

@@ -12,6 +12,7 @@
 #include "rdmakit/events.h"
 #include "rdmakit/health.h"
 #include "rdmakit/host.h"
+#include "rdmakit/watch.h"
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -22,10 +23,10 @@ struct ak_refresher {
 	struct ak_fabric_watch *fabric; /* fabric, SM and tune mode, or nothing to watch */
 	struct ak_build_state build;
 	struct ak_snapshot *fabric_part; /* the SM and fabric tables of the last sweep */
-	struct rk_event_tracker *tracker;
-	struct rk_event_list events;
-	bool tracked_once;     /* the first read only primes the tracker: no traps for what was */
-	struct ak_probe probe; /* the loopback probe's last round */
+	struct rk_watch_host
+	    *host_watch; /* the core's host pass: rescan, refresh, health, events */
+	struct rk_watch_events host_events; /* of its last pass; its at_start ones are no traps */
+	struct rk_event_list events;	    /* the traps' events of the last refresh */
 	uint32_t errors;
 	pthread_t thread;
 	bool running;
@@ -37,10 +38,11 @@ struct ak_refresher {
 };
 
 /** Set up and refresh once now, with the privileges needed to open sysfs and the umad port,
- * so the first request has data (and the first probe round ran when probe is enabled); -errno. */
+ * after the watch engine's first passes (the first probe round too when probe is enabled), so
+ * the first request has data; -errno. */
 int ak_refresher_init(struct ak_refresher *refresher, struct ak_mailbox *box, struct rk_host *host,
 		      struct ak_fabric_watch *fabric, double interval,
-		      const struct rk_health_options *health, const struct ak_probe_config *probe);
+		      const struct rk_health_options *health);
 
 /** Start refreshing every interval in a thread of its own; -errno. */
 int ak_refresher_start(struct ak_refresher *refresher);

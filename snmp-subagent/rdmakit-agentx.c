@@ -334,8 +334,7 @@ static int serve(const struct ak_args *args, struct ak_config *config, struct rk
 {
 	struct rk_health_options health = {.expect_rate_gbps = config->expect_rate_gbps};
 	struct ak_refresher refresher;
-	int err = ak_refresher_init(&refresher, &mailbox, host, fabric, config->refresh, &health,
-				    &config->probe);
+	int err = ak_refresher_init(&refresher, &mailbox, host, fabric, config->refresh, &health);
 
 	if (err) {
 		snmp_log(LOG_ERR, "starting the refresh failed: %s\n", strerror(-err));

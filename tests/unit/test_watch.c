@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Unit tests of the watch engine (common/src/watch/): the back-off after failures, the one
- * first-pass rule of its events, a failed pass that sends nothing, and a stop that returns in
- * time while a discovery hangs, with shell scripts standing in for rdmakit-discover. The
- * daemons stopped during a discovery on a simulated fabric are tests/collectd/test_stop.py and
- * tests/snmp/test_stop.py. */
+ * first-pass rule of its events (the host pass's and the probe job's too), a failed pass that
+ * sends nothing, the ports the probe job probes, and a stop that returns in time while a discovery
+ * hangs, with shell scripts standing in for rdmakit-discover. The daemons stopped during a
+ * discovery on a simulated fabric are tests/collectd/test_stop.py and tests/snmp/test_stop.py. */
 #include "fixture_util.h"
 #include "watch_internal.h"
 
@@ -149,6 +149,184 @@ static void a_failed_pass_sends_nothing(void **state)
 	rk_watch_stop(watch);
 }
 
+#define PORT1 "class/infiniband/mlx5_0/ports/1"
+
+/* A host pass over a private copy of a fixture, with the host's health rules. */
+struct host_bench {
+	char *root;
+	struct rk_host *host;
+	struct rk_watch_host *watch;
+	struct rk_health_options health;
+	struct rk_findings findings;
+	struct rk_watch_events events;
+};
+
+static void host_bench_open(struct host_bench *b, const char *fixture)
+{
+	memset(b, 0, sizeof(*b));
+	b->root = fixture_copy(fixture);
+	assert_non_null(b->root);
+	assert_int_equal(rk_host_open(b->root, &b->host), 0);
+	assert_int_equal(rk_watch_host_new(0, &b->watch), 0);
+}
+
+static void host_bench_close(struct host_bench *b)
+{
+	rk_watch_events_free(&b->events);
+	rk_findings_free(&b->findings);
+	rk_watch_host_free(b->watch);
+	rk_host_close(b->host);
+	fixture_discard(b->root);
+}
+
+static int host_pass(struct host_bench *b)
+{
+	return rk_watch_host_pass(b->watch, b->host, &b->health, &b->findings, &b->events);
+}
+
+static void set_port_down(struct host_bench *b)
+{
+	write_file(b->root, PORT1 "/state", "1: DOWN\n");
+	write_file(b->root, PORT1 "/phys_state", "3: Disabled\n");
+}
+
+static size_t count_kind(const struct rk_watch_events *events, enum rk_event_kind kind)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < events->list.count; i++)
+		n += events->list.items[i].kind == kind;
+	return n;
+}
+
+static void the_host_pass_flags_its_first_events_at_start(void **state)
+{
+	struct host_bench b;
+	const struct rk_event *first;
+
+	(void)state;
+	host_bench_open(&b, "degraded-rate");
+	assert_int_equal(host_pass(&b), 0); /* the first pass: what was already so */
+	assert_int_equal(b.findings.count, 1);
+	assert_int_equal(b.events.list.count, 1);
+	assert_int_equal(b.events.at_start, 1);
+	first = &b.events.list.items[0];
+	assert_int_equal(first->kind, RK_EVENT_FINDING_RAISED);
+	assert_string_equal(first->subject, "mlx5_1:1");
+	assert_int_equal(host_pass(&b), 0); /* nothing changed */
+	assert_int_equal(b.events.list.count, 0);
+	assert_int_equal(b.events.at_start, 0);
+	set_port_down(&b);
+	assert_int_equal(host_pass(&b), 0); /* a change */
+	assert_int_equal(b.events.at_start, 0);
+	assert_int_equal(count_kind(&b.events, RK_EVENT_PORT_STATE), 1);
+	assert_string_equal(b.events.list.items[0].subject, "mlx5_0:1");
+	host_bench_close(&b);
+}
+
+static void a_failed_host_read_sends_nothing(void **state)
+{
+	struct host_bench b;
+	char file[4096];
+
+	(void)state;
+	host_bench_open(&b, "ib-hdr");
+	assert_int_equal(host_pass(&b), 0);
+	assert_int_equal(b.events.list.count, 0); /* a healthy host */
+	set_port_down(&b);
+	/* the devices cannot be listed (and seem gone): a read that failed */
+	assert_int_equal(move_path(b.root, "class/infiniband", "class/infiniband.aside"), 0);
+	write_file(b.root, "class/infiniband", "not a directory\n");
+	log_capture_start();
+	assert_int_equal(host_pass(&b), -ENOTDIR);
+	assert_int_equal(b.events.list.count, 0);
+	assert_int_equal(log_capture_count("reading the host failed: Not a directory"), 1);
+	snprintf(file, sizeof(file), "%s/class/infiniband", b.root);
+	assert_int_equal(unlink(file), 0);
+	assert_int_equal(move_path(b.root, "class/infiniband.aside", "class/infiniband"), 0);
+	/* read again: the change since the last pass that worked, and no device gone or back */
+	assert_int_equal(host_pass(&b), 0);
+	assert_int_equal(b.events.at_start, 0);
+	assert_int_equal(count_kind(&b.events, RK_EVENT_PORT_STATE), 1);
+	assert_int_equal(count_kind(&b.events, RK_EVENT_DEVICE_VANISHED), 0);
+	assert_int_equal(count_kind(&b.events, RK_EVENT_DEVICE_BACK), 0);
+	assert_int_equal(b.events.list.count, 2); /* with the down port's finding */
+	host_bench_close(&b);
+}
+
+/* The engine's probe_choose: port 1 of the device named by arg, whatever its state. */
+static int choose_port_1(const void *arg, const struct rk_host *host, struct rk_watch_probes *round)
+{
+	(void)host;
+	return rk_watch_probe_add(round, arg, 1);
+}
+
+/* An engine with the probe job alone, on a copy of the ib-hdr fixture (two ACTIVE ports). */
+static struct rk_watch *new_probe_watch(const char *root, const char *only_device)
+{
+	struct rk_watch_settings settings;
+	struct rk_watch *watch = NULL;
+
+	rk_watch_settings_defaults(&settings);
+	settings.probe = true;
+	settings.sysfs_root = root;
+	if (only_device) {
+		settings.probe_choose = choose_port_1;
+		settings.probe_arg = only_device;
+	}
+	assert_int_equal(rk_watch_new(&settings, &watch), 0);
+	return watch;
+}
+
+static void the_probe_job_probes_each_active_port_once_a_round(void **state)
+{
+	char *root = fixture_copy("ib-hdr");
+	struct rk_watch *watch = new_probe_watch(root, NULL);
+	struct rk_watch_events events = {0};
+	struct rk_watch_snapshot *snap;
+
+	(void)state;
+	rk_watch_run_once(watch);
+	snap = rk_watch_take(watch, RK_WATCH_PROBE, &events);
+	assert_int_equal(snap->passes[RK_WATCH_PROBE], 1);
+	assert_int_equal(snap->probes.count, 2);
+	assert_string_equal(snap->probes.items[0].device, "mlx5_0");
+	assert_string_equal(snap->probes.items[1].device, "mlx5_1");
+	assert_int_equal(snap->probes.items[1].port, 1);
+	assert_true(snap->probes.items[0].status < 0); /* no verbs device on a test machine */
+	assert_int_equal(snap->probe_findings.count, 2);
+	assert_string_equal(snap->probe_findings.items[0].code, "PROBE_NOT_RUN");
+	rk_watch_release(snap);
+	assert_int_equal(events.list.count, 2); /* the first round's: at start */
+	assert_int_equal(events.at_start, 2);
+	rk_watch_run_once(watch);
+	rk_watch_release(rk_watch_take(watch, RK_WATCH_PROBE, &events));
+	assert_int_equal(events.list.count, 0); /* nothing changed */
+	rk_watch_events_free(&events);
+	rk_watch_stop(watch);
+	fixture_discard(root);
+}
+
+static void the_probe_job_probes_the_ports_chosen(void **state)
+{
+	char *root = fixture_copy("ib-hdr");
+	struct rk_watch *watch = new_probe_watch(root, "mlx5_7");
+	struct rk_watch_events events = {0};
+	struct rk_watch_snapshot *snap;
+
+	(void)state;
+	rk_watch_run_once(watch);
+	snap = rk_watch_take(watch, RK_WATCH_PROBE, &events);
+	assert_int_equal(snap->probes.count, 1);
+	assert_string_equal(snap->probes.items[0].device, "mlx5_7");
+	assert_int_equal(snap->probes.items[0].port, 1);
+	assert_string_equal(snap->probe_findings.items[0].subject, "mlx5_7:1");
+	rk_watch_release(snap);
+	rk_watch_events_free(&events);
+	rk_watch_stop(watch);
+	fixture_discard(root);
+}
+
 /* The PID the hanging helper wrote, once it runs (0 after 5 s without it). */
 static pid_t helper_pid(void)
 {
@@ -224,6 +402,10 @@ int main(void)
 	    cmocka_unit_test(backoff_doubles_up_to_its_limit_and_logs_twice),
 	    cmocka_unit_test(the_first_pass_only_primes),
 	    cmocka_unit_test(a_failed_pass_sends_nothing),
+	    cmocka_unit_test(the_host_pass_flags_its_first_events_at_start),
+	    cmocka_unit_test(a_failed_host_read_sends_nothing),
+	    cmocka_unit_test(the_probe_job_probes_each_active_port_once_a_round),
+	    cmocka_unit_test(the_probe_job_probes_the_ports_chosen),
 	    cmocka_unit_test(stop_returns_in_time_while_a_discovery_hangs),
 	    cmocka_unit_test(a_raised_token_stays_raised),
 	};

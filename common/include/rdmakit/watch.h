@@ -1,18 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* The watch engine both daemons run: the fabric's discovery (in the helper process), sweeps and
- * SM queries at their interval in a thread of their own, the tune audit in another, the health
- * rules on what they saw, the events of each pass, and back-off on failure. It publishes an
- * immutable snapshot plus each job's events since the consumer last took them; its stop returns
- * within seconds, whatever the thread is waiting on. */
+ * SM queries at their interval in a thread of their own, the tune audit in another, the loopback
+ * probe in a third, the health rules on what they saw, the events of each pass, and back-off on
+ * failure. It publishes an immutable snapshot plus each job's events since the consumer last took
+ * them; its stop returns within seconds, whatever the thread is waiting on. The host's pass
+ * (rk_watch_host_pass) tracks its events by the same rule in the daemon's own thread. */
 #ifndef RDMAKIT_WATCH_H
 #define RDMAKIT_WATCH_H
 
 #include "rdmakit/events.h"
 #include "rdmakit/fabric.h"
 #include "rdmakit/findings.h"
+#include "rdmakit/health.h"
+#include "rdmakit/host.h"
 #include "rdmakit/sm.h"
 #include "rdmakit/sweep.h"
 #include "rdmakit/tune.h"
+#include "rdmakit/verbs.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -23,6 +27,12 @@
 #define RK_WATCH_RETRY_MAX 16
 /* rk_watch_stop waits this long for its threads; past it they are left to the exit. */
 #define RK_WATCH_STOP_GRACE_S 1.5
+
+/* The ports a round of the loopback probe probes, and then their outcomes. */
+struct rk_watch_probes {
+	struct rk_probe_outcome *items;
+	size_t count, capacity;
+};
 
 /* What a daemon's configuration says the engine is to watch, and how. */
 struct rk_watch_settings {
@@ -40,6 +50,14 @@ struct rk_watch_settings {
 	double tune_interval_s;	  /* between two audits, in a thread of their own */
 	const char *tune_root;	  /* the root audited (NULL: /) */
 	const struct rk_tune_profile *tune_profile; /* NULL: hazards only */
+	bool probe;		 /* job: the loopback probe on the host's ports */
+	double probe_interval_s; /* between two rounds, in a thread of their own */
+	const char *sysfs_root;	 /* where the probe job reads the ports' states (NULL: /sys) */
+	/* NULL: every ACTIVE port (rk_probe_wanted); else called at each round with the probe's
+	 * fresh view of the host, adds the ports to probe (rk_watch_probe_add); 0 or -ENOMEM */
+	int (*probe_choose)(const void *arg, const struct rk_host *host,
+			    struct rk_watch_probes *round);
+	const void *probe_arg;
 	int nice; /* the engine threads' nice value (and the helper's they start); 0: as is */
 };
 
@@ -47,6 +65,7 @@ enum rk_watch_job {
 	RK_WATCH_SWEEP,
 	RK_WATCH_SM,
 	RK_WATCH_TUNE,
+	RK_WATCH_PROBE,
 	RK_WATCH_JOBS,
 };
 
@@ -65,6 +84,9 @@ struct rk_watch_snapshot {
 	/* the tune job: the last audit's findings that ask for something (no ok ones), each code
 	 * and subject once (the most severe) */
 	struct rk_findings tune_findings;
+	/* the probe job: the last round's outcomes and their findings */
+	struct rk_watch_probes probes;
+	struct rk_findings probe_findings;
 	/* the sweep and SM jobs */
 	const struct rk_name_map *names; /* the NodeNameMap (the engine's), or NULL */
 	time_t passed_at;		 /* wall time of the last fabric pass that worked */
@@ -83,8 +105,29 @@ struct rk_watch_events {
 
 struct rk_watch;
 
-/** Defaults: no jobs; passes every 10 s, audits every RK_TUNE_INTERVAL_DEFAULT_S, rediscovery
- * every RK_REDISCOVER_DEFAULT_S. */
+/* The host's pass, which each daemon runs in its own thread at its own interval (its value
+ * plans and table rows point into the host's counters, which a thread of the engine would change
+ * under them): a rescan when due, the refresh, the host's health rules, and the events since the
+ * last pass, with the first-pass rule of the engine's jobs. */
+struct rk_watch_host;
+
+/** A host pass that has seen nothing yet; rescan_s: seconds between looks for new devices (0:
+ * at every pass; a vanished one is looked for at every pass); -ENOMEM. */
+int rk_watch_host_new(double rescan_s, struct rk_watch_host **out);
+
+/** Free it; NULL is ignored. */
+void rk_watch_host_free(struct rk_watch_host *watch);
+
+/** One pass over host: rescan when due, refresh, the health rules unless health is NULL
+ * (findings: emptied, then this pass's, sorted; NULL with health NULL), and in events (emptied
+ * first) the changes since the last pass that worked, the first such pass's at_start. A read that
+ * failed (logged) adds no events; 0 or its -errno. */
+int rk_watch_host_pass(struct rk_watch_host *watch, struct rk_host *host,
+		       const struct rk_health_options *health, struct rk_findings *findings,
+		       struct rk_watch_events *events);
+
+/** Defaults: no jobs; passes every 10 s, audits every RK_TUNE_INTERVAL_DEFAULT_S, probes every
+ * RK_PROBE_INTERVAL_DEFAULT_S, rediscovery every RK_REDISCOVER_DEFAULT_S. */
 void rk_watch_settings_defaults(struct rk_watch_settings *settings);
 
 /** Defaults, then the local port (ca NULL, port, window and timeout 0: the defaults) and the
@@ -92,7 +135,11 @@ void rk_watch_settings_defaults(struct rk_watch_settings *settings);
 void rk_watch_settings_set(struct rk_watch_settings *settings, const char *ca, int port,
 			   unsigned window, unsigned timeout_ms, const char *name_map);
 
-/** An engine for settings (copied, their strings too), its name map loaded; -errno. */
+/** Add a port to a round of probes (from a probe_choose); -ENOMEM. */
+int rk_watch_probe_add(struct rk_watch_probes *round, const char *device, unsigned port);
+
+/** An engine for settings (copied, their strings too), its name map loaded, the probe's view of
+ * the host opened; -errno. */
 int rk_watch_new(const struct rk_watch_settings *settings, struct rk_watch **out);
 
 /** Run every enabled job once now, in the caller's thread (before privileges drop or a fork). */

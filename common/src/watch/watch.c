@@ -16,6 +16,7 @@ void rk_watch_settings_defaults(struct rk_watch_settings *settings)
 	memset(settings, 0, sizeof(*settings));
 	settings->interval_s = 10;
 	settings->tune_interval_s = RK_TUNE_INTERVAL_DEFAULT_S;
+	settings->probe_interval_s = RK_PROBE_INTERVAL_DEFAULT_S;
 	settings->rediscover_s = RK_REDISCOVER_DEFAULT_S;
 }
 
@@ -55,14 +56,15 @@ static int init_sync(struct rk_watch *watch)
 
 static int init_jobs(struct rk_watch *watch)
 {
-	static const char *const what[RK_WATCH_JOBS] = {"fabric sweep", "SM query", "tune audit"};
+	static const char *const what[RK_WATCH_JOBS] = {"fabric sweep", "SM query", "tune audit",
+							"loopback probe"};
 	const struct rk_watch_settings *s = &watch->settings;
-	const bool enabled[RK_WATCH_JOBS] = {s->sweep, s->sm, s->tune};
+	const bool enabled[RK_WATCH_JOBS] = {s->sweep, s->sm, s->tune, s->probe};
 	int err = 0;
 
 	for (int j = 0; j < RK_WATCH_JOBS && !err; j++) {
 		watch->jobs[j].enabled = enabled[j];
-		watch->jobs[j].backs_off = j != RK_WATCH_TUNE;
+		watch->jobs[j].backs_off = j == RK_WATCH_SWEEP || j == RK_WATCH_SM;
 		watch->jobs[j].what = what[j];
 		err = rk_event_tracker_new(&watch->jobs[j].tracker);
 	}
@@ -81,6 +83,11 @@ static void init_lanes(struct rk_watch *watch)
 				.first = RK_WATCH_TUNE,
 				.last = RK_WATCH_TUNE,
 				.interval = watch->settings.tune_interval_s};
+	watch->lanes[WATCH_LANE_PROBE] =
+	    (struct watch_lane){.watch = watch,
+				.first = RK_WATCH_PROBE,
+				.last = RK_WATCH_PROBE,
+				.interval = watch->settings.probe_interval_s};
 }
 
 void watch_free(struct rk_watch *watch, bool synced)
@@ -98,11 +105,14 @@ void watch_free(struct rk_watch *watch, bool synced)
 	}
 	rk_watch_release(watch->latest);
 	rk_monitor_close(&watch->monitor);
+	rk_host_close(watch->probe_host);
+	free(watch->probes.items);
 	rk_name_map_free(watch->names);
 	rk_cancel_destroy(&watch->cancel);
 	free((char *)watch->settings.ca);
 	free((char *)watch->settings.name_map);
 	free((char *)watch->settings.tune_root);
+	free((char *)watch->settings.sysfs_root);
 	free(watch);
 }
 
@@ -124,6 +134,8 @@ static int copy_settings(const struct rk_watch_settings *settings, struct rk_wat
 	watch->settings.name_map = copy_text(settings->name_map, &lost);
 	watch->settings.tune_root =
 	    copy_text(settings->tune_root ? settings->tune_root : "/", &lost);
+	watch->settings.sysfs_root =
+	    copy_text(settings->sysfs_root ? settings->sysfs_root : "/sys", &lost);
 	return lost ? -ENOMEM : 0;
 }
 
@@ -139,6 +151,8 @@ int rk_watch_new(const struct rk_watch_settings *settings, struct rk_watch **out
 	err = copy_settings(settings, watch);
 	if (!err && settings->name_map)
 		err = rk_name_map_load(settings->name_map, &watch->names);
+	if (!err && settings->probe)
+		err = rk_host_open(watch->settings.sysfs_root, &watch->probe_host);
 	if (!err)
 		err = rk_cancel_init(&watch->cancel);
 	if (!err)
@@ -189,18 +203,13 @@ void watch_publish(struct rk_watch *watch, const bool passed[], double seconds)
 struct rk_watch_snapshot *rk_watch_take(struct rk_watch *watch, enum rk_watch_job job,
 					struct rk_watch_events *events)
 {
-	struct rk_watch_events *pending = &watch->jobs[job].pending;
-	struct rk_watch_events mine;
 	struct rk_watch_snapshot *snap;
 
-	rk_watch_events_clear(events);
 	pthread_mutex_lock(&watch->lock);
 	snap = watch->latest;
 	if (snap)
 		atomic_fetch_add(&snap->refs, 1);
-	mine = *pending; /* the queue's storage is the taker's now, and the other way round */
-	*pending = *events;
-	*events = mine;
+	watch_job_take(&watch->jobs[job], events);
 	pthread_mutex_unlock(&watch->lock);
 	return snap;
 }

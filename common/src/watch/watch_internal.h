@@ -36,6 +36,7 @@ struct watch_lane {
 enum watch_lane_id {
 	WATCH_LANE_FABRIC, /* the sweep and SM jobs: one monitor, one umad port */
 	WATCH_LANE_TUNE,
+	WATCH_LANE_PROBE,
 	WATCH_LANES,
 };
 
@@ -47,10 +48,12 @@ struct rk_watch {
 	struct watch_job jobs[RK_WATCH_JOBS];
 	struct watch_lane lanes[WATCH_LANES];
 	double sweep_seconds;
-	atomic_uint failures;	    /* of the jobs that back off (the fabric lane's) */
-	pthread_mutex_t publishing; /* one lane builds a snapshot at a time */
-	pthread_mutex_t lock;	    /* guards what follows, the lanes' ended, the jobs' pending */
-	pthread_cond_t wake;	    /* the lanes: stop; the stopper: a lane ended */
+	struct rk_host *probe_host;    /* the probe job's own view, for the ports' states */
+	struct rk_watch_probes probes; /* its last round */
+	atomic_uint failures;	       /* of the jobs that back off (the fabric lane's) */
+	pthread_mutex_t publishing;    /* one lane builds a snapshot at a time */
+	pthread_mutex_t lock; /* guards what follows, the lanes' ended, the jobs' pending */
+	pthread_cond_t wake;  /* the lanes: stop; the stopper: a lane ended */
 	bool stop;
 	struct rk_watch_snapshot *latest;
 };
@@ -70,6 +73,9 @@ void watch_job_track(struct watch_job *job, const struct rk_event_views *views);
 /** Queue the job's events of this pass for the consumers (the lock held). */
 void watch_job_hand_over(struct watch_job *job);
 
+/** Move the job's queued events into events (emptied first; the lock held). */
+void watch_job_take(struct watch_job *job, struct rk_watch_events *events);
+
 /** Run the sweep job: sweep (rediscovering when due), check; 0 or -errno. */
 int watch_sweep(struct rk_watch *watch);
 
@@ -78,6 +84,10 @@ int watch_query_sm(struct rk_watch *watch);
 
 /** Run the tune job: audit the root, keep what asks for something; 0 or -errno. */
 int watch_audit(struct rk_watch *watch);
+
+/** Run the probe job: read the ports' states, probe the ports chosen, their findings; 0 or
+ * -errno. */
+int watch_probe(struct rk_watch *watch);
 
 /** Publish a snapshot with the parts of the jobs that passed, and their events. */
 void watch_publish(struct rk_watch *watch, const bool passed[], double seconds);

@@ -74,6 +74,16 @@ void watch_job_hand_over(struct watch_job *job)
 	rk_watch_events_clear(&job->found);
 }
 
+void watch_job_take(struct watch_job *job, struct rk_watch_events *events)
+{
+	struct rk_watch_events mine = job->pending;
+
+	rk_watch_events_clear(events);
+	job->pending =
+	    *events; /* the queue's storage is the taker's now, and the other way round */
+	*events = mine;
+}
+
 static int check_fabric(const struct rk_monitor *m, struct rk_findings *findings)
 {
 	int err = rk_health_check_fabric(m->prev_fabric, m->fabric, findings);

@@ -16,7 +16,7 @@
 static bool run_job(struct rk_watch *watch, enum rk_watch_job job)
 {
 	static int (*const runs[RK_WATCH_JOBS])(struct rk_watch *) = {watch_sweep, watch_query_sm,
-								      watch_audit};
+								      watch_audit, watch_probe};
 	struct watch_job *j = &watch->jobs[job];
 	int err;
 

@@ -97,6 +97,20 @@ static int fill_tune_part(struct rk_watch_snapshot *snap, const struct rk_watch 
 			     &snap->tune_findings);
 }
 
+static int fill_probe_part(struct rk_watch_snapshot *snap, const struct rk_watch *watch,
+			   bool passed, const struct rk_watch_snapshot *before)
+{
+	const struct rk_watch_probes *probes = passed ? &watch->probes : &before->probes;
+
+	if (!copy_items((void **)&snap->probes.items, probes->items, probes->count,
+			sizeof(*probes->items)))
+		return -ENOMEM;
+	snap->probes.count = snap->probes.capacity = probes->count;
+	return copy_findings(passed ? &watch->jobs[RK_WATCH_PROBE].findings
+				    : &before->probe_findings,
+			     &snap->probe_findings);
+}
+
 static void snapshot_free(struct rk_watch_snapshot *snap)
 {
 	rk_fabric_free(snap->fabric);
@@ -105,6 +119,8 @@ static void snapshot_free(struct rk_watch_snapshot *snap)
 	rk_sm_status_free(&snap->sm);
 	rk_findings_free(&snap->sm_findings);
 	rk_findings_free(&snap->tune_findings);
+	free(snap->probes.items);
+	rk_findings_free(&snap->probe_findings);
 	free(snap);
 }
 
@@ -128,6 +144,8 @@ struct rk_watch_snapshot *watch_snapshot(const struct rk_watch *watch, const boo
 		err = fill_sm_part(snap, watch, passed[RK_WATCH_SM], before);
 	if (!err)
 		err = fill_tune_part(snap, watch, passed[RK_WATCH_TUNE], before);
+	if (!err)
+		err = fill_probe_part(snap, watch, passed[RK_WATCH_PROBE], before);
 	if (err) {
 		snapshot_free(snap);
 		return NULL;
