@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* The context; the text's header line shows where the run went and how (mtu after gid_type). */
 static void print_context(struct printer *p, const struct rk_bench_client_options *o,
 			  const struct rk_bench_context *c)
 {
@@ -17,31 +18,32 @@ static void print_context(struct printer *p, const struct rk_bench_client_option
 
 	gethostname(host, sizeof(host) - 1);
 	print_open_object(p, "context");
-	print_string(p, PRINT_ANY, "host", "from %s", host);
+	print_string(p, PRINT_JSON, "host", NULL, host);
 	print_string(p, PRINT_ANY, "server", " to %s", o->host);
 	print_uint(p, PRINT_ANY, "server_port", ":%llu", o->port);
 	print_string(p, PRINT_ANY, "device", " via %s", c->device);
-	print_string(p, PRINT_ANY, "firmware", " (firmware %s)", c->fw_ver);
-	print_uint(p, PRINT_ANY, "port", " port %llu", c->port);
+	print_string(p, PRINT_JSON, "firmware", NULL, c->fw_ver);
+	print_uint(p, PRINT_ANY, "port", ":%llu", c->port);
 	print_string(p, PRINT_ANY, "link_layer", " (%s", c->link_layer);
-	print_uint(p, PRINT_ANY, "mtu_bytes", ", MTU %llu", c->mtu);
+	print_uint(p, PRINT_JSON, "mtu_bytes", NULL, c->mtu);
 	print_string(p, PRINT_ANY, "gid_type", ", %s", c->gid_type);
-	print_int(p, PRINT_ANY, "max_msg_size_bytes", ", messages up to %lld bytes)\n",
-		  c->max_msg_size);
-	print_double_or_null(p, PRINT_ANY, "link_rate_gbps", "link %.2f Gb/s", c->link_data_gbps);
-	print_double_or_null(p, PRINT_ANY, "pcie_gbps", ", PCIe %.2f Gb/s", c->pcie_data_gbps);
-	print_number_or_null(p, PRINT_ANY, "numa_node", ", NUMA node %.0f", c->numa_node);
-	print_string(p, PRINT_ANY, "cpu_binding", "; CPU binding: %s", c->cpu_binding);
-	print_string(p, PRINT_ANY, "clock", "; clock %s\n", rk_bench_clock_name(o->params.test));
+	print_text(p, ", MTU %u)", c->mtu);
+	print_int(p, PRINT_JSON, "max_msg_size_bytes", NULL, c->max_msg_size);
+	print_double_or_null(p, PRINT_JSON, "link_rate_gbps", NULL, c->link_data_gbps);
+	print_double_or_null(p, PRINT_JSON, "pcie_gbps", NULL, c->pcie_data_gbps);
+	print_number_or_null(p, PRINT_JSON, "numa_node", NULL, c->numa_node);
+	print_string(p, PRINT_JSON, "cpu_binding", NULL, c->cpu_binding);
+	print_string(p, PRINT_JSON, "clock", NULL, rk_bench_clock_name(o->params.test));
 	print_close(p);
 }
 
-/* The parameters that are counts (uint32_t). */
+/* The parameters that are counts (uint32_t); the text's header line shows warm-up and inline
+ * after CQ mod. */
 static const struct print_member counts[] = {
-    {"warmup_iterations", ", warm-up %llu", PRINT_U32, offsetof(struct rk_bench_params, warmup)},
+    {"warmup_iterations", NULL, PRINT_U32, offsetof(struct rk_bench_params, warmup)},
     {"qps", ", %llu QP(s)", PRINT_U32, offsetof(struct rk_bench_params, qps)},
     {"tx_depth", ", TX depth %llu", PRINT_U32, offsetof(struct rk_bench_params, tx_depth)},
-    {"inline_bytes", ", inline %llu", PRINT_U32, offsetof(struct rk_bench_params, inline_size)},
+    {"inline_bytes", NULL, PRINT_U32, offsetof(struct rk_bench_params, inline_size)},
     {"cq_moderation", ", CQ mod %llu", PRINT_U32, offsetof(struct rk_bench_params, cq_mod)},
 };
 
@@ -55,21 +57,24 @@ static const struct print_member latencies[] = {
     {"p99_99", " %9.2f", PRINT_DOUBLE, offsetof(struct rk_latency_stats, p9999)},
     {"max", " %9.2f", PRINT_DOUBLE, offsetof(struct rk_latency_stats, max)},
     {"mean", " %9.2f", PRINT_DOUBLE, offsetof(struct rk_latency_stats, mean)},
-    {"stddev", " %9.2f\n", PRINT_DOUBLE, offsetof(struct rk_latency_stats, stddev)},
+    {"stddev", " %9.2f", PRINT_DOUBLE, offsetof(struct rk_latency_stats, stddev)},
 };
 
 static void print_params(struct printer *p, const struct rk_bench_params *params)
 {
 	print_open_object(p, "parameters");
 	if (params->iters) {
-		print_int(p, PRINT_ANY, "iterations", "%lld iterations", params->iters);
+		print_int(p, PRINT_JSON, "iterations", NULL, params->iters);
 		print_null(p, PRINT_JSON, "duration_seconds", NULL);
 	} else {
 		print_null(p, PRINT_JSON, "iterations", NULL);
-		print_double(p, PRINT_ANY, "duration_seconds", "%g s", params->duration);
+		print_double(p, PRINT_JSON, "duration_seconds", NULL, params->duration);
 	}
 	print_members(p, counts, sizeof(counts) / sizeof(counts[0]), params);
-	print_bool(p, PRINT_ANY, "bidirectional", ", bidirectional: %s\n", params->bidir);
+	print_text(p, ", inline %u, warm-up %u", params->inline_size, params->warmup);
+	print_bool(p, PRINT_ANY, "bidirectional", params->bidir ? ", bidirectional" : NULL,
+		   params->bidir);
+	print_text(p, "\n");
 	print_close(p);
 }
 
@@ -85,15 +90,18 @@ static double percent_of(double value, double ceiling)
 	return ceiling > 0 ? 100.0 * value / ceiling : -1;
 }
 
+/* A result; the text's row ends with whether the data was verified. */
 static void print_result(struct printer *p, const struct rk_bench_params *params,
 			 const struct rk_bench_context *c, const struct rk_bench_result *r)
 {
+	bool lat = rk_bench_is_latency(params->test);
+
 	print_open_object(p, NULL);
 	print_int(p, PRINT_ANY, "size_bytes", "%10lld", r->size);
 	print_uint(p, PRINT_ANY, "iterations", " %10llu", r->iters);
-	print_double(p, PRINT_ANY, "seconds", " %9.3f", r->seconds);
-	print_bool(p, PRINT_ANY, "verified", " %-8s", r->verified);
-	if (rk_bench_is_latency(params->test)) {
+	print_double(p, PRINT_JSON, "seconds", NULL, r->seconds);
+	print_bool(p, PRINT_JSON, "verified", NULL, r->verified);
+	if (lat) {
 		print_string(p, PRINT_JSON, "latency_kind", NULL,
 			     params->test == RK_BENCH_READ_LAT ? "round trip"
 							       : "one-way (half the round trip)");
@@ -103,22 +111,25 @@ static void print_result(struct printer *p, const struct rk_bench_params *params
 		print_double(p, PRINT_ANY, "messages_per_second", " %12.1f", r->msg_per_second);
 		print_double_or_null(p, PRINT_ANY, "link_rate_percent", "  %7.1f",
 				     percent_of(r->gbps, c->link_data_gbps));
-		print_double_or_null(p, PRINT_ANY, "pcie_percent", "  %7.1f\n",
+		print_double_or_null(p, PRINT_ANY, "pcie_percent", "  %7.1f",
 				     percent_of(r->gbps, c->pcie_data_gbps));
 	}
+	print_text(p, "  %s\n",
+		   r->verified ? (lat ? "verified" : "yes") : (lat ? "NOT VERIFIED" : "NO"));
 	print_close(p);
 }
 
 /* The table's heading: the columns of print_result, the latency's kind in its unit. */
 static void print_heading(struct printer *p, const struct rk_bench_params *params)
 {
-	print_text(p, "%10s %10s %9s %-8s", "bytes", "iters", "seconds", "verified");
+	print_text(p, "%10s %10s", "bytes", "iters");
 	if (rk_bench_is_latency(params->test))
 		print_text(p, " %9s %9s %9s %9s %9s %9s %9s %9s %9s  %s\n", "min", "p50", "p90",
 			   "p99", "p99.9", "p99.99", "max", "mean", "stddev",
 			   params->test == RK_BENCH_READ_LAT ? "us, round trip" : "us, one-way");
 	else
-		print_text(p, " %10s %12s  %7s  %7s\n", "Gb/s", "msg/s", "% link", "% PCIe");
+		print_text(p, " %10s %12s  %7s  %7s  %s\n", "Gb/s", "msg/s", "% link", "% PCIe",
+			   "verified");
 }
 
 void print_bench(struct printer *p, const struct rk_bench_client_options *o,
@@ -126,10 +137,12 @@ void print_bench(struct printer *p, const struct rk_bench_client_options *o,
 {
 	print_open_object(p, NULL);
 	print_int(p, PRINT_JSON, "schema_version", NULL, 1);
-	print_string(p, PRINT_ANY, "tool", "%s: ", "rdmakit " RDMAKIT_VERSION);
-	print_string(p, PRINT_ANY, "test", "%s ", rk_bench_test_name(o->params.test));
+	print_string(p, PRINT_JSON, "tool", NULL, "rdmakit " RDMAKIT_VERSION);
+	print_string(p, PRINT_ANY, "test", "%s", rk_bench_test_name(o->params.test));
 	print_context(p, o, c);
 	print_params(p, &o->params);
+	print_text(p, "clock %s; CPU binding: %s\n", rk_bench_clock_name(o->params.test),
+		   c->cpu_binding);
 	print_open_array(p, "results");
 	print_heading(p, &o->params);
 	for (size_t i = 0; i < o->nsizes; i++)

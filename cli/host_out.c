@@ -97,7 +97,7 @@ static void print_port_status(struct printer *p, const struct rk_device *dev,
 	print_port_facts(p, dev, port);
 	print_port_counters(p, port);
 	if (verbs_port)
-		print_verbs_port(p, verbs_port);
+		print_verbs_port(p, dev->name, verbs_port);
 	print_close(p);
 }
 
@@ -124,7 +124,7 @@ static void print_device_status(struct printer *p, const struct rk_device *dev,
 				const struct port_filter *filter, bool with_verbs)
 {
 	struct rk_verbs_device verbs;
-	bool have_verbs = with_verbs && rk_verbs_query(dev->name, &verbs) == 0;
+	bool have_verbs = with_verbs && print_is_json(p) && rk_verbs_query(dev->name, &verbs) == 0;
 
 	print_open_object(p, NULL);
 	print_text(p, "%s '", dev->node_type_name[0] ? dev->node_type_name : "Device");
@@ -143,6 +143,24 @@ static void print_device_status(struct printer *p, const struct rk_device *dev,
 		rk_verbs_device_free(&verbs);
 }
 
+/* The text's verbs block after the devices: each port's line and GID table (JSON has them in
+ * each port). */
+static void print_verbs_block(struct printer *p, const struct rk_host *host,
+			      const struct port_filter *filter)
+{
+	for (size_t i = 0; i < host->ndevices; i++) {
+		const struct rk_device *dev = &host->devices[i];
+		struct rk_verbs_device verbs;
+
+		if (!filter_matches(filter, dev, NULL) || rk_verbs_query(dev->name, &verbs) != 0)
+			continue;
+		for (size_t n = 0; n < verbs.nports; n++)
+			if (!filter->one_port || filter->port == verbs.ports[n].num)
+				print_verbs_port(p, verbs.name, &verbs.ports[n]);
+		rk_verbs_device_free(&verbs);
+	}
+}
+
 void print_status(struct printer *p, const struct rk_host *host, const struct port_filter *filter,
 		  bool verbs)
 {
@@ -155,6 +173,8 @@ void print_status(struct printer *p, const struct rk_host *host, const struct po
 			print_device_status(p, &host->devices[i], filter, verbs);
 	print_close(p);
 	print_close(p);
+	if (verbs && !print_is_json(p))
+		print_verbs_block(p, host, filter);
 }
 
 static void print_port_sample(struct printer *p, const struct rk_port *port, double interval)

@@ -7,8 +7,9 @@
 #include "print.h"
 #include "rdmakit/verbs.h"
 
-/** Members of a status port: active_mtu_bytes, max_mtu_bytes, gids, pkeys. */
-void print_verbs_port(struct printer *p, const struct rk_verbs_port *port);
+/** Members of a status port: active_mtu_bytes, max_mtu_bytes, gids, pkeys; in text, the
+ * device's port line ("mlx5_0 port 1: active MTU ...") and its GID table. */
+void print_verbs_port(struct printer *p, const char *device, const struct rk_verbs_port *port);
 
 /** The probe's result: device, port, GID, steps with their times, failure and hint. */
 void print_probe(struct printer *p, const struct rk_probe_result *result);
