@@ -524,6 +524,21 @@ static const struct rk_counter_pair pairs[] = {
      "multicast"},
 };
 
+const char *rk_fact_scope_name(enum rk_fact_scope scope)
+{
+	static const char *const names[] = {
+	    [RK_SCOPE_PORT] = "port",
+	    [RK_SCOPE_DEVICE] = "device",
+	    [RK_SCOPE_FABRIC] = "fabric",
+	    [RK_SCOPE_SM] = "sm",
+	    [RK_SCOPE_SM_ENTRY] = "sm_entry",
+	    [RK_SCOPE_FABRIC_NODE] = "fabric_node",
+	    [RK_SCOPE_FABRIC_PORT] = "fabric_port",
+	};
+
+	return (unsigned)scope < sizeof(names) / sizeof(names[0]) ? names[scope] : "?";
+}
+
 const struct rk_fact *rk_facts_all(size_t *count)
 {
 	*count = RK_FACT_COUNT;

@@ -6,16 +6,6 @@
 
 #include <stdio.h>
 
-static const char *const scope_names[] = {
-    [RK_SCOPE_PORT] = "port",
-    [RK_SCOPE_DEVICE] = "device",
-    [RK_SCOPE_FABRIC] = "fabric",
-    [RK_SCOPE_SM] = "sm",
-    [RK_SCOPE_SM_ENTRY] = "sm_entry",
-    [RK_SCOPE_FABRIC_NODE] = "fabric_node",
-    [RK_SCOPE_FABRIC_PORT] = "fabric_port",
-};
-
 static const char *or_none(const char *text)
 {
 	return text && text[0] ? text : "-";
@@ -26,7 +16,7 @@ int main(void)
 	for (int id = 0; id < RK_FACT_TABLE_SIZE; id++) {
 		const struct rk_fact *f = rk_fact((enum rk_fact_id)id);
 
-		printf("%s\t%s\t%u\t%d\t%s\t%s\n", scope_names[f->scope], f->name, f->column,
+		printf("%s\t%s\t%u\t%d\t%s\t%s\n", rk_fact_scope_name(f->scope), f->name, f->column,
 		       rk_fact_served(f, RK_FRONT_SNMP), or_none(f->cd_instance),
 		       or_none(f->cli_name));
 	}

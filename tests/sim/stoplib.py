@@ -3,7 +3,10 @@
 and the rdmakit-discover helpers a daemon started."""
 import os
 import signal
+import sys
 import time
+
+import simlib
 
 HELPER = "rdmakit-discover"
 
@@ -102,3 +105,25 @@ def freeze_fabric_until_a_helper_waits(sim, daemon_pid, timeout=60):
             return pid
         os.kill(ibsim, signal.SIGCONT)  # it had finished: catch the next one
     raise AssertionError("no discovery helper waited on the frozen fabric")
+
+
+def small_fabric(prefix, tmpdir):
+    """A running simulated fat tree (two leaves, two hosts a leaf) with OpenSM master on Hca1,
+    named prefix and this process's PID; leave it with sim.__exit__(None, None, None)."""
+    net = simlib.generate(os.path.join(tmpdir, "ft.net"), leaves=2, hosts=2, spines=1, radix=8)
+    sim = simlib.Sim(f"{prefix}{os.getpid()}", net, tmpdir).__enter__()
+    try:
+        sim.opensm("Hca1", 10)
+    except BaseException:
+        sim.__exit__(None, None, None)
+        raise
+    return sim
+
+
+def assert_stopped_in_time(test, who, sim, helper, started):
+    """The daemon who stopped within 5 s of started (time.monotonic()) and left no helper."""
+    elapsed = time.monotonic() - started
+    sys.stderr.write(f"{who} stopped {elapsed:.2f} s after SIGTERM\n")
+    test.assertLess(elapsed, 5)
+    test.assertFalse(alive(helper), f"helper {helper} left behind")
+    test.assertEqual(helpers_of(sim.name), [])

@@ -10,20 +10,10 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const scope_names[] = {
-    [RK_SCOPE_PORT] = "port",
-    [RK_SCOPE_DEVICE] = "device",
-    [RK_SCOPE_FABRIC] = "fabric",
-    [RK_SCOPE_SM] = "sm",
-    [RK_SCOPE_SM_ENTRY] = "sm_entry",
-    [RK_SCOPE_FABRIC_NODE] = "fabric_node",
-    [RK_SCOPE_FABRIC_PORT] = "fabric_port",
-};
-
 static void print_facts(const struct rk_fact *facts, size_t count)
 {
 	for (size_t i = 0; i < count; i++)
-		printf("fact %s %s %u\n", scope_names[facts[i].scope], facts[i].name,
+		printf("fact %s %s %u\n", rk_fact_scope_name(facts[i].scope), facts[i].name,
 		       facts[i].column);
 }
 

@@ -513,6 +513,17 @@ static void fabric_port_facts_read_the_peer_and_the_degraded_link(void **state)
 			    "");
 }
 
+/* Every scope a fact has is named, and a scope out of range is "?". */
+static void every_scope_has_a_name(void **state)
+{
+	(void)state;
+	for (int id = 0; id < RK_FACT_TABLE_SIZE; id++)
+		assert_string_not_equal(rk_fact_scope_name(rk_fact((enum rk_fact_id)id)->scope),
+					"?");
+	assert_string_equal(rk_fact_scope_name(RK_SCOPE_SM_ENTRY), "sm_entry");
+	assert_string_equal(rk_fact_scope_name((enum rk_fact_scope)99), "?");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -532,6 +543,7 @@ int main(void)
 	    cmocka_unit_test(every_fact_says_how_each_front_end_shows_it),
 	    cmocka_unit_test(topology_facts_have_their_scopes_and_columns),
 	    cmocka_unit_test(fabric_port_facts_read_the_peer_and_the_degraded_link),
+	    cmocka_unit_test(every_scope_has_a_name),
 	};
 
 	return cmocka_run_group_tests_name("facts", tests, NULL, NULL);

@@ -194,6 +194,10 @@ struct rk_counter_pair {
 	const char *cd_type, *cd_instance; /* collectd's type (ds rx and tx) and type instance */
 };
 
+/** The scope's name: "port", "device", "fabric", "sm", "sm_entry", "fabric_node" or
+ * "fabric_port" ("?" out of range). */
+const char *rk_fact_scope_name(enum rk_fact_scope scope);
+
 /** Every fact of a host, the fabric summary and the SMs, the ones a values[RK_FACT_COUNT]
  * array holds; *count receives the number of entries (RK_FACT_COUNT). */
 const struct rk_fact *rk_facts_all(size_t *count);
