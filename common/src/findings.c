@@ -68,6 +68,14 @@ enum rk_severity rk_findings_worst(const struct rk_findings *findings)
 	return worst;
 }
 
+int rk_findings_copy(const struct rk_findings *src, struct rk_findings *dst)
+{
+	int err = rk_array_dup(src->items, src->count, sizeof(*src->items), (void **)&dst->items);
+
+	dst->count = dst->capacity = err ? 0 : src->count;
+	return err;
+}
+
 void rk_findings_free(struct rk_findings *findings)
 {
 	free(findings->items);

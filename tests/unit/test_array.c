@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -41,10 +42,29 @@ static void refuses_sizes_that_overflow(void **unused)
 	assert_int_equal(capacity, SIZE_MAX / 16 + 1); /* unchanged */
 }
 
+static void dup_copies_and_says_none_for_nothing(void **unused)
+{
+	const int src[3] = {7, -1, 42};
+	int *copy = NULL;
+	void *none = (void *)src;
+
+	(void)unused;
+	assert_int_equal(rk_array_dup(src, 3, sizeof(*src), (void **)&copy), 0);
+	assert_ptr_not_equal(copy, src);
+	assert_memory_equal(copy, src, sizeof(src));
+	free(copy);
+	assert_int_equal(rk_array_dup(src, 0, sizeof(*src), &none), 0);
+	assert_null(none);
+	none = (void *)src;
+	assert_int_equal(rk_array_dup(NULL, 3, sizeof(*src), &none), 0);
+	assert_null(none);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(grows_by_doubling_and_keeps_contents),
+	    cmocka_unit_test(dup_copies_and_says_none_for_nothing),
 	    cmocka_unit_test(refuses_sizes_that_overflow),
 	};
 

@@ -10,4 +10,8 @@
  * items then being left as it was. */
 void *rk_array_room(void *items, size_t *capacity, size_t count, size_t size, size_t first);
 
+/** *out: a copy of count elements of size bytes at src (NULL when there are none); 0, or
+ * -ENOMEM with *out NULL. */
+int rk_array_dup(const void *src, size_t count, size_t size, void **out);
+
 #endif

@@ -106,6 +106,10 @@ void rk_fabric_name_nodes(struct rk_fabric *fabric, const struct rk_name_map *na
 /** Free a fabric. */
 void rk_fabric_free(struct rk_fabric *fabric);
 
+/** *out: a deep copy of fabric (nodes, their ports, links), freed by rk_fabric_free; 0 or
+ * -ENOMEM. */
+int rk_fabric_copy(const struct rk_fabric *fabric, struct rk_fabric **out);
+
 /** Index of the node with this GUID, or -1. */
 int rk_fabric_find_node(const struct rk_fabric *fabric, uint64_t guid);
 

@@ -41,6 +41,9 @@ void rk_findings_sort(struct rk_findings *findings);
 /** The most severe finding's severity (RK_SEVERITY_OK when there are none). */
 enum rk_severity rk_findings_worst(const struct rk_findings *findings);
 
+/** dst: a copy of src with storage of its own; 0 or -ENOMEM (dst then empty). */
+int rk_findings_copy(const struct rk_findings *src, struct rk_findings *dst);
+
 /** Free the findings' storage. */
 void rk_findings_free(struct rk_findings *findings);
 

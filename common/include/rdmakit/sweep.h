@@ -68,4 +68,7 @@ uint64_t rk_sweep_delta(const struct rk_sweep_port *port, size_t c);
 /** Free the port list. */
 void rk_sweep_free(struct rk_sweep *sweep);
 
+/** dst: a copy of src with storage of its own; 0 or -ENOMEM (dst then empty). */
+int rk_sweep_copy(const struct rk_sweep *src, struct rk_sweep *dst);
+
 #endif

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "rdmakit/fabric.h"
 
+#include "rdmakit/array.h"
 #include "rdmakit/clock.h"
 #include "rdmakit/log.h"
 #include "rdmakit/mad.h"
@@ -437,4 +438,41 @@ void rk_fabric_free(struct rk_fabric *fabric)
 	free(fabric->nodes);
 	free(fabric->links);
 	free(fabric);
+}
+
+static int copy_ports(struct rk_fabric *copy, const struct rk_fabric *fabric)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < copy->nnodes; i++)
+		copy->nodes[i].ports = NULL; /* each its own below: rk_fabric_free frees them */
+	for (size_t i = 0; !err && i < copy->nnodes; i++)
+		err = rk_array_dup(fabric->nodes[i].ports, (size_t)fabric->nodes[i].nports + 1,
+				   sizeof(*fabric->nodes[i].ports), (void **)&copy->nodes[i].ports);
+	return err;
+}
+
+int rk_fabric_copy(const struct rk_fabric *fabric, struct rk_fabric **out)
+{
+	struct rk_fabric *copy = malloc(sizeof(*copy));
+	int err = copy ? 0 : -ENOMEM;
+
+	if (copy) {
+		*copy = *fabric;
+		copy->links = NULL;
+		err = rk_array_dup(fabric->nodes, fabric->nnodes, sizeof(*fabric->nodes),
+				   (void **)&copy->nodes);
+		copy->nnodes = err ? 0 : fabric->nnodes;
+	}
+	if (!err)
+		err = copy_ports(copy, fabric);
+	if (!err)
+		err = rk_array_dup(fabric->links, fabric->nlinks, sizeof(*fabric->links),
+				   (void **)&copy->links);
+	if (err) {
+		rk_fabric_free(copy);
+		return err;
+	}
+	*out = copy;
+	return 0;
 }

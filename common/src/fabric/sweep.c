@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "rdmakit/sweep.h"
 
+#include "rdmakit/array.h"
 #include "rdmakit/clock.h"
 #include "rdmakit/log.h"
 
@@ -90,6 +91,17 @@ void rk_sweep_free(struct rk_sweep *sweep)
 {
 	free(sweep->ports);
 	memset(sweep, 0, sizeof(*sweep));
+}
+
+int rk_sweep_copy(const struct rk_sweep *src, struct rk_sweep *dst)
+{
+	int err;
+
+	*dst = *src;
+	err = rk_array_dup(src->ports, src->count, sizeof(*src->ports), (void **)&dst->ports);
+	if (err)
+		memset(dst, 0, sizeof(*dst));
+	return err;
 }
 
 /* Requests built and sent at a time: bounds memory on large fabrics. */

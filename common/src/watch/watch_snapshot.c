@@ -2,64 +2,11 @@
 /* The watch's snapshots: deep copies of what the monitor saw, shared by reference count. */
 #include "watch_internal.h"
 
+#include "rdmakit/array.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* A copy of n items of size bytes at src (NULL for none); false when out of memory. */
-static bool copy_items(void **dst, const void *src, size_t n, size_t size)
-{
-	*dst = NULL;
-	if (!src || n == 0)
-		return true;
-	*dst = malloc(n * size);
-	if (*dst)
-		memcpy(*dst, src, n * size);
-	return *dst != NULL;
-}
-
-static int copy_fabric(const struct rk_fabric *src, struct rk_fabric **out)
-{
-	struct rk_fabric *f = calloc(1, sizeof(*f));
-	bool ok = f && copy_items((void **)&f->nodes, src->nodes, src->nnodes, sizeof(*f->nodes));
-
-	if (ok) {
-		f->nnodes = src->nnodes;
-		for (size_t i = 0; i < f->nnodes; i++)
-			f->nodes[i].ports = NULL; /* each copied below: rk_fabric_free frees them */
-		f->local_node = src->local_node;
-		f->discovery_seconds = src->discovery_seconds;
-		ok = copy_items((void **)&f->links, src->links, src->nlinks, sizeof(*f->links));
-		f->nlinks = ok ? src->nlinks : 0;
-	}
-	for (size_t i = 0; ok && i < src->nnodes; i++)
-		ok = copy_items((void **)&f->nodes[i].ports, src->nodes[i].ports,
-				(size_t)src->nodes[i].nports + 1, sizeof(*f->nodes[i].ports));
-	if (!ok) {
-		rk_fabric_free(f);
-		return -ENOMEM;
-	}
-	*out = f;
-	return 0;
-}
-
-static int copy_findings(const struct rk_findings *src, struct rk_findings *dst)
-{
-	if (!copy_items((void **)&dst->items, src->items, src->count, sizeof(*dst->items)))
-		return -ENOMEM;
-	dst->count = dst->capacity = src->count;
-	return 0;
-}
-
-static int copy_sweep(const struct rk_sweep *src, struct rk_sweep *dst)
-{
-	*dst = *src;
-	if (!copy_items((void **)&dst->ports, src->ports, src->count, sizeof(*dst->ports))) {
-		memset(dst, 0, sizeof(*dst));
-		return -ENOMEM;
-	}
-	return 0;
-}
 
 /* The sweep job's part: from the monitor when it passed now, else from the snapshot before. */
 static int fill_sweep_part(struct rk_watch_snapshot *snap, const struct rk_watch *watch,
@@ -70,13 +17,13 @@ static int fill_sweep_part(struct rk_watch_snapshot *snap, const struct rk_watch
 
 	snap->discoveries = passed ? watch->monitor.discoveries : before->discoveries;
 	snap->sweep_seconds = passed ? watch->sweep_seconds : before->sweep_seconds;
-	err = fabric ? copy_fabric(fabric, &snap->fabric) : 0;
+	err = fabric ? rk_fabric_copy(fabric, &snap->fabric) : 0;
 	if (!err)
-		err = copy_sweep(passed ? &watch->monitor.sweep : &before->sweep, &snap->sweep);
+		err = rk_sweep_copy(passed ? &watch->monitor.sweep : &before->sweep, &snap->sweep);
 	return err ? err
-		   : copy_findings(passed ? &watch->jobs[RK_WATCH_SWEEP].findings
-					  : &before->fabric_findings,
-				   &snap->fabric_findings);
+		   : rk_findings_copy(passed ? &watch->jobs[RK_WATCH_SWEEP].findings
+					     : &before->fabric_findings,
+				      &snap->fabric_findings);
 }
 
 static int fill_sm_part(struct rk_watch_snapshot *snap, const struct rk_watch *watch, bool passed,
@@ -85,16 +32,17 @@ static int fill_sm_part(struct rk_watch_snapshot *snap, const struct rk_watch *w
 	int err = rk_sm_status_copy(passed ? &watch->monitor.sm : &before->sm, &snap->sm);
 
 	return err ? err
-		   : copy_findings(passed ? &watch->jobs[RK_WATCH_SM].findings
-					  : &before->sm_findings,
-				   &snap->sm_findings);
+		   : rk_findings_copy(passed ? &watch->jobs[RK_WATCH_SM].findings
+					     : &before->sm_findings,
+				      &snap->sm_findings);
 }
 
 static int fill_tune_part(struct rk_watch_snapshot *snap, const struct rk_watch *watch, bool passed,
 			  const struct rk_watch_snapshot *before)
 {
-	return copy_findings(passed ? &watch->jobs[RK_WATCH_TUNE].findings : &before->tune_findings,
-			     &snap->tune_findings);
+	return rk_findings_copy(passed ? &watch->jobs[RK_WATCH_TUNE].findings
+				       : &before->tune_findings,
+				&snap->tune_findings);
 }
 
 static int fill_probe_part(struct rk_watch_snapshot *snap, const struct rk_watch *watch,
@@ -102,13 +50,15 @@ static int fill_probe_part(struct rk_watch_snapshot *snap, const struct rk_watch
 {
 	const struct rk_watch_probes *probes = passed ? &watch->probes : &before->probes;
 
-	if (!copy_items((void **)&snap->probes.items, probes->items, probes->count,
-			sizeof(*probes->items)))
-		return -ENOMEM;
+	int err = rk_array_dup(probes->items, probes->count, sizeof(*probes->items),
+			       (void **)&snap->probes.items);
+
+	if (err)
+		return err;
 	snap->probes.count = snap->probes.capacity = probes->count;
-	return copy_findings(passed ? &watch->jobs[RK_WATCH_PROBE].findings
-				    : &before->probe_findings,
-			     &snap->probe_findings);
+	return rk_findings_copy(passed ? &watch->jobs[RK_WATCH_PROBE].findings
+				       : &before->probe_findings,
+				&snap->probe_findings);
 }
 
 static void snapshot_free(struct rk_watch_snapshot *snap)
