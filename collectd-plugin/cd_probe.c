@@ -51,7 +51,8 @@ static void instance_of(const char *subject, char *instance, size_t size)
 }
 
 /* The pass (1) or fail (0) gauge and, when it passed, the round trip in seconds. */
-static void send_outcome(const struct rk_probe_outcome *outcome)
+/* The outcome of a round, stamped when the round ended. */
+static void send_outcome(const struct rk_probe_outcome *outcome, cdtime_t at)
 {
 	struct cd_batch batch;
 	char instance[96];
@@ -59,7 +60,7 @@ static void send_outcome(const struct rk_probe_outcome *outcome)
 	if (outcome->status != 0)
 		return;
 	snprintf(instance, sizeof(instance), "%s-%u", outcome->device, outcome->port);
-	cd_batch_begin(&batch, instance, cdtime());
+	cd_batch_begin(&batch, instance, at);
 	batch.values[0].gauge = outcome->result.passed ? 1 : 0;
 	cd_batch_submit(&batch, "gauge", CD_PROBE_PASSED, 1);
 	if (!outcome->result.passed)
@@ -133,7 +134,7 @@ int cd_probe_read(struct cd_probe *p)
 	if (snap && snap->passes[RK_WATCH_PROBE] != p->sent) {
 		p->sent = snap->passes[RK_WATCH_PROBE];
 		for (size_t i = 0; i < snap->probes.count; i++)
-			send_outcome(&snap->probes.items[i]);
+			send_outcome(&snap->probes.items[i], DOUBLE_TO_CDTIME_T(snap->probed_at));
 	}
 	rk_watch_release(snap);
 	report(p);

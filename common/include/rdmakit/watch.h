@@ -90,9 +90,10 @@ struct rk_watch_snapshot {
 	/* the sweep and SM jobs */
 	const struct rk_name_map *names; /* the NodeNameMap (the engine's), or NULL */
 	time_t passed_at;		 /* wall time of the last fabric pass that worked */
-	double pass_seconds;		 /* how long it took */
-	unsigned failures;		 /* sweeps and SM queries that failed */
-	atomic_uint refs;		 /* the engine's and the consumers' holds */
+	double probed_at;    /* wall time (s since the epoch) the last probe round ended */
+	double pass_seconds; /* how long it took */
+	unsigned failures;   /* sweeps and SM queries that failed */
+	atomic_uint refs;    /* the engine's and the consumers' holds */
 };
 
 /* A job's events since the last take: the first at_start ones are its first pass's, what was

@@ -31,6 +31,15 @@ void rk_watch_settings_set(struct rk_watch_settings *settings, const char *ca, i
 	settings->name_map = name_map;
 }
 
+/* Seconds since the epoch, as collectd stamps values. */
+static double wall_seconds(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	return (double)now.tv_sec + now.tv_nsec / 1e9;
+}
+
 static void monitor_options(const struct rk_watch *watch, struct rk_monitor_options *options)
 {
 	const struct rk_watch_settings *s = &watch->settings;
@@ -187,6 +196,8 @@ void watch_publish(struct rk_watch *watch, const bool passed[], double seconds)
 		snap->passed_at = time(NULL);
 		snap->pass_seconds = seconds;
 	}
+	if (snap && passed[RK_WATCH_PROBE])
+		snap->probed_at = wall_seconds();
 	if (snap)
 		snap->failures = atomic_load(&watch->failures);
 	pthread_mutex_lock(&watch->lock);

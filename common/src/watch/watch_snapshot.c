@@ -88,6 +88,7 @@ struct rk_watch_snapshot *watch_snapshot(const struct rk_watch *watch, const boo
 	memcpy(snap->passes, before->passes, sizeof(snap->passes));
 	snap->names = watch->names;
 	snap->passed_at = before->passed_at;
+	snap->probed_at = before->probed_at;
 	snap->pass_seconds = before->pass_seconds;
 	err = fill_sweep_part(snap, watch, passed[RK_WATCH_SWEEP], before);
 	if (!err)
