@@ -25,6 +25,10 @@ const char *rk_tune_journal_state_name(enum rk_tune_journal_state state)
 		return "incomplete";
 	case RK_TUNE_ROLLED_BACK:
 		return "rolled back";
+	case RK_TUNE_EMPTY:
+		return "empty";
+	case RK_TUNE_PARTLY_ROLLED_BACK:
+		return "partly rolled back";
 	default:
 		return "damaged";
 	}
@@ -98,13 +102,22 @@ struct applying {
 	struct rk_tune_result *result;
 };
 
-static int record_failure(struct applying *a, const char *n, const char *path, int err)
+/* Why a write was refused, in words: a link rdmakit does not write through, or the errno. */
+static const char *refusal(int err)
+{
+	return err == -ELOOP
+		   ? "refused: it is a symbolic link, and rdmakit never writes through one"
+		   : strerror(-err);
+}
+
+static int record_failure(struct applying *a, const char *n, const char *path, int err,
+			  const char *op)
 {
 	char text[300];
 	const char *fields[] = {"fail", n, text};
 
 	snprintf(text, sizeof(text), "%s: %s", path, strerror(-err));
-	rk_log(RK_LOG_ERR, "tune: /%s: %s", path, strerror(-err));
+	rk_log(RK_LOG_ERR, "tune: /%s: %s (%s)", path, refusal(err), op);
 	a->result->failed++;
 	return journal_append(&a->j, fields, 3);
 }
@@ -124,8 +137,10 @@ static int make_parents(struct applying *a, const char *relpath)
 		tune_path(a->root, rel, abs, sizeof(abs));
 		if (stat(abs, &st) != 0) {
 			err = journal_append(&a->j, fields, 2);
-			if (!err && mkdir(abs, 0755) != 0)
+			if (!err && mkdir(abs, 0755) != 0) {
 				err = -errno;
+				rk_log(RK_LOG_ERR, "tune: /%s: mkdir: %s", rel, strerror(-err));
+			}
 			journal_step();
 		}
 		*p = '/';
@@ -146,7 +161,7 @@ static int apply_file(struct applying *a, const struct rk_tune_change *c, const 
 				new_mode, new_len, new_hash};
 
 	if (err && err != -ENOENT)
-		return record_failure(a, n, c->path, err);
+		return record_failure(a, n, c->path, err, "reading it");
 	if (existed && size == c->wanted_len && memcmp(bytes, c->wanted, size) == 0 &&
 	    current_mode == c->wanted_mode) {
 		free(bytes);
@@ -173,7 +188,7 @@ static int apply_file(struct applying *a, const struct rk_tune_change *c, const 
 	err = tune_write_atomic(abs, c->wanted, c->wanted_len, c->wanted_mode);
 	journal_step();
 	if (err)
-		return record_failure(a, n, c->path, err);
+		return record_failure(a, n, c->path, err, "writing the new file");
 	a->result->done++;
 	return 0;
 }
@@ -198,7 +213,7 @@ static int apply_live(struct applying *a, const struct rk_tune_change *c, const 
 		err = -EFBIG; /* a /proc or /sys value, not a file: it must fit a record */
 	if (err) {
 		free(raw);
-		return record_failure(a, n, c->path, err);
+		return record_failure(a, n, c->path, err, "reading its value");
 	}
 	if (live_value_is(raw, c->wanted)) {
 		free(raw);
@@ -216,12 +231,12 @@ static int apply_live(struct applying *a, const struct rk_tune_change *c, const 
 	err = write_live(abs, c->wanted, c->wanted_len);
 	journal_step();
 	if (err)
-		return record_failure(a, n, c->path, err);
+		return record_failure(a, n, c->path, err, "writing the new value");
 	a->result->done++;
 	return 0;
 }
 
-/* The newest journal that is not rolled back, or "" when there is none. */
+/* The newest journal that is neither rolled back nor empty, or "" when there is none. */
 static int last_open_journal(const char *root, char *id, size_t size,
 			     enum rk_tune_journal_state *state, char *problem, size_t psize)
 {
@@ -234,7 +249,7 @@ static int last_open_journal(const char *root, char *id, size_t size,
 		struct journal j;
 
 		err = journal_load(root, ids[i], &j);
-		if (!err && j.info.state != RK_TUNE_ROLLED_BACK) {
+		if (!err && j.info.state != RK_TUNE_ROLLED_BACK && j.info.state != RK_TUNE_EMPTY) {
 			snprintf(id, size, "%s", ids[i]);
 			*state = j.info.state;
 			snprintf(problem, psize, "%s", j.info.problem);
@@ -245,8 +260,37 @@ static int last_open_journal(const char *root, char *id, size_t size,
 	return err;
 }
 
-/* An interrupted or damaged journal must be dealt with before anything else is applied, so a
- * tuned value is never taken for an original. */
+/* Remove the empty journals (an apply that stopped before its first record reached the disk,
+ * under an older rdmakit or after a power loss): they changed nothing. *removed: the last. */
+static int discard_empty(const char *root, char *removed, size_t size)
+{
+	char **ids;
+	size_t count;
+	int err = journal_list(root, &ids, &count);
+
+	removed[0] = '\0';
+	for (size_t i = 0; !err && i < count; i++) {
+		struct journal j;
+
+		err = journal_load(root, ids[i], &j);
+		if (!err && j.info.state == RK_TUNE_EMPTY) {
+			rk_log(
+			    RK_LOG_WARNING,
+			    "tune: journal %s is empty (an apply stopped before its first record "
+			    "reached the disk): nothing was changed by it; removing it",
+			    ids[i]);
+			err = journal_discard(&j);
+			if (!err)
+				snprintf(removed, size, "%s", ids[i]);
+		}
+		journal_free(&j);
+	}
+	rk_names_free(ids, count);
+	return err;
+}
+
+/* An interrupted, partly rolled back or damaged journal must be dealt with before anything else
+ * is applied, so a tuned value is never taken for an original. */
 static int check_clean(const char *root)
 {
 	enum rk_tune_journal_state state = RK_TUNE_APPLIED;
@@ -258,40 +302,37 @@ static int check_clean(const char *root)
 	if (state == RK_TUNE_INCOMPLETE)
 		rk_log(RK_LOG_ERR,
 		       "tune: apply %s was interrupted: run rdmakit tune rollback first", id);
+	else if (state == RK_TUNE_PARTLY_ROLLED_BACK)
+		rk_log(RK_LOG_ERR, "tune: the rollback of %s did not restore everything (%s)", id,
+		       problem);
 	else
 		rk_log(RK_LOG_ERR, "tune: journal %s is damaged (%s): nothing is applied over it",
 		       id, problem);
 	return -EBUSY;
 }
 
-static int run_plan(struct applying *a, const char *label, const struct rk_tune_plan *plan)
+static int run_plan(struct applying *a, const struct rk_tune_plan *plan)
 {
-	char when[24], count[24], n[24];
-	const char *begin[] = {"begin", a->j.id, label, when, count};
-	int err;
+	char n[24], done[24], failed[24];
+	const char *end[] = {"end", done, failed};
+	int err = 0;
 
-	snprintf(when, sizeof(when), "%lld", (long long)time(NULL));
-	snprintf(count, sizeof(count), "%zu", plan->count);
-	err = journal_append(&a->j, begin, 5);
 	for (size_t i = 0; i < plan->count && !err; i++) {
 		snprintf(n, sizeof(n), "%zu", i + 1);
 		err = plan->items[i].kind == RK_TUNE_FILE ? apply_file(a, &plan->items[i], n)
 							  : apply_live(a, &plan->items[i], n);
 	}
-	if (!err) {
-		char done[24], failed[24];
-		const char *end[] = {"end", done, failed};
-
-		snprintf(done, sizeof(done), "%zu", a->result->done);
-		snprintf(failed, sizeof(failed), "%zu", a->result->failed);
-		err = journal_append(&a->j, end, 3);
-	}
-	return err;
+	if (err)
+		return err;
+	snprintf(done, sizeof(done), "%zu", a->result->done);
+	snprintf(failed, sizeof(failed), "%zu", a->result->failed);
+	return journal_append(&a->j, end, 3);
 }
 
-/* What apply and rollback check first: root, a usable --root, the journals' lock. */
+/* What apply and rollback check first: root, a usable --root, the journals' lock; then the
+ * empty journals a crash may have left are removed. */
 static int begin_change(const char *what, const char *root, struct rk_tune_result *result,
-			int *lock)
+			int *lock, char *removed, size_t size)
 {
 	int err = need_root(what);
 
@@ -300,6 +341,8 @@ static int begin_change(const char *what, const char *root, struct rk_tune_resul
 		err = rk_tune_check_root(root);
 	if (!err)
 		err = lock_journals(root, lock);
+	if (!err && (err = discard_empty(root, removed, size)) != 0)
+		close(*lock);
 	return err;
 }
 
@@ -307,16 +350,17 @@ int rk_tune_apply(const char *root, const char *label, const struct rk_tune_plan
 		  struct rk_tune_result *result)
 {
 	struct applying a = {.root = root, .result = result};
-	int lock, err = begin_change("apply", root, result, &lock);
+	char removed[16];
+	int lock, err = begin_change("apply", root, result, &lock, removed, sizeof(removed));
 
 	if (err)
 		return err;
 	err = check_clean(root);
 	if (!err && plan->count) {
-		err = journal_create(root, &a.j);
+		err = journal_create(root, label, plan->count, &a.j);
 		if (!err) {
 			snprintf(result->id, sizeof(result->id), "%s", a.j.id);
-			err = run_plan(&a, label, plan);
+			err = run_plan(&a, plan);
 		}
 		journal_free(&a.j);
 	}
@@ -327,7 +371,7 @@ int rk_tune_apply(const char *root, const char *label, const struct rk_tune_plan
 	return err;
 }
 
-static bool restore_live(const char *root, const struct jrecord *r)
+static int restore_live(const char *root, const struct jrecord *r)
 {
 	char abs[4096], line[256], value[272];
 	const char *raw = field(r, 3);
@@ -342,97 +386,180 @@ static bool restore_live(const char *root, const struct jrecord *r)
 		err = write_live(abs, value, strlen(value));
 	}
 	if (err)
-		rk_log(RK_LOG_ERR, "tune: rollback: /%s: %s", field(r, 2), strerror(-err));
-	return err == 0;
+		rk_log(RK_LOG_ERR, "tune: rollback: /%s: %s (writing its original value)",
+		       field(r, 2), refusal(err));
+	return err;
 }
 
-static bool restore_file(const char *root, const struct journal *j, const struct jrecord *r)
+/* A live value that reads as it did before apply (whose write may have been refused). */
+static bool live_is_original(const char *root, const struct jrecord *r)
+{
+	char line[256], original[256], *raw = NULL;
+	size_t len;
+	bool same;
+
+	snprintf(line, sizeof(line), "%.*s", (int)strcspn(field(r, 3), "\n"), field(r, 3));
+	tune_selected(line, original, sizeof(original));
+	if (tune_slurp(root, field(r, 2), &raw, &len, NULL) != 0)
+		return false;
+	same = live_value_is(raw, original);
+	free(raw);
+	return same;
+}
+
+static int restore_file(const char *root, const struct journal *j, const struct jrecord *r)
 {
 	char abs[4096], temp[4200], backup[4200], *bytes = NULL;
+	const char *op = "removing the temporary file apply left";
 	size_t len = 0;
 	int err;
 
 	tune_path(root, field(r, 2), abs, sizeof(abs));
 	tune_temp_path(abs, temp, sizeof(temp));
-	unlink(temp); /* left by an apply killed mid-write */
-	if (strcmp(field(r, 3), "1") != 0) {
+	err = unlink(temp) != 0 && errno != ENOENT ? -errno : 0; /* an apply killed mid-write */
+	if (!err && strcmp(field(r, 3), "1") != 0) {
+		op = "removing the file apply created";
 		err = unlink(abs) != 0 && errno != ENOENT ? -errno : 0;
-	} else {
+	} else if (!err) {
+		op = "reading its backup";
 		journal_backup_path(j, field(r, 1), backup, sizeof(backup));
 		err = tune_slurp("/", backup, &bytes, &len, NULL);
+		if (!err)
+			op = "writing its backup back";
 		if (!err)
 			err = tune_write_atomic(abs, bytes, len, strtoul(field(r, 4), NULL, 8));
 		free(bytes);
 	}
 	if (err)
-		rk_log(RK_LOG_ERR, "tune: rollback: /%s: %s", field(r, 2), strerror(-err));
-	return err == 0;
+		rk_log(RK_LOG_ERR, "tune: rollback: /%s: %s (%s)", field(r, 2), refusal(err), op);
+	return err;
 }
 
-static bool restore_dir(const char *root, const struct jrecord *r)
+static int restore_dir(const char *root, const struct jrecord *r)
 {
 	char abs[4096];
 
 	tune_path(root, field(r, 1), abs, sizeof(abs));
 	if (rmdir(abs) == 0 || errno == ENOENT)
-		return true;
-	rk_log(RK_LOG_ERR, "tune: rollback: /%s: %s", field(r, 1), strerror(errno));
-	return false;
+		return 0;
+	rk_log(RK_LOG_ERR, "tune: rollback: /%s: %s (removing the directory apply created)",
+	       field(r, 1), strerror(errno));
+	return -errno;
 }
 
-/* Undo one record: a change (counted), or a directory apply made (counted only if it fails). */
-static void undo_record(const struct journal *j, const struct jrecord *r,
-			struct rk_tune_result *result)
+/* Undo record i (a change, counted, or a directory apply made, counted only if it fails) and
+ * record it restored; *still counts what stays tuned, for the next rollback to retry. */
+static int undo_record(struct journal *j, size_t i, struct rk_tune_result *result, size_t *still)
 {
-	const char *type = field(r, 0);
-	bool ok = true;
+	const struct jrecord *r = &j->records[i];
+	bool dir = strcmp(field(r, 0), "mkdir") == 0, live = strcmp(field(r, 0), "live") == 0;
+	char n[24];
+	const char *fields[] = {"restored", n};
+	int err = dir	 ? restore_dir(j->root, r)
+		  : live ? restore_live(j->root, r)
+			 : restore_file(j->root, j, r);
 
-	if (strcmp(type, "live") == 0)
-		ok = restore_live(j->root, r);
-	else if (strcmp(type, "file") == 0)
-		ok = restore_file(j->root, j, r);
-	else if (strcmp(type, "mkdir") == 0)
-		ok = restore_dir(j->root, r);
-	if (!ok)
+	if (err)
 		result->failed++;
-	else if (strcmp(type, "live") == 0 || strcmp(type, "file") == 0)
+	else if (!dir)
 		result->done++;
+	if (err && live && live_is_original(j->root, r))
+		rk_log(RK_LOG_WARNING, "tune: rollback: /%s holds its original value", field(r, 2));
+	else if (err) {
+		(*still)++;
+		return 0;
+	}
+	snprintf(n, sizeof(n), "%zu", i + 1);
+	return journal_append(j, fields, 2);
 }
 
+/* Undo, newest first, what no earlier rollback restored, then say how much stays tuned. */
 static int undo(struct journal *j, struct rk_tune_result *result)
 {
-	char when[24], failed[24], path[4200];
-	const char *fields[] = {"rollback", when, failed};
+	char when[24], still_text[24];
+	const char *fields[] = {"rollback", when, still_text};
+	size_t still = 0;
+	int err = journal_reopen(j);
 
-	for (size_t i = j->count; i-- > 1;)
-		undo_record(j, &j->records[i], result);
+	for (size_t i = j->count; !err && i-- > 1;)
+		if (journal_undoable(&j->records[i]) && !j->records[i].restored)
+			err = undo_record(j, i, result, &still);
+	if (err)
+		return err;
 	snprintf(when, sizeof(when), "%lld", (long long)time(NULL));
-	snprintf(failed, sizeof(failed), "%zu", result->failed);
-	snprintf(path, sizeof(path), "%s/journal", j->dir);
-	j->fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
-	if (j->fd < 0)
-		return -errno;
-	if (j->torn && ftruncate(j->fd, (off_t)j->valid_len) != 0) /* drop a torn append */
-		return -errno;
-	return journal_append(j, fields, 3);
+	snprintf(still_text, sizeof(still_text), "%zu", still);
+	err = journal_append(j, fields, 3);
+	if (!err && still)
+		rk_log(RK_LOG_ERR,
+		       "tune: rollback of %s: %zu item%s still tuned: run rdmakit tune rollback "
+		       "again",
+		       j->id, still, still == 1 ? "" : "s");
+	return err;
 }
 
-/* Which journal to roll back: id, or the newest one not rolled back. */
-static int pick_rollback(const char *root, const char *id, char *out, size_t size)
+/* Whether journal id is under root. */
+static int journal_exists(const char *root, const char *id, bool *exists)
+{
+	char **ids;
+	size_t count;
+	int err = journal_list(root, &ids, &count);
+
+	*exists = false;
+	for (size_t i = 0; !err && i < count; i++)
+		*exists = *exists || strcmp(ids[i], id) == 0;
+	rk_names_free(ids, count);
+	return err;
+}
+
+static bool rolled_back(const char *root, const char *id)
+{
+	struct journal j;
+	bool done = journal_load(root, id, &j) == 0 && j.info.state == RK_TUNE_ROLLED_BACK;
+
+	journal_free(&j);
+	return done;
+}
+
+/* Journal id asked for while out is the newest open one: it must be that one. */
+static int check_requested(const char *root, const char *id, const char *out)
+{
+	bool exists;
+	int err = journal_exists(root, id, &exists);
+
+	if (err || (exists && strcmp(id, out) == 0))
+		return err;
+	if (!exists) {
+		rk_log(RK_LOG_ERR,
+		       "tune: journal %s does not exist under %s (see rdmakit tune history)", id,
+		       root);
+		return -ENOENT;
+	}
+	if (!out[0] || strtol(id, NULL, 10) > strtol(out, NULL, 10) || rolled_back(root, id)) {
+		rk_log(RK_LOG_ERR, "tune: journal %s is already rolled back", id);
+		return -EALREADY;
+	}
+	rk_log(RK_LOG_ERR, "tune: roll back %s first: it was applied after %s", out, id);
+	return -EBUSY;
+}
+
+/* Which journal to roll back: id, or the newest open one; 1 when it was an empty journal just
+ * removed (nothing else to do). */
+static int pick_rollback(const char *root, const char *id, const char *removed, char *out,
+			 size_t size)
 {
 	enum rk_tune_journal_state state;
 	char problem[200];
 	int err = last_open_journal(root, out, size, &state, problem, sizeof(problem));
 
-	if (err)
-		return err;
+	if (!err && removed[0] && (id ? strcmp(id, removed) == 0 : !out[0])) {
+		snprintf(out, size, "%s", removed);
+		return 1;
+	}
+	if (err || id)
+		return err ? err : check_requested(root, id, out);
 	if (!out[0]) {
 		rk_log(RK_LOG_ERR, "tune: nothing to roll back under %s", root);
 		return -ENOENT;
-	}
-	if (id && strcmp(id, out) != 0) {
-		rk_log(RK_LOG_ERR, "tune: roll back %s first: it was applied after %s", out, id);
-		return -EBUSY;
 	}
 	return 0;
 }
@@ -440,11 +567,12 @@ static int pick_rollback(const char *root, const char *id, char *out, size_t siz
 int rk_tune_rollback(const char *root, const char *id, struct rk_tune_result *result)
 {
 	struct journal j = {.fd = -1};
-	int lock, err = begin_change("rollback", root, result, &lock);
+	char removed[16];
+	int lock, err = begin_change("rollback", root, result, &lock, removed, sizeof(removed));
 
 	if (err)
 		return err;
-	err = pick_rollback(root, id, result->id, sizeof(result->id));
+	err = pick_rollback(root, id, removed, result->id, sizeof(result->id));
 	if (!err)
 		err = journal_load(root, result->id, &j);
 	if (!err && j.info.state == RK_TUNE_DAMAGED) {
@@ -452,11 +580,14 @@ int rk_tune_rollback(const char *root, const char *id, struct rk_tune_result *re
 		       j.info.problem);
 		err = -EBADMSG;
 	}
-	if (!err)
-		err = undo(&j, result);
+	if (!err && (err = undo(&j, result)) != 0)
+		rk_log(RK_LOG_ERR,
+		       "tune: rollback of %s stopped: %s; what it restored is recorded: run "
+		       "rdmakit tune rollback again",
+		       j.id, strerror(-err));
 	journal_free(&j);
 	close(lock);
-	return err;
+	return err > 0 ? 0 : err;
 }
 
 int rk_tune_history(const char *root, struct rk_tune_history_entry **entries, size_t *count)
@@ -532,37 +663,99 @@ static int verify_file(const char *root, const char *id, const struct jrecord *r
 	return 0;
 }
 
-int rk_tune_verify(const char *root, const char *id, struct rk_tune_audit *audit)
+/* An item a partial rollback left as apply set it. */
+static int still_tuned(struct rk_tune_audit *audit, const char *root, const char *id,
+		       const struct jrecord *r)
+{
+	bool dir = strcmp(field(r, 0), "mkdir") == 0, live = strcmp(field(r, 0), "live") == 0;
+	const char *path = dir ? field(r, 1) : field(r, 2);
+	char subject[300], current[128] = "as apply set it", original[128], *raw = NULL;
+	size_t len;
+
+	snprintf(subject, sizeof(subject), "/%s", path);
+	snprintf(original, sizeof(original), "%s",
+		 dir				 ? "no directory"
+		 : strcmp(field(r, 3), "1") == 0 ? "the file before apply"
+						 : "no file");
+	if (live) {
+		snprintf(original, sizeof(original), "%.*s", (int)strcspn(field(r, 3), "\n"),
+			 field(r, 3));
+		if (tune_slurp(root, path, &raw, &len, NULL) == 0)
+			snprintf(current, sizeof(current), "%.*s", (int)strcspn(raw, "\n"), raw);
+		free(raw);
+	}
+	return rk_tune_report(audit, RK_SEVERITY_WARNING, "TUNE_STILL_TUNED", "journal", subject,
+			      current, original, "rdmakit tune rollback again",
+			      "/%s is still as apply %s set it: its rollback did not restore it",
+			      path, id);
+}
+
+/* The journal verify reads: id (which must be there), or the newest open one. */
+static int pick_verify(const char *root, const char *id, char *out, size_t size)
 {
 	enum rk_tune_journal_state state = RK_TUNE_APPLIED;
-	char picked[16], problem[200];
-	struct journal j;
-	int err = rk_tune_check_root(root);
+	char problem[200];
+	bool exists = false;
+	int err = id ? journal_exists(root, id, &exists)
+		     : last_open_journal(root, out, size, &state, problem, sizeof(problem));
 
-	if (!err && !id)
-		err = last_open_journal(root, picked, sizeof(picked), &state, problem,
-					sizeof(problem));
 	if (err)
 		return err;
-	if (!id && !picked[0]) {
+	if (id && !exists) {
+		rk_log(RK_LOG_ERR,
+		       "tune: journal %s does not exist under %s (see rdmakit tune history)", id,
+		       root);
+		return -ENOENT;
+	}
+	if (id)
+		snprintf(out, size, "%s", id);
+	else if (!out[0]) {
 		rk_log(RK_LOG_ERR, "tune: nothing applied under %s to verify", root);
 		return -ENOENT;
 	}
-	err = journal_load(root, id ? id : picked, &j);
-	if (!err && j.info.state != RK_TUNE_APPLIED) {
+	return 0;
+}
+
+/* Each record's finding: drift from what apply set, or what a partial rollback left. */
+static int verify_records(const char *root, const struct journal *j, struct rk_tune_audit *audit)
+{
+	bool partly = j->info.state == RK_TUNE_PARTLY_ROLLED_BACK;
+	int err = 0;
+
+	for (size_t i = 1; !err && i < j->count; i++) {
+		const struct jrecord *r = &j->records[i];
+
+		if (partly && journal_undoable(r) && !r->restored)
+			err = still_tuned(audit, root, j->id, r);
+		else if (partly)
+			continue;
+		else if (strcmp(field(r, 0), "live") == 0)
+			err = verify_live(root, j->id, r, audit);
+		else if (strcmp(field(r, 0), "file") == 0)
+			err = verify_file(root, j->id, r, audit);
+	}
+	return err;
+}
+
+int rk_tune_verify(const char *root, const char *id, struct rk_tune_audit *audit)
+{
+	char picked[16];
+	struct journal j;
+	int err = rk_tune_check_root(root);
+
+	if (!err)
+		err = pick_verify(root, id, picked, sizeof(picked));
+	if (err)
+		return err;
+	err = journal_load(root, picked, &j);
+	if (!err && j.info.state != RK_TUNE_APPLIED && j.info.state != RK_TUNE_PARTLY_ROLLED_BACK) {
 		rk_log(RK_LOG_ERR, "tune: journal %s is %s%s%s", j.id,
 		       rk_tune_journal_state_name(j.info.state), j.info.problem[0] ? ": " : "",
 		       j.info.problem);
 		err = -EBADMSG;
 	}
-	for (size_t i = 1; !err && i < j.count; i++) {
-		const struct jrecord *r = &j.records[i];
-
-		if (strcmp(field(r, 0), "live") == 0)
-			err = verify_live(root, j.id, r, audit);
-		else if (strcmp(field(r, 0), "file") == 0)
-			err = verify_file(root, j.id, r, audit);
-	}
+	if (!err)
+		err = verify_records(root, &j, audit);
 	journal_free(&j);
 	return err;
 }

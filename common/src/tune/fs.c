@@ -293,6 +293,29 @@ int tune_fsync_dir_of(const char *path)
 	return err;
 }
 
+/* Say which file and which step of writing it failed, and pass the error on. */
+static int write_failed(int err, const char *path, const char *op)
+{
+	rk_log(RK_LOG_ERR, "tune: %s: %s: %s", path, op, strerror(-err));
+	return err;
+}
+
+/* Write, chmod and fsync the temporary copy, then close it. */
+static int fill_temp(int fd, const char *temp, const void *bytes, size_t len, unsigned mode)
+{
+	int err = tune_write_all(fd, bytes, len);
+
+	if (err)
+		write_failed(err, temp, "write");
+	if (!err && fchmod(fd, mode & 07777) != 0)
+		err = write_failed(-errno, temp, "chmod");
+	if (!err && fsync(fd) != 0)
+		err = write_failed(-errno, temp, "fsync");
+	if (close(fd) != 0 && !err)
+		err = write_failed(-errno, temp, "close");
+	return err;
+}
+
 int tune_write_atomic(const char *path, const void *bytes, size_t len, unsigned mode)
 {
 	char temp[4200];
@@ -301,17 +324,13 @@ int tune_write_atomic(const char *path, const void *bytes, size_t len, unsigned 
 	tune_temp_path(path, temp, sizeof(temp));
 	fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
-		return -errno;
-	err = tune_write_all(fd, bytes, len);
-	if (!err && fchmod(fd, mode & 07777) != 0)
-		err = -errno;
-	if (!err && fsync(fd) != 0)
-		err = -errno;
-	if (close(fd) != 0 && !err)
-		err = -errno;
+		return write_failed(-errno, temp, "create");
+	err = fill_temp(fd, temp, bytes, len, mode);
 	if (!err && rename(temp, path) != 0)
-		err = -errno;
-	if (err)
-		unlink(temp);
-	return err ? err : tune_fsync_dir_of(path);
+		err = write_failed(-errno, path, "rename into place");
+	if (err && unlink(temp) != 0 && errno != ENOENT)
+		write_failed(-errno, temp, "unlink");
+	if (!err && (err = tune_fsync_dir_of(path)) != 0)
+		write_failed(err, path, "fsync of its directory");
+	return err;
 }

@@ -9,6 +9,7 @@
 #include "tune_internal.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define ZERO_HASH "0000000000000000"
@@ -106,6 +108,7 @@ static int push_record(struct journal *j, char *line)
 	}
 	r = &j->records[j->count];
 	r->nfields = 0;
+	r->restored = false;
 	for (char *t = strtok_r(line, " ", &save); t && r->nfields < JOURNAL_MAX_FIELDS;
 	     t = strtok_r(NULL, " ", &save)) {
 		r->fields[r->nfields] = strdup(t);
@@ -222,6 +225,8 @@ static bool inside_root(const char *path)
 	return true;
 }
 
+static void mark_restored(struct journal *j, size_t i, const char *n);
+
 /* A change names its backup by number and its file by a path under the root; a rollback must
  * never read or write anywhere else, whatever an edited journal says. */
 static void check_names(struct journal *j, size_t i, const struct jrecord *r)
@@ -234,6 +239,50 @@ static void check_names(struct journal *j, size_t i, const struct jrecord *r)
 		damaged(j, "record %zu names backup \"%s\", not a number", i + 1, n);
 	else if ((change || strcmp(type, "mkdir") == 0) && !inside_root(path))
 		damaged(j, "record %zu names a path outside the root: \"%s\"", i + 1, path);
+	else if (strcmp(type, "restored") == 0)
+		mark_restored(j, i, n);
+}
+
+bool journal_undoable(const struct jrecord *r)
+{
+	const char *type = field(r, 0);
+
+	return strcmp(type, "file") == 0 || strcmp(type, "live") == 0 || strcmp(type, "mkdir") == 0;
+}
+
+/* A "restored" record names, by its 1-based number, a change or mkdir before it. */
+static void mark_restored(struct journal *j, size_t i, const char *n)
+{
+	unsigned long k = strtoul(n, NULL, 10);
+
+	if (!n[0] || strspn(n, "0123456789") != strlen(n) || k < 2 || k > i ||
+	    !journal_undoable(&j->records[k - 1]))
+		damaged(j, "record %zu names record \"%s\", not a change before it", i + 1, n);
+	else
+		j->records[k - 1].restored = true;
+}
+
+/* After a partial rollback the problem names the items it did not restore. */
+static void name_still_tuned(struct journal *j)
+{
+	char *out = j->info.problem;
+	size_t size = sizeof(j->info.problem), used = 0, left = 0;
+
+	used = (size_t)snprintf(out, size, "still tuned:");
+	for (size_t i = 1; i < j->count; i++) {
+		const struct jrecord *r = &j->records[i];
+		const char *path = strcmp(field(r, 0), "mkdir") == 0 ? field(r, 1) : field(r, 2);
+
+		if (!journal_undoable(r) || r->restored)
+			continue;
+		if (used + strlen(path) + 48 < size)
+			used += (size_t)snprintf(out + used, size - used, " /%s", path);
+		else
+			left++;
+	}
+	if (left)
+		used += (size_t)snprintf(out + used, size - used, " and %zu more", left);
+	snprintf(out + used, size - used, " (rdmakit tune rollback again)");
 }
 
 static void summarize(struct journal *j)
@@ -259,10 +308,13 @@ static void summarize(struct journal *j)
 		else if (strcmp(field(r, 0), "end") == 0 && j->info.state == RK_TUNE_INCOMPLETE)
 			j->info.state = RK_TUNE_APPLIED;
 		else if (strcmp(field(r, 0), "rollback") == 0 && j->info.state != RK_TUNE_DAMAGED)
-			j->info.state = RK_TUNE_ROLLED_BACK;
+			j->info.state = strcmp(field(r, 2), "0") == 0 ? RK_TUNE_ROLLED_BACK
+								      : RK_TUNE_PARTLY_ROLLED_BACK;
 		if (strcmp(field(r, 0), "file") == 0 && j->info.state != RK_TUNE_DAMAGED)
 			check_backup(j, r);
 	}
+	if (j->info.state == RK_TUNE_PARTLY_ROLLED_BACK)
+		name_still_tuned(j);
 }
 
 /* j->dir is absolute: its files are read as paths under "/", so a relative --root is taken
@@ -282,10 +334,46 @@ static void set_dir(struct journal *j, const char *root, const char *id)
 		snprintf(j->dir, sizeof(j->dir), "%s/%s", cwd, joined);
 }
 
+/* Only what journal_create writes before its first record: a journal file, a head, its temp. */
+static bool holds_only_journal_files(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	bool only = d != NULL;
+
+	while (only && (e = readdir(d)) != NULL)
+		only = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+		       strcmp(e->d_name, "head") == 0 || strcmp(e->d_name, "journal") == 0 ||
+		       strcmp(e->d_name, ".head.rdmakit-tmp") == 0;
+	if (d)
+		closedir(d);
+	return only;
+}
+
+/* No whole record, no head that committed one, nothing else in the directory: an apply that
+ * stopped (a crash, or an older rdmakit) before its begin record reached the disk. */
+static bool never_started(const struct journal *j)
+{
+	char path[4200], text[64];
+	size_t count = 0;
+	ssize_t n;
+
+	if (j->count != 0 || j->info.state == RK_TUNE_DAMAGED)
+		return false;
+	snprintf(path, sizeof(path), "%s/head", j->dir);
+	if (access(path, F_OK) == 0) {
+		n = tune_read_text("/", path, text, sizeof(text));
+		if (n >= 0 && sscanf(text, "%zu", &count) == 1 && count != 0)
+			return false;
+	}
+	return holds_only_journal_files(j->dir);
+}
+
 int journal_load(const char *root, const char *id, struct journal *j)
 {
-	char path[4200], *data;
-	size_t len;
+	char path[4200], *data = NULL;
+	size_t len = 0;
+	bool missing;
 	int err;
 
 	*j = (struct journal){.fd = -1};
@@ -293,16 +381,35 @@ int journal_load(const char *root, const char *id, struct journal *j)
 	j->info.state = RK_TUNE_INCOMPLETE;
 	snprintf(path, sizeof(path), "%s/journal", j->dir);
 	err = tune_slurp("/", path, &data, &len, NULL);
-	if (err) {
+	missing = err == -ENOENT;
+	if (err && !missing) {
 		damaged(j, "its journal file cannot be read");
-		return err == -ENOENT ? 0 : err;
+		return err;
 	}
-	err = parse_lines(j, data, len);
+	err = missing ? 0 : parse_lines(j, data, len);
 	free(data);
+	if (!err && never_started(j)) {
+		j->info.state = RK_TUNE_EMPTY;
+		snprintf(j->info.problem, sizeof(j->info.problem),
+			 "an apply stopped before its first record reached the disk: nothing was "
+			 "changed by it (the next apply or rollback removes it)");
+		return 0;
+	}
+	if (missing) {
+		damaged(j, "its journal file cannot be read");
+		return 0;
+	}
 	if (!err && j->info.state != RK_TUNE_DAMAGED)
 		check_head(j);
 	if (!err && j->info.state != RK_TUNE_DAMAGED)
 		summarize(j);
+	return err;
+}
+
+/* Say which file and which operation failed, and pass the error on. */
+static int op_failed(int err, const char *path, const char *op)
+{
+	rk_log(RK_LOG_ERR, "tune: %s: %s: %s", path, op, strerror(-err));
 	return err;
 }
 
@@ -324,10 +431,10 @@ static int mkdir_p(const char *path, mode_t mode)
 		if (*p == '/') {
 			*p = '\0';
 			if (mkdir(copy, mode) != 0 && errno != EEXIST)
-				return -errno;
+				return op_failed(-errno, copy, "mkdir");
 			*p = '/';
 		}
-	return mkdir(copy, mode) != 0 && errno != EEXIST ? -errno : 0;
+	return mkdir(copy, mode) != 0 && errno != EEXIST ? op_failed(-errno, copy, "mkdir") : 0;
 }
 
 static int next_id(const char *root, char *id, size_t size)
@@ -349,36 +456,55 @@ static int next_id(const char *root, char *id, size_t size)
 	return 0;
 }
 
-int journal_create(const char *root, struct journal *j)
+/* Remove a journal directory and the files in it (it holds no subdirectory). */
+static int remove_dir(const char *dir)
 {
-	char base[4096], id[24], path[4200];
-	int err;
+	char path[4400];
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int err = 0;
 
-	*j = (struct journal){.fd = -1};
-	tune_path(root, RK_TUNE_JOURNAL_DIR, base, sizeof(base));
-	err = mkdir_p(base, 0700);
-	if (!err)
-		err = next_id(root, id, sizeof(id));
-	if (err)
-		return err;
-	set_dir(j, root, id);
-	if (mkdir(j->dir, 0700) != 0)
-		return -errno;
-	memcpy(j->last_hash, ZERO_HASH, sizeof(j->last_hash));
-	err = write_head(j);
-	if (err)
-		return err;
-	snprintf(path, sizeof(path), "%s/journal", j->dir);
-	j->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
-	if (j->fd < 0)
-		return -errno;
-	j->info.state = RK_TUNE_INCOMPLETE;
-	return tune_fsync_dir_of(path);
+	if (!d)
+		return errno == ENOENT ? 0 : op_failed(-errno, dir, "opendir");
+	while (!err && (e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (unlink(path) != 0 && errno != ENOENT)
+			err = op_failed(-errno, path, "unlink");
+	}
+	closedir(d);
+	if (!err && rmdir(dir) != 0 && errno != ENOENT)
+		err = op_failed(-errno, dir, "rmdir");
+	return err ? err : tune_fsync_dir_of(dir);
 }
 
-int journal_append(struct journal *j, const char *const *fields, size_t nfields)
+/* A temporary journal directory (".ID.new") left by a create that failed or was killed. */
+static int remove_leftovers(const char *base)
 {
-	char *line = malloc(17 + nfields * (3 * JOURNAL_MAX_VALUE + 8) + 2), hash[17];
+	char path[4400];
+	DIR *d = opendir(base);
+	struct dirent *e;
+	int err = 0;
+
+	if (!d)
+		return op_failed(-errno, base, "opendir");
+	while (!err && (e = readdir(d)) != NULL) {
+		size_t len = strlen(e->d_name);
+
+		if (e->d_name[0] != '.' || len < 5 || strcmp(e->d_name + len - 4, ".new") != 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", base, e->d_name);
+		err = remove_dir(path);
+	}
+	closedir(d);
+	return err;
+}
+
+/* Encode, write and fsync one record, then keep it; the head is not updated. */
+static int write_record(struct journal *j, const char *const *fields, size_t nfields)
+{
+	char *line = malloc(17 + nfields * (3 * JOURNAL_MAX_VALUE + 8) + 2), hash[17], path[4200];
 	size_t used = 17;
 	int err;
 
@@ -400,9 +526,12 @@ int journal_append(struct journal *j, const char *const *fields, size_t nfields)
 	memcpy(line, hash, 16);
 	line[16] = ' ';
 	line[used++] = '\n';
+	snprintf(path, sizeof(path), "%s/journal", j->dir);
 	err = tune_write_all(j->fd, line, used);
+	if (err)
+		op_failed(err, path, "write");
 	if (!err && fsync(j->fd) != 0)
-		err = -errno;
+		err = op_failed(-errno, path, "fsync");
 	if (!err) {
 		line[used - 1] = '\0';
 		err = push_record(j, line + 17);
@@ -411,11 +540,92 @@ int journal_append(struct journal *j, const char *const *fields, size_t nfields)
 			memcpy(j->records[j->count - 1].hash, hash, sizeof(hash));
 	}
 	free(line);
+	return err;
+}
+
+/* The journal's first record and head, in the temporary directory j->dir. */
+static int write_first(struct journal *j, const char *const *begin, size_t nfields)
+{
+	char path[4200];
+
+	if (mkdir(j->dir, 0700) != 0)
+		return op_failed(-errno, j->dir, "mkdir");
+	snprintf(path, sizeof(path), "%s/journal", j->dir);
+	j->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
+	if (j->fd < 0)
+		return op_failed(-errno, path, "create");
+	memcpy(j->last_hash, ZERO_HASH, sizeof(j->last_hash));
+	j->info.state = RK_TUNE_INCOMPLETE;
+	{
+		int err = write_record(j, begin, nfields);
+
+		return err ? err : write_head(j);
+	}
+}
+
+int journal_create(const char *root, const char *label, size_t planned, struct journal *j)
+{
+	char base[4096], id[24], final[4096], when[24], count[24];
+	const char *begin[] = {"begin", id, label, when, count};
+	char *slash;
+	int err;
+
+	*j = (struct journal){.fd = -1};
+	tune_path(root, RK_TUNE_JOURNAL_DIR, base, sizeof(base));
+	err = mkdir_p(base, 0700);
+	if (!err)
+		err = remove_leftovers(base);
+	if (!err)
+		err = next_id(root, id, sizeof(id));
+	if (err)
+		return err;
+	snprintf(when, sizeof(when), "%lld", (long long)time(NULL));
+	snprintf(count, sizeof(count), "%zu", planned);
+	set_dir(j, root, id);
+	snprintf(final, sizeof(final), "%s", j->dir);
+	slash = strrchr(j->dir, '/');
+	snprintf(slash + 1, sizeof(j->dir) - (size_t)(slash + 1 - j->dir), ".%s.new", id);
+	err = write_first(j, begin, 5);
+	if (!err && rename(j->dir, final) != 0)
+		err = op_failed(-errno, final, "rename into place");
+	if (err) {
+		remove_dir(j->dir); /* what is left is removed by the next create */
+		return err;
+	}
+	snprintf(j->dir, sizeof(j->dir), "%s", final);
+	err = tune_fsync_dir_of(final);
+	journal_step();
+	return err ? op_failed(err, base, "fsync") : 0;
+}
+
+int journal_append(struct journal *j, const char *const *fields, size_t nfields)
+{
+	int err = write_record(j, fields, nfields);
+
 	journal_step();
 	if (!err)
 		err = write_head(j);
 	journal_step();
 	return err;
+}
+
+int journal_reopen(struct journal *j)
+{
+	char path[4200];
+
+	snprintf(path, sizeof(path), "%s/journal", j->dir);
+	j->fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (j->fd < 0)
+		return op_failed(-errno, path, "open");
+	if (j->torn && ftruncate(j->fd, (off_t)j->valid_len) != 0) /* drop a torn append */
+		return op_failed(-errno, path, "truncate its torn last record");
+	j->torn = false;
+	return 0;
+}
+
+int journal_discard(const struct journal *j)
+{
+	return remove_dir(j->dir);
 }
 
 void journal_free(struct journal *j)

@@ -18,6 +18,7 @@ struct jrecord {
 	char *fields[JOURNAL_MAX_FIELDS]; /* fields[0] is the type */
 	size_t nfields;
 	char hash[17];
+	bool restored; /* a change or mkdir a later "restored" record names */
 };
 
 /* A journal directory, loaded and checked, or being written. */
@@ -37,11 +38,21 @@ struct journal {
 /** Load journal id under root and check its checksums, head and backups (info.state tells). */
 int journal_load(const char *root, const char *id, struct journal *j);
 
-/** Create a new journal with the next id under root. */
-int journal_create(const char *root, struct journal *j);
+/** Create journal <next id> under root with its begin record (label, planned changes): built
+ * under a temporary name and renamed into place once durable, so no crash leaves it empty. */
+int journal_create(const char *root, const char *label, size_t planned, struct journal *j);
+
+/** Open a loaded journal for appending (a torn last record cut off first). */
+int journal_reopen(struct journal *j);
+
+/** Remove an empty journal's directory (RK_TUNE_EMPTY: no record, nothing changed). */
+int journal_discard(const struct journal *j);
 
 /** Append a record (fields[0] is the type), fsync it, then update the head atomically. */
 int journal_append(struct journal *j, const char *const *fields, size_t nfields);
+
+/** A record rollback undoes: a file or live change, or a directory apply made. */
+bool journal_undoable(const struct jrecord *r);
 
 /** Free a loaded or created journal. */
 void journal_free(struct journal *j);
