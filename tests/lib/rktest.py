@@ -1,12 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 """What the Python tests of every folder share: the tree's paths, private copies of the sysfs
 fixtures and writes into them, waiting for a condition, running an rdmakit command for its
-JSON, and the environment that attaches a process to a simulated fabric (tests/sim).
+JSON, the environment that attaches a process to a simulated fabric (tests/sim), and the fault
+shim's environment with a byte-, mode- and owner-exact listing of a tree (the fault matrix).
 
 A test imports it with one line: sys.path.insert(0, <this directory>)."""
+import hashlib
 import json
 import os
 import shutil
+import stat
 import time
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
@@ -73,3 +76,49 @@ def umad2sim_env(sim_name):
     """What a process's environment needs to send its MADs into the simulated fabric sim_name:
     the umad2sim shim preloaded and the ibsim instance named."""
     return {"LD_PRELOAD": UMAD2SIM, "IBSIM_SOCKNAME": sim_name}
+
+
+FAULT_SHIM = os.environ.get("RDMAKIT_FAULT_SHIM", "")
+FAULT_CALLS = ("write", "fsync", "rename", "unlink", "rmdir")
+
+
+def fault_env(call=None, at=None, errno_name="ENOSPC", counts=None):
+    """The environment that preloads the fault shim (tests/fakes/fault_shim.c): the at-th call
+    (1-based) of call fails with errno_name (ENOSPC or EIO); with counts, the shim writes how
+    many of each of FAULT_CALLS the process made to that file at its exit."""
+    env = {"LD_PRELOAD": FAULT_SHIM}
+    if call:
+        env.update(RDMAKIT_FAULT_CALL=call, RDMAKIT_FAULT_AT=str(at),
+                   RDMAKIT_FAULT_ERRNO=errno_name)
+    if counts:
+        env["RDMAKIT_FAULT_COUNTS"] = counts
+    return env
+
+
+def read_call_counts(path):
+    """{call: count} from the file the fault shim wrote."""
+    with open(path) as f:
+        return {name: int(count) for name, count in (line.split() for line in f)}
+
+
+def tree_state(root, skip=()):
+    """{relpath: (kind, mode, uid, gid, sha256 or link target)} of every entry under root, for
+    a byte-, mode- and owner-exact comparison; a path equal to or under one in skip is left
+    out."""
+    state = {}
+    for top, dirs, files in os.walk(root):
+        for name in dirs + files:
+            path = os.path.join(top, name)
+            rel = os.path.relpath(path, root)
+            if any(rel == s or rel.startswith(s + "/") for s in skip):
+                continue
+            st = os.lstat(path)
+            what = ""
+            if stat.S_ISLNK(st.st_mode):
+                what = os.readlink(path)
+            elif stat.S_ISREG(st.st_mode):
+                with open(path, "rb") as f:
+                    what = hashlib.sha256(f.read()).hexdigest()
+            kind = stat.S_IFMT(st.st_mode)
+            state[rel] = (kind, stat.S_IMODE(st.st_mode), st.st_uid, st.st_gid, what)
+    return state

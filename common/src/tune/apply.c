@@ -148,17 +148,28 @@ static int make_parents(struct applying *a, const char *relpath)
 	return err;
 }
 
+/* "uid:gid" of the file at abs, for rollback to give it back ("" when unknown). */
+static void owner_text(const char *abs, char *out, size_t size)
+{
+	struct stat st;
+
+	out[0] = '\0';
+	if (stat(abs, &st) == 0)
+		snprintf(out, size, "%u:%u", (unsigned)st.st_uid, (unsigned)st.st_gid);
+}
+
 static int apply_file(struct applying *a, const struct rk_tune_change *c, const char *n)
 {
 	char abs[4096], backup[4200], mode[16], new_mode[16], len[24], new_len[24], hash[17],
-	    new_hash[17];
+	    new_hash[17], owner[48] = "";
 	char *bytes = NULL;
 	size_t size = 0;
 	mode_t current_mode = 0;
 	int err = tune_slurp(a->root, c->path, &bytes, &size, &current_mode);
 	bool existed = err == 0;
-	const char *fields[] = {"file",	  n,	   c->path, existed ? "1" : "0", mode, len, hash,
-				new_mode, new_len, new_hash};
+	const char *fields[] = {"file",	 n,	   c->path, existed ? "1" : "0",
+				mode,	 len,	   hash,    new_mode,
+				new_len, new_hash, owner};
 
 	if (err && err != -ENOENT)
 		return record_failure(a, n, c->path, err, "reading it");
@@ -174,6 +185,9 @@ static int apply_file(struct applying *a, const struct rk_tune_change *c, const 
 	hash_text(bytes ? bytes : "", size, hash);
 	hash_text(c->wanted, c->wanted_len, new_hash);
 	journal_backup_path(&a->j, n, backup, sizeof(backup));
+	tune_path(a->root, c->path, abs, sizeof(abs));
+	if (existed)
+		owner_text(abs, owner, sizeof(owner));
 	err = make_parents(a, c->path);
 	if (!err && existed) {
 		err = tune_write_atomic(backup, bytes, size, 0600);
@@ -181,10 +195,9 @@ static int apply_file(struct applying *a, const struct rk_tune_change *c, const 
 	}
 	free(bytes);
 	if (!err)
-		err = journal_append(&a->j, fields, 10);
+		err = journal_append(&a->j, fields, 11);
 	if (err)
 		return err;
-	tune_path(a->root, c->path, abs, sizeof(abs));
 	err = tune_write_atomic(abs, c->wanted, c->wanted_len, c->wanted_mode);
 	journal_step();
 	if (err)
@@ -407,8 +420,20 @@ static bool live_is_original(const char *root, const struct jrecord *r)
 	return same;
 }
 
+/* The owner a file record gives its original (field 10, "uid:gid"; older journals: none). */
+static const struct tune_owner *recorded_owner(const struct jrecord *r, struct tune_owner *owner)
+{
+	unsigned uid, gid;
+
+	if (sscanf(field(r, 10), "%u:%u", &uid, &gid) != 2)
+		return NULL;
+	*owner = (struct tune_owner){.uid = uid, .gid = gid};
+	return owner;
+}
+
 static int restore_file(const char *root, const struct journal *j, const struct jrecord *r)
 {
+	struct tune_owner owner;
 	char abs[4096], temp[4200], backup[4200], *bytes = NULL;
 	const char *op = "removing the temporary file apply left";
 	size_t len = 0;
@@ -427,7 +452,9 @@ static int restore_file(const char *root, const struct journal *j, const struct 
 		if (!err)
 			op = "writing its backup back";
 		if (!err)
-			err = tune_write_atomic(abs, bytes, len, strtoul(field(r, 4), NULL, 8));
+			err =
+			    tune_write_atomic_owned(abs, bytes, len, strtoul(field(r, 4), NULL, 8),
+						    recorded_owner(r, &owner));
 		free(bytes);
 	}
 	if (err)

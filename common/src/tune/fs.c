@@ -300,13 +300,17 @@ static int write_failed(int err, const char *path, const char *op)
 	return err;
 }
 
-/* Write, chmod and fsync the temporary copy, then close it. */
-static int fill_temp(int fd, const char *temp, const void *bytes, size_t len, unsigned mode)
+/* Write, chown (owner->uid >= 0), chmod and fsync the temporary copy, then close it. */
+static int fill_temp(int fd, const char *temp, const void *bytes, size_t len, unsigned mode,
+		     const struct tune_owner *owner)
 {
 	int err = tune_write_all(fd, bytes, len);
 
 	if (err)
 		write_failed(err, temp, "write");
+	if (!err && owner && owner->uid >= 0 &&
+	    fchown(fd, (uid_t)owner->uid, (gid_t)owner->gid) != 0)
+		err = write_failed(-errno, temp, "chown");
 	if (!err && fchmod(fd, mode & 07777) != 0)
 		err = write_failed(-errno, temp, "chmod");
 	if (!err && fsync(fd) != 0)
@@ -318,6 +322,12 @@ static int fill_temp(int fd, const char *temp, const void *bytes, size_t len, un
 
 int tune_write_atomic(const char *path, const void *bytes, size_t len, unsigned mode)
 {
+	return tune_write_atomic_owned(path, bytes, len, mode, NULL);
+}
+
+int tune_write_atomic_owned(const char *path, const void *bytes, size_t len, unsigned mode,
+			    const struct tune_owner *owner)
+{
 	char temp[4200];
 	int fd, err;
 
@@ -325,7 +335,7 @@ int tune_write_atomic(const char *path, const void *bytes, size_t len, unsigned 
 	fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return write_failed(-errno, temp, "create");
-	err = fill_temp(fd, temp, bytes, len, mode);
+	err = fill_temp(fd, temp, bytes, len, mode, owner);
 	if (!err && rename(temp, path) != 0)
 		err = write_failed(-errno, path, "rename into place");
 	if (err && unlink(temp) != 0 && errno != ENOENT)

@@ -47,6 +47,15 @@ int tune_path(const char *root, const char *relpath, char *buf, size_t size);
 /** Write bytes to path atomically: a temporary file, fsync, rename, fsync of the directory. */
 int tune_write_atomic(const char *path, const void *bytes, size_t len, unsigned mode);
 
+/* Who owns a file (uid -1: whoever writes it). */
+struct tune_owner {
+	long uid, gid;
+};
+
+/** tune_write_atomic, the file given to owner (NULL: the writer) before it is renamed. */
+int tune_write_atomic_owned(const char *path, const void *bytes, size_t len, unsigned mode,
+			    const struct tune_owner *owner);
+
 /** Write all of bytes to fd, again after EINTR; 0 or -errno. */
 int tune_write_all(int fd, const void *bytes, size_t len);
 
