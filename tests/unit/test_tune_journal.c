@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Unit tests of apply and rollback on a host tree: byte-identical rollback (modes included),
- * apply twice, kill -9 after every write, damaged journals refused, rejected values, verify. */
+ * apply twice, kill -9 after every write, damaged journals refused, rejected values, verify;
+ * empty journals removed, partial rollbacks retried, missing IDs and symlinks named. */
 #include "fixture_util.h"
 #include "rdmakit/sysfs.h"
 #include "rdmakit/tune_journal.h"
@@ -659,6 +660,176 @@ static void test_opensm_set_through_the_journal(void **state)
 	fixture_discard(root);
 }
 
+/* What an apply that stopped before its first record reached the disk left (older rdmakits,
+ * or a power loss): how 0 an empty directory, 1 a head of no record, 2 and an empty journal,
+ * 3 and a begin record cut short. */
+static void leave_empty_journal(const char *root, int how)
+{
+	const char *dirs[] = {"var", "var/lib", "var/lib/rdmakit", "var/lib/rdmakit/tune",
+			      "var/lib/rdmakit/tune/0001"};
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (mkdir(path_in(root, dirs[i]), 0700) != 0)
+			assert_int_equal(errno, EEXIST);
+	if (how >= 1)
+		write_file(root, "var/lib/rdmakit/tune/0001/head", "0 0000000000000000\n");
+	if (how >= 2)
+		write_file(root, "var/lib/rdmakit/tune/0001/journal", "");
+	if (how >= 3)
+		write_file(root, "var/lib/rdmakit/tune/0001/journal", "0123456789abcdef begin 00");
+}
+
+static void expect_one_journal(const char *root, enum rk_tune_journal_state state,
+			       const char *problem)
+{
+	struct rk_tune_history_entry *history;
+	size_t count;
+
+	assert_int_equal(rk_tune_history(root, &history, &count), 0);
+	assert_int_equal(count, 1);
+	assert_int_equal(history[0].state, state);
+	if (problem)
+		assert_string_equal(history[0].problem, problem);
+	free(history);
+}
+
+/* Such a journal is named empty by history, and rollback and apply remove it with a message
+ * instead of calling it damaged and refusing to go on. */
+static void test_empty_journal_is_recognised_and_removed(void **state)
+{
+	(void)state;
+	for (int how = 0; how < 4; how++) {
+		char *root = fixture_copy(HOST_TREE), *before = take_snapshot(root), *after;
+		struct rk_tune_result result;
+
+		leave_empty_journal(root, how);
+		expect_one_journal(root, RK_TUNE_EMPTY,
+				   "an apply stopped before its first record reached the disk: "
+				   "nothing was changed by it (the next apply or rollback removes "
+				   "it)");
+		log_capture_start();
+		assert_int_equal(rk_tune_rollback(root, NULL, &result), 0);
+		assert_string_equal(result.id, "0001");
+		assert_int_equal(result.done + result.failed, 0);
+		assert_int_equal(log_capture_count("journal 0001 is empty"), 1);
+		assert_int_equal(access(path_in(root, "var/lib/rdmakit/tune/0001"), F_OK), -1);
+		leave_empty_journal(root, how);
+		apply_profile(root, "latency", &result); /* not refused */
+		assert_string_equal(result.id, "0001");
+		assert_int_equal(log_capture_count("journal 0001 is empty"), 2);
+		expect_one_journal(root, RK_TUNE_APPLIED, NULL);
+		assert_int_equal(rk_tune_rollback(root, NULL, &result), 0);
+		after = take_snapshot(root);
+		expect_same(before, after);
+		free(after);
+		free(before);
+		fixture_discard(root);
+	}
+}
+
+/* A rollback that cannot restore an item (here its file became a directory) records what it
+ * did restore; history and verify name what is still tuned, apply waits, and rollback again
+ * restores the rest. */
+static void test_partial_rollback_is_retried(void **state)
+{
+	char *root = fixture_copy(HOST_TREE), *before = take_snapshot(root), *after;
+	char *original = read_text(root, "proc/sys/kernel/numa_balancing");
+	struct rk_tune_audit audit = {0};
+	struct rk_tune_result result;
+	struct rk_tune_plan plan;
+	size_t applied;
+
+	(void)state;
+	apply_profile(root, "latency", &result);
+	applied = result.done;
+	assert_int_equal(move_path(root, "proc/sys/kernel/numa_balancing", "numa_balancing.away"),
+			 0);
+	assert_int_equal(mkdir(path_in(root, "proc/sys/kernel/numa_balancing"), 0755), 0);
+	log_capture_start();
+	assert_int_equal(rk_tune_rollback(root, NULL, &result), 0);
+	assert_int_equal(result.failed, 1);
+	assert_int_equal(result.done, applied - 1);
+	assert_int_equal(log_capture_count("rollback: /proc/sys/kernel/numa_balancing: Is a "
+					   "directory (writing its original value)"),
+			 1);
+	assert_int_equal(log_capture_count("1 item still tuned"), 1);
+	expect_one_journal(root, RK_TUNE_PARTLY_ROLLED_BACK,
+			   "still tuned: /proc/sys/kernel/numa_balancing (rdmakit tune rollback "
+			   "again)");
+	assert_int_equal(rk_tune_verify(root, NULL, &audit), 0);
+	assert_int_equal(audit.findings.count, 1);
+	assert_string_equal(audit.findings.items[0].code, "TUNE_STILL_TUNED");
+	assert_string_equal(audit.findings.items[0].subject, "/proc/sys/kernel/numa_balancing");
+	original[strcspn(original, "\n")] = '\0';
+	assert_string_equal(audit.facts[0].recommended, original);
+	rk_tune_audit_free(&audit);
+	plan_profile(root, "latency", &plan);
+	assert_int_equal(rk_tune_apply(root, "latency", &plan, &result), -EBUSY);
+	assert_int_equal(log_capture_count("the rollback of 0001 did not restore everything"), 1);
+	rk_tune_plan_free(&plan);
+	assert_int_equal(rmdir(path_in(root, "proc/sys/kernel/numa_balancing")), 0);
+	assert_int_equal(move_path(root, "numa_balancing.away", "proc/sys/kernel/numa_balancing"),
+			 0);
+	assert_int_equal(rk_tune_rollback(root, NULL, &result), 0); /* again: the rest */
+	assert_int_equal(result.done, 1);
+	assert_int_equal(result.failed, 0);
+	expect_one_journal(root, RK_TUNE_ROLLED_BACK, NULL);
+	after = take_snapshot(root);
+	expect_same(before, after);
+	free(after);
+	free(before);
+	free(original);
+	fixture_discard(root);
+}
+
+/* An ID that is not there is said to be missing, not "applied before" another; one rolled back
+ * is said to be so. */
+static void test_missing_and_rolled_back_ids_are_named(void **state)
+{
+	char *root = fixture_copy(HOST_TREE);
+	struct rk_tune_audit audit = {0};
+	struct rk_tune_result result;
+
+	(void)state;
+	apply_profile(root, "latency", &result);
+	log_capture_start();
+	assert_int_equal(rk_tune_rollback(root, "0099", &result), -ENOENT);
+	assert_int_equal(log_capture_count("journal 0099 does not exist"), 1);
+	assert_int_equal(log_capture_count("it was applied after"), 0);
+	assert_int_equal(rk_tune_verify(root, "0099", &audit), -ENOENT);
+	assert_int_equal(log_capture_count("journal 0099 does not exist"), 2);
+	assert_int_equal(rk_tune_rollback(root, "0001", &result), 0);
+	assert_int_equal(rk_tune_rollback(root, "0001", &result), -EALREADY);
+	assert_int_equal(log_capture_count("journal 0001 is already rolled back"), 1);
+	rk_tune_audit_free(&audit);
+	fixture_discard(root);
+}
+
+/* A live file that is a symbolic link is refused, and the message says so and why. */
+static void test_symlinked_live_file_is_refused_with_its_reason(void **state)
+{
+	char *root = fixture_copy(HOST_TREE), *before, *after;
+	struct rk_tune_result result;
+
+	(void)state;
+	assert_int_equal(move_path(root, "proc/sys/vm/zone_reclaim_mode", "proc/sys/vm/real"), 0);
+	assert_int_equal(symlink("real", path_in(root, "proc/sys/vm/zone_reclaim_mode")), 0);
+	before = take_snapshot(root);
+	log_capture_start();
+	apply_profile(root, "throughput", &result);
+	assert_int_equal(result.failed, 1);
+	assert_int_equal(log_capture_count("/proc/sys/vm/zone_reclaim_mode: refused: it is a "
+					   "symbolic link, and rdmakit never writes through one"),
+			 1);
+	assert_int_equal(rk_tune_rollback(root, NULL, &result), 0);
+	assert_int_equal(last_state(root), RK_TUNE_ROLLED_BACK);
+	after = take_snapshot(root);
+	expect_same(before, after);
+	free(after);
+	free(before);
+	fixture_discard(root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -675,6 +846,10 @@ int main(void)
 	    cmocka_unit_test(test_verify_reports_drift),
 	    cmocka_unit_test(test_apply_needs_root),
 	    cmocka_unit_test(test_opensm_set_through_the_journal),
+	    cmocka_unit_test(test_empty_journal_is_recognised_and_removed),
+	    cmocka_unit_test(test_partial_rollback_is_retried),
+	    cmocka_unit_test(test_missing_and_rolled_back_ids_are_named),
+	    cmocka_unit_test(test_symlinked_live_file_is_refused_with_its_reason),
 	};
 
 	return cmocka_run_group_tests_name("tune_journal", tests, NULL, NULL);
