@@ -273,15 +273,19 @@ static int last_open_journal(const char *root, char *id, size_t size,
 	return err;
 }
 
-/* Remove the empty journals (an apply that stopped before its first record reached the disk,
- * under an older rdmakit or after a power loss): they changed nothing. *removed: the last. */
+/* Remove the temporary journals a failed create left, and the empty ones (an apply that
+ * stopped before its first record reached the disk, under an older rdmakit or after a power
+ * loss): they changed nothing. *removed: the last empty one. */
 static int discard_empty(const char *root, char *removed, size_t size)
 {
 	char **ids;
 	size_t count;
-	int err = journal_list(root, &ids, &count);
+	int err = journal_remove_leftovers(root);
 
 	removed[0] = '\0';
+	if (err)
+		return err;
+	err = journal_list(root, &ids, &count);
 	for (size_t i = 0; !err && i < count; i++) {
 		struct journal j;
 

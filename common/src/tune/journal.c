@@ -488,7 +488,7 @@ static int remove_leftovers(const char *base)
 	int err = 0;
 
 	if (!d)
-		return op_failed(-errno, base, "opendir");
+		return errno == ENOENT ? 0 : op_failed(-errno, base, "opendir");
 	while (!err && (e = readdir(d)) != NULL) {
 		size_t len = strlen(e->d_name);
 
@@ -574,8 +574,6 @@ int journal_create(const char *root, const char *label, size_t planned, struct j
 	tune_path(root, RK_TUNE_JOURNAL_DIR, base, sizeof(base));
 	err = mkdir_p(base, 0700);
 	if (!err)
-		err = remove_leftovers(base);
-	if (!err)
 		err = next_id(root, id, sizeof(id));
 	if (err)
 		return err;
@@ -589,7 +587,7 @@ int journal_create(const char *root, const char *label, size_t planned, struct j
 	if (!err && rename(j->dir, final) != 0)
 		err = op_failed(-errno, final, "rename into place");
 	if (err) {
-		remove_dir(j->dir); /* what is left is removed by the next create */
+		remove_dir(j->dir); /* what is left, the next apply or rollback removes */
 		return err;
 	}
 	snprintf(j->dir, sizeof(j->dir), "%s", final);
@@ -621,6 +619,14 @@ int journal_reopen(struct journal *j)
 		return op_failed(-errno, path, "truncate its torn last record");
 	j->torn = false;
 	return 0;
+}
+
+int journal_remove_leftovers(const char *root)
+{
+	char base[4096];
+
+	tune_path(root, RK_TUNE_JOURNAL_DIR, base, sizeof(base));
+	return remove_leftovers(base);
 }
 
 int journal_discard(const struct journal *j)

@@ -45,6 +45,9 @@ int journal_create(const char *root, const char *label, size_t planned, struct j
 /** Open a loaded journal for appending (a torn last record cut off first). */
 int journal_reopen(struct journal *j);
 
+/** Remove the temporary journal directories a create that failed or was killed left. */
+int journal_remove_leftovers(const char *root);
+
 /** Remove an empty journal's directory (RK_TUNE_EMPTY: no record, nothing changed). */
 int journal_discard(const struct journal *j);
 
