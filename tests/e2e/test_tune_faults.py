@@ -40,11 +40,13 @@ def tune(action, root, *extra, env=None):
 
 
 # Values the host tree has that the profile changes, set as it wants them here: the matrix
-# runs every call of a plan, so its plan keeps one of each kind of change (a live value, a new
-# file in a new directory, a file replaced), not every device's copy.
+# runs every call of a plan, so its plan keeps one of each kind of change (a selector and a
+# plain live value, new files in new directories, a file replaced), not every device's copy.
 ALREADY_TUNED = {
+    "sys/devices/system/cpu/cpu0/cpufreq/scaling_governor": "performance",
     "sys/devices/system/cpu/cpu1/cpufreq/scaling_governor": "performance",
     "sys/devices/system/cpu/cpu2/cpufreq/scaling_governor": "performance",
+    "proc/sys/net/ipv4/conf/ib0/arp_ignore": "1",
     "proc/sys/net/ipv4/conf/ib0/arp_announce": "2",
     "proc/sys/net/ipv4/conf/ib1/arp_ignore": "1",
     "proc/sys/net/ipv4/conf/ib1/arp_announce": "2",
