@@ -4,26 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* How a fact reads beyond what its kind says (a text, or a number that is unknown below 0). */
-enum fact_style {
-	STYLE_PLAIN,
-	STYLE_FLAG,   /* true or false; in text, fmt only when true */
-	STYLE_YES_NO, /* true or false; in text, fmt with "yes" or "no" */
-	STYLE_LANES,  /* "4X" */
-	STYLE_MASK,   /* "0xa651e848" */
-	STYLE_PCI_ID, /* "0x15b3", and 15b3 in text as lspci shows it */
-};
-
-/* A fact where the CLI shows it; fmt is its text, with one conversion: %s, or a double's for a
- * plain number. */
-struct fact_field {
-	enum rk_fact_id id;
-	const char *fmt;
-	enum fact_style style;
-};
-
-#define FIELDS(array) array, sizeof(array) / sizeof(array[0])
-
 static bool fact_known(const struct fact_field *field, const struct rk_fact_subject *item)
 {
 	const struct rk_fact *fact = rk_fact(field->id);
@@ -44,6 +24,11 @@ void print_width(struct printer *p, const char *key, const char *fmt, int lanes)
 	}
 	snprintf(text, sizeof(text), "%dX", lanes);
 	print_string(p, PRINT_ANY, key, fmt, text);
+}
+
+void print_speed(struct printer *p, const char *key, const char *fmt, enum rk_speed speed)
+{
+	print_string(p, PRINT_ANY, key, fmt, speed == RK_SPEED_NONE ? NULL : rk_speed_name(speed));
 }
 
 /* A hexadecimal number, or null when negative; text leaves out the 0x of a PCI id. */
@@ -79,32 +64,68 @@ static void print_fact_number(struct printer *p, const char *key, const struct f
 	case STYLE_PCI_ID:
 		print_hex(p, key, field, value);
 		break;
+	case STYLE_NODE_TYPE:
+		print_string(p, PRINT_ANY, key, field->fmt,
+			     rk_node_type_name((enum rk_node_type)value));
+		break;
+	case STYLE_PORT_STATE:
+		print_string(p, PRINT_ANY, key, field->fmt, rk_port_state_name((int)value));
+		break;
+	case STYLE_PHYS_STATE:
+		print_string(p, PRINT_ANY, key, field->fmt, rk_phys_state_name((int)value));
+		break;
+	case STYLE_SPEED:
+		print_speed(p, key, field->fmt, (enum rk_speed)value);
+		break;
 	default:
 		print_number_or_null(p, PRINT_ANY, key, field->fmt, value);
 	}
 }
 
-static void print_fact(struct printer *p, const struct fact_field *field,
-		       const struct rk_fact_subject *item)
+const char *fact_key(enum rk_fact_id id)
+{
+	const char *name = rk_fact(id)->cli_name;
+	const char *dot = strrchr(name, '.');
+
+	return dot ? dot + 1 : name;
+}
+
+void print_open_fact_object(struct printer *p, enum rk_fact_id id)
+{
+	const char *name = rk_fact(id)->cli_name;
+	char key[32];
+
+	snprintf(key, sizeof(key), "%.*s", (int)(fact_key(id) - 1 - name), name);
+	print_open_object(p, key);
+}
+
+/* Whether an empty text is shown as it is: an SM's or a node's name may be "", and says so. */
+static bool empty_text_shown(const struct rk_fact *fact)
+{
+	return fact->scope == RK_SCOPE_SM_ENTRY || fact->scope == RK_SCOPE_FABRIC_NODE;
+}
+
+void print_fact(struct printer *p, const struct fact_field *field,
+		const struct rk_fact_subject *subject)
 {
 	const struct rk_fact *fact = rk_fact(field->id);
-	const char *dot = strrchr(fact->cli_name, '.');
-	const char *key = dot ? dot + 1 : fact->cli_name;
+	const char *key = fact_key(field->id);
 	char buf[RK_FACT_TEXT_MAX];
 
 	if (fact->kind != RK_KIND_TEXT)
-		print_fact_number(p, key, field, rk_fact_number(fact, item));
-	else if (fact->scope == RK_SCOPE_SM_ENTRY) /* an SM's name may be "", and says so */
-		print_string(p, PRINT_ANY, key, field->fmt, rk_fact_text(fact, item, buf));
+		print_fact_number(p, key, field, rk_fact_number(fact, subject));
+	else if (empty_text_shown(fact))
+		print_string(p, PRINT_ANY, key, field->fmt, rk_fact_text(fact, subject, buf));
 	else
-		print_string_or_null(p, PRINT_ANY, key, field->fmt, rk_fact_text(fact, item, buf));
+		print_string_or_null(p, PRINT_ANY, key, field->fmt,
+				     rk_fact_text(fact, subject, buf));
 }
 
-static void print_facts(struct printer *p, const struct fact_field *fields, size_t count,
-			const struct rk_fact_subject *item)
+void print_facts(struct printer *p, const struct fact_field *fields, size_t count,
+		 const struct rk_fact_subject *subject)
 {
 	for (size_t i = 0; i < count; i++)
-		print_fact(p, &fields[i], item);
+		print_fact(p, &fields[i], subject);
 }
 
 /* The order of the documents' members (the table's differs in places). */
