@@ -128,34 +128,66 @@ void print_facts(struct printer *p, const struct fact_field *fields, size_t coun
 		print_fact(p, &fields[i], subject);
 }
 
-/* The order of the documents' members (the table's differs in places). */
+/* Where a block of lines, a fact each, starts, and how wide its labels (with their colon) are
+ * padded before the values. */
+struct fact_lines {
+	const char *indent;
+	int label_width;
+};
+
+/* The text of a fact on a line of its own: "\t\tRate:            %.15g Gb/s\n" (a number shown
+ * as it is has its text unit after it; a label has no '%'). */
+static void line_format(const struct fact_field *field, const struct fact_lines *lines, char *fmt,
+			size_t size)
+{
+	const struct rk_fact *fact = rk_fact(field->id);
+	bool number = fact->kind != RK_KIND_TEXT && field->style == STYLE_PLAIN;
+	bool unit = number && fact->text_unit[0];
+	char label[64];
+
+	snprintf(label, sizeof(label), "%s:", fact->label);
+	snprintf(fmt, size, "%s%-*s %s%s%s\n", lines->indent, lines->label_width, label,
+		 number ? "%.15g" : "%s", unit ? " " : "", unit ? fact->text_unit : "");
+}
+
+/* Each of count fields of a subject, a line each. */
+static void print_fact_lines(struct printer *p, const struct fact_field *fields, size_t count,
+			     const struct fact_lines *lines, const struct rk_fact_subject *subject)
+{
+	char fmt[128];
+
+	for (size_t i = 0; i < count; i++) {
+		line_format(&fields[i], lines, fmt, sizeof(fmt));
+		print_fact(p, &(struct fact_field){fields[i].id, fmt, fields[i].style}, subject);
+	}
+}
+
+/* The order of the documents' members (the table's differs in places); each a line of text
+ * with the fact's label and text unit. */
 static const struct fact_field port_fields[] = {
-    {RK_FACT_PORT_STATE_NAME, "\t\tState:           %s\n", STYLE_PLAIN},
-    {RK_FACT_PORT_PHYS_STATE_NAME, "\t\tPhysical state:  %s\n", STYLE_PLAIN},
-    {RK_FACT_PORT_RATE, "\t\tRate:            %g Gb/s\n", STYLE_PLAIN},
-    {RK_FACT_PORT_WIDTH, "\t\tWidth:           %s\n", STYLE_LANES},
-    {RK_FACT_PORT_SPEED, "\t\tSpeed:           %s\n", STYLE_PLAIN},
-    {RK_FACT_PORT_LINK_LAYER, "\t\tLink layer:      %s\n", STYLE_PLAIN},
-    {RK_FACT_PORT_LID, "\t\tBase lid:        %.0f\n", STYLE_PLAIN},
-    {RK_FACT_PORT_SM_LID, "\t\tSM lid:          %.0f\n", STYLE_PLAIN},
-    {RK_FACT_PORT_SM_SL, "\t\tSM SL:           %.0f\n", STYLE_PLAIN},
-    {RK_FACT_PORT_LMC, "\t\tLMC:             %.0f\n", STYLE_PLAIN},
-    {RK_FACT_PORT_CAP_MASK, "\t\tCapability mask: %s\n", STYLE_MASK},
-    {RK_FACT_PORT_GID0, "\t\tGID 0:           %s\n", STYLE_PLAIN},
-    {RK_FACT_PORT_NETDEV, "\t\tNetdev:          %s\n", STYLE_PLAIN},
+    {RK_FACT_PORT_STATE_NAME, NULL, STYLE_PLAIN}, {RK_FACT_PORT_PHYS_STATE_NAME, NULL, STYLE_PLAIN},
+    {RK_FACT_PORT_RATE, NULL, STYLE_PLAIN},	  {RK_FACT_PORT_WIDTH, NULL, STYLE_LANES},
+    {RK_FACT_PORT_SPEED, NULL, STYLE_PLAIN},	  {RK_FACT_PORT_LINK_LAYER, NULL, STYLE_PLAIN},
+    {RK_FACT_PORT_LID, NULL, STYLE_PLAIN},	  {RK_FACT_PORT_SM_LID, NULL, STYLE_PLAIN},
+    {RK_FACT_PORT_SM_SL, NULL, STYLE_PLAIN},	  {RK_FACT_PORT_LMC, NULL, STYLE_PLAIN},
+    {RK_FACT_PORT_CAP_MASK, NULL, STYLE_MASK},	  {RK_FACT_PORT_GID0, NULL, STYLE_PLAIN},
+    {RK_FACT_PORT_NETDEV, NULL, STYLE_PLAIN},
 };
 
 static const struct fact_field device_fields[] = {
-    {RK_FACT_DEVICE_NODE_TYPE_NAME, "\tNode type:         %s\n", STYLE_PLAIN},
-    {RK_FACT_DEVICE_NODE_GUID, "\tNode GUID:         %s\n", STYLE_PLAIN},
-    {RK_FACT_DEVICE_SYS_IMAGE_GUID, "\tSystem image GUID: %s\n", STYLE_PLAIN},
-    {RK_FACT_DEVICE_FW_VER, "\tFirmware version:  %s\n", STYLE_PLAIN},
-    {RK_FACT_DEVICE_HCA_TYPE, "\tHCA type:          %s\n", STYLE_PLAIN},
-    {RK_FACT_DEVICE_BOARD_ID, "\tBoard id:          %s\n", STYLE_PLAIN},
-    {RK_FACT_DEVICE_HW_REV, "\tHardware version:  %s\n", STYLE_PLAIN},
-    {RK_FACT_DEVICE_NODE_DESC, "\tNode description:  %s\n", STYLE_PLAIN},
-    {RK_FACT_DEVICE_NUM_PORTS, "\tNumber of ports:   %.0f\n", STYLE_PLAIN},
+    {RK_FACT_DEVICE_NODE_TYPE_NAME, NULL, STYLE_PLAIN},
+    {RK_FACT_DEVICE_NODE_GUID, NULL, STYLE_PLAIN},
+    {RK_FACT_DEVICE_SYS_IMAGE_GUID, NULL, STYLE_PLAIN},
+    {RK_FACT_DEVICE_FW_VER, NULL, STYLE_PLAIN},
+    {RK_FACT_DEVICE_HCA_TYPE, NULL, STYLE_PLAIN},
+    {RK_FACT_DEVICE_BOARD_ID, NULL, STYLE_PLAIN},
+    {RK_FACT_DEVICE_HW_REV, NULL, STYLE_PLAIN},
+    {RK_FACT_DEVICE_NODE_DESC, NULL, STYLE_PLAIN},
+    {RK_FACT_DEVICE_NUM_PORTS, NULL, STYLE_PLAIN},
 };
+
+/* Where the lines of a port's and of a device's facts start, and their values. */
+static const struct fact_lines port_lines = {"\t\t", 16}, device_lines = {"\t", 18};
 
 static const struct fact_field pci_fields[] = {
     {RK_FACT_DEVICE_PCI_ADDRESS, "\tPCI:               %s", STYLE_PLAIN},
@@ -196,12 +228,14 @@ static struct fact_field sm_field(const struct rk_fact *fact)
 
 void print_port_facts(struct printer *p, const struct rk_device *dev, const struct rk_port *port)
 {
-	print_facts(p, FIELDS(port_fields), &(struct rk_fact_subject){.device = dev, .port = port});
+	print_fact_lines(p, FIELDS(port_fields), &port_lines,
+			 &(struct rk_fact_subject){.device = dev, .port = port});
 }
 
 void print_device_facts(struct printer *p, const struct rk_device *dev)
 {
-	print_facts(p, FIELDS(device_fields), &(struct rk_fact_subject){.device = dev});
+	print_fact_lines(p, FIELDS(device_fields), &device_lines,
+			 &(struct rk_fact_subject){.device = dev});
 }
 
 void print_pci_facts(struct printer *p, const struct rk_device *dev)
