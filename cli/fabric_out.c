@@ -143,14 +143,29 @@ static bool link_selected(const struct rk_fabric_link *link, enum link_selection
 	return links == LINKS_ALL || (links == LINKS_DEGRADED && rk_link_degraded(link));
 }
 
+/* The fabric summary's facts on the text's last line (the JSON has the nodes and links). */
+static const struct fact_field summary_fields[] = {
+    {RK_FACT_FABRIC_SWITCHES, "%.0f switches, ", STYLE_PLAIN},
+    {RK_FACT_FABRIC_CAS, "%.0f CAs, ", STYLE_PLAIN},
+    {RK_FACT_FABRIC_ROUTERS, "%.0f routers, ", STYLE_PLAIN},
+    {RK_FACT_FABRIC_LINKS, "%.0f links", STYLE_PLAIN},
+    {RK_FACT_FABRIC_DEGRADED_LINKS, " (%.0f degraded); ", STYLE_PLAIN},
+};
+
+static void print_fabric_summary(struct printer *p, const struct rk_fabric *fabric)
+{
+	double values[RK_FACT_COUNT];
+
+	rk_fabric_fact_values(fabric, NULL, 0, values);
+	for (size_t i = 0; i < sizeof(summary_fields) / sizeof(summary_fields[0]); i++)
+		print_double(p, PRINT_TEXT, NULL, summary_fields[i].fmt,
+			     values[summary_fields[i].id]);
+	print_double(p, PRINT_ANY, fact_key(RK_FACT_FABRIC_DISCOVERY_SECONDS),
+		     "discovered in %.2f s\n", values[RK_FACT_FABRIC_DISCOVERY_SECONDS]);
+}
+
 void print_fabric(struct printer *p, const struct rk_fabric *fabric, enum link_selection links)
 {
-	const struct rk_fact *seconds = rk_fact(RK_FACT_FABRIC_DISCOVERY_SECONDS);
-	double values[RK_FACT_COUNT];
-	struct rk_fabric_summary summary;
-
-	rk_fabric_summarize(fabric, &summary);
-	rk_fabric_fact_values(fabric, NULL, 0, values);
 	print_open_object(p, NULL);
 	print_text_off(p, links != LINKS_NONE);
 	print_open_array(p, "nodes");
@@ -164,11 +179,7 @@ void print_fabric(struct printer *p, const struct rk_fabric *fabric, enum link_s
 			print_link(p, fabric, &fabric->links[i]);
 	print_close(p);
 	print_text_off(p, false);
-	print_text(p, "%zu switches, %zu CAs, %zu routers, %zu links (%zu degraded); ",
-		   summary.switches, summary.cas, summary.routers, summary.links,
-		   summary.degraded_links);
-	print_double(p, PRINT_ANY, seconds->cli_name, "discovered in %.2f s\n",
-		     values[seconds->id]);
+	print_fabric_summary(p, fabric);
 	print_close(p);
 }
 
@@ -308,7 +319,7 @@ void print_sweep(struct printer *p, const struct rk_fabric *fabric, const struct
 		if (sweep->ports[i].status != 0)
 			print_failed_port(p, fabric, &sweep->ports[i]);
 	print_close(p);
-	print_uint(p, PRINT_ANY, rk_fact(RK_FACT_FABRIC_SWEPT_PORTS)->cli_name, "%llu ports swept",
+	print_uint(p, PRINT_ANY, fact_key(RK_FACT_FABRIC_SWEPT_PORTS), "%llu ports swept",
 		   (unsigned long long)values[RK_FACT_FABRIC_SWEPT_PORTS]);
 	print_double(p, PRINT_ANY, "seconds", " in %.2f s", sweep->seconds);
 	print_double_or_null(p, PRINT_ANY, "interval",
