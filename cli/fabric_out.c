@@ -113,6 +113,7 @@ static void print_reason(struct printer *p, bool holds, const char *reason)
 		print_string(p, PRINT_ANY, NULL, " %s", reason);
 }
 
+/* A link: its ends, and its width and speed (its ports', under their facts' keys). */
 static void print_link(struct printer *p, const struct rk_fabric *fabric,
 		       const struct rk_fabric_link *link)
 {
