@@ -195,8 +195,7 @@ static void print_sm_entry(struct printer *p, const struct rk_sm *sm)
 void print_sm(struct printer *p, const struct rk_sm_status *sm)
 {
 	print_open_array(p, "sms");
-	print_text(p, "%-6s %-8s %-18s %-8s %-12s %-10s %s\n", "LID", "ANSWERED", "GUID",
-		   "PRIORITY", "STATE", "ACTIVITY", "NODE");
+	print_sm_heading(p);
 	for (size_t i = 0; i < sm->count; i++)
 		print_sm_entry(p, &sm->sms[i]);
 	print_close(p);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "facts_out.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -246,6 +247,25 @@ void print_pci_facts(struct printer *p, const struct rk_device *dev)
 void print_vanished(struct printer *p, const struct rk_device *dev)
 {
 	print_fact(p, &vanished_field, &(struct rk_fact_subject){.device = dev});
+}
+
+void print_sm_heading(struct printer *p)
+{
+	size_t count;
+	const struct rk_fact *facts = rk_facts_all(&count);
+
+	for (size_t i = 0; i < count; i++) {
+		struct fact_field field = sm_field(&facts[i]);
+		char label[64];
+
+		if (facts[i].scope != RK_SCOPE_SM_ENTRY || !facts[i].cli_name)
+			continue;
+		snprintf(label, sizeof(label), "%s", facts[i].label);
+		for (char *c = label; *c; c++)
+			*c = (char)toupper((unsigned char)*c);
+		print_column_heading(p, field.fmt, label);
+	}
+	print_text(p, "\n");
 }
 
 void print_sm_facts(struct printer *p, const struct rk_sm *sm)

@@ -58,6 +58,9 @@ void print_pci_facts(struct printer *p, const struct rk_device *dev);
 /** "vanished": true or false (" (vanished)" in text when true). */
 void print_vanished(struct printer *p, const struct rk_device *dev);
 
+/** Text only: the heading of the SMs' table, the labels of the facts print_sm_facts writes. */
+void print_sm_heading(struct printer *p);
+
 /** The SM's facts, a loop over the table (its order is sm --json's); one that did not answer
  * has only its LID and that. */
 void print_sm_facts(struct printer *p, const struct rk_sm *sm);
