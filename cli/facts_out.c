@@ -91,13 +91,20 @@ const char *fact_key(enum rk_fact_id id)
 	return dot ? dot + 1 : name;
 }
 
-void print_open_fact_object(struct printer *p, enum rk_fact_id id)
+/* The name of the object a nested fact is a member of ("pci" of "pci.numa_node"), in key. */
+static const char *fact_object(enum rk_fact_id id, char *key, size_t size)
 {
 	const char *name = rk_fact(id)->cli_name;
+
+	snprintf(key, size, "%.*s", (int)(fact_key(id) - 1 - name), name);
+	return key;
+}
+
+void print_open_fact_object(struct printer *p, enum rk_fact_id id)
+{
 	char key[32];
 
-	snprintf(key, sizeof(key), "%.*s", (int)(fact_key(id) - 1 - name), name);
-	print_open_object(p, key);
+	print_open_object(p, fact_object(id, key, sizeof(key)));
 }
 
 /* Whether an empty text is shown as it is: an SM's or a node's name may be "", and says so. */
@@ -241,7 +248,17 @@ void print_device_facts(struct printer *p, const struct rk_device *dev)
 
 void print_pci_facts(struct printer *p, const struct rk_device *dev)
 {
+	char key[32];
+
+	if (!dev->pci.address[0]) {
+		print_null(p, PRINT_JSON, fact_object(RK_FACT_DEVICE_PCI_ADDRESS, key, sizeof(key)),
+			   NULL);
+		print_text(p, "\tPCI:               none (virtual device)\n");
+		return;
+	}
+	print_open_fact_object(p, RK_FACT_DEVICE_PCI_ADDRESS);
 	print_facts(p, FIELDS(pci_fields), &(struct rk_fact_subject){.device = dev});
+	print_close(p);
 }
 
 void print_vanished(struct printer *p, const struct rk_device *dev)

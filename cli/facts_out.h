@@ -52,7 +52,7 @@ void print_port_facts(struct printer *p, const struct rk_device *dev, const stru
 /** The device's facts from node_type to num_ports. */
 void print_device_facts(struct printer *p, const struct rk_device *dev);
 
-/** The members of the device's "pci" object. */
+/** The device's "pci" object, its facts; null (and "none" in text) for a virtual device. */
 void print_pci_facts(struct printer *p, const struct rk_device *dev);
 
 /** "vanished": true or false (" (vanished)" in text when true). */
