@@ -118,7 +118,7 @@ void tune_want_live(struct tune_ctx *ctx, const char *key, const char *relpath, 
 
 	if (!ctx->plan)
 		return;
-	err = tune_slurp(ctx->root, relpath, &raw, &len, NULL);
+	err = tune_slurp_target(ctx->root, relpath, &raw, &len, NULL);
 	if (err)
 		return; /* logged */
 	snprintf(line, sizeof(line), "%.*s", (int)strcspn(raw, "\n"), raw);
@@ -141,7 +141,7 @@ void tune_want_file(struct tune_ctx *ctx, const char *key, const char *relpath, 
 
 	if (!ctx->plan)
 		return;
-	err = tune_slurp(ctx->root, relpath, &raw, &len, &current_mode);
+	err = tune_slurp_target(ctx->root, relpath, &raw, &len, &current_mode);
 	if (err && err != -ENOENT)
 		return; /* logged */
 	if (!err && len == strlen(text) && memcmp(raw, text, len) == 0 && current_mode == mode) {
@@ -249,11 +249,6 @@ int rk_tune_audit_host(const struct rk_tune_options *options, struct rk_tune_aud
 
 	if (err)
 		return err;
-	err = rk_sysfs_open(ctx.root, &ctx.fs);
-	if (err) {
-		rk_log(RK_LOG_ERR, "tune: cannot open %s: %s", ctx.root, strerror(-err));
-		return err;
-	}
 	open_devices(&ctx);
 	tune_check_memory(&ctx);
 	tune_check_cpu(&ctx);
@@ -270,6 +265,5 @@ int rk_tune_audit_host(const struct rk_tune_options *options, struct rk_tune_aud
 	tune_text_free(&ctx.udev_rules);
 	if (ctx.host)
 		rk_host_close(ctx.host);
-	rk_sysfs_close(ctx.fs);
 	return ctx.err;
 }
