@@ -109,9 +109,10 @@ static int record_failure(struct applying *a, const char *n, const char *path, i
 {
 	char text[300];
 	const char *fields[] = {"fail", n, text};
+	const char *why = err == -ELOOP ? "a symbolic link, refused" : strerror(-err);
 
-	snprintf(text, sizeof(text), "%s: %s", path, strerror(-err));
-	rk_log(RK_LOG_ERR, "tune: /%s: %s", path, strerror(-err));
+	snprintf(text, sizeof(text), "%s: %s", path, why);
+	rk_log(RK_LOG_ERR, "tune: /%s: %s", path, why);
 	a->result->failed++;
 	return journal_append(&a->j, fields, 3);
 }
@@ -134,7 +135,10 @@ static int make_parents(struct applying *a, const char *relpath)
 			continue;
 		}
 		if (rootfs_lstat(a->root, rel, &st) == 0 && S_ISLNK(st.st_mode)) {
-			tune_refuse_link(a->root, rel);
+			rk_log(RK_LOG_ERR,
+			       "tune: /%s under %s is a symbolic link to nothing inside the root: "
+			       "refused",
+			       rel, a->root);
 			return -ELOOP;
 		}
 		err = journal_append(&a->j, fields, 2);

@@ -111,7 +111,7 @@ void rk_tune_plan_free(struct rk_tune_plan *plan)
 
 void tune_want_live(struct tune_ctx *ctx, const char *key, const char *relpath, const char *wanted)
 {
-	char value[256], line[272];
+	char value[256] = "", line[272];
 	char *raw = NULL;
 	size_t len = 0;
 	int err;
@@ -119,11 +119,13 @@ void tune_want_live(struct tune_ctx *ctx, const char *key, const char *relpath, 
 	if (!ctx->plan)
 		return;
 	err = tune_slurp_target(ctx->root, relpath, &raw, &len, NULL);
-	if (err)
-		return; /* logged */
-	snprintf(line, sizeof(line), "%.*s", (int)strcspn(raw, "\n"), raw);
-	tune_selected(line, value, sizeof(value));
-	if (strcmp(value, wanted) != 0) {
+	if (err && err != -ELOOP)
+		return; /* logged; a link is planned, and refused by apply */
+	if (raw) {
+		snprintf(line, sizeof(line), "%.*s", (int)strcspn(raw, "\n"), raw);
+		tune_selected(line, value, sizeof(value));
+	}
+	if (!raw || strcmp(value, wanted) != 0) {
 		snprintf(line, sizeof(line), "%s\n", wanted);
 		tune_note_error(ctx, rk_tune_plan_add(ctx->plan, RK_TUNE_LIVE, key, relpath, raw,
 						      len, 0, line, strlen(line), 0));
@@ -142,8 +144,8 @@ void tune_want_file(struct tune_ctx *ctx, const char *key, const char *relpath, 
 	if (!ctx->plan)
 		return;
 	err = tune_slurp_target(ctx->root, relpath, &raw, &len, &current_mode);
-	if (err && err != -ENOENT)
-		return; /* logged */
+	if (err && err != -ENOENT && err != -ELOOP)
+		return; /* logged; a link is planned, and refused by apply */
 	if (!err && len == strlen(text) && memcmp(raw, text, len) == 0 && current_mode == mode) {
 		free(raw);
 		return;

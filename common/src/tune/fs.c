@@ -85,8 +85,8 @@ static int read_all(int fd, char **data, size_t *len)
 void tune_refuse_link(const char *root, const char *relpath)
 {
 	rk_log(RK_LOG_ERR,
-	       "tune: /%s under %s is a symbolic link: refused (rdmakit tune never writes through "
-	       "a link nor replaces one)",
+	       "tune: /%s under %s is a symbolic link: refused (rdmakit tune never writes a file "
+	       "or value through a link, nor replaces one)",
 	       relpath + strspn(relpath, "/"), root);
 }
 
