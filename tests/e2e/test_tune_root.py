@@ -162,6 +162,22 @@ class HostileRoot(unittest.TestCase):
         self.assertTrue(os.path.islink(os.path.join(self.root, NUMA)))
         self.assertEqual(read(os.path.join(self.root, NUMA + ".real")), real)
 
+    def test_rollback_never_turns_a_link_into_a_file(self):
+        """A drop-in replaced by a link after apply: rollback refuses it by name, and the link
+        and what it points to stay as they are."""
+        write(os.path.join(self.root, DROPIN), "# the image's own\n")  # backed up by apply
+        proc = self.run_tune("apply", "--profile", "latency")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        os.unlink(os.path.join(self.root, DROPIN))
+        self.link(DROPIN, "../sysctl.conf")
+        conf = read(os.path.join(self.root, "etc/sysctl.conf"))
+        proc = self.run_tune("rollback")
+        self.assertNotEqual(proc.returncode, 0)
+        self.assertIn(f"/{DROPIN} under {self.root} is a symbolic link", proc.stderr)
+        self.assertEqual(os.readlink(os.path.join(self.root, DROPIN)), "../sysctl.conf")
+        self.assertEqual(read(os.path.join(self.root, "etc/sysctl.conf")), conf)
+        self.expect_outside_untouched()
+
     def test_resealed_journal_through_a_link_is_refused(self):
         write(os.path.join(self.root, DROPIN), "# the image's own\n")  # backed up by apply
         proc = self.run_tune("apply", "--profile", "latency")
