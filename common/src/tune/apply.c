@@ -350,6 +350,7 @@ static bool restore_live(const char *root, const struct jrecord *r)
 	char line[256], value[272];
 	const char *raw = field(r, 3);
 	int err = write_live(root, field(r, 2), raw, strlen(raw));
+
 	if (err == -EINVAL) { /* a selector file ("[always] madvise") takes only the choice */
 		snprintf(line, sizeof(line), "%.*s", (int)strcspn(raw, "\n"), raw);
 		tune_selected(line, value, sizeof(value) - 1);

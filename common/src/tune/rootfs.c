@@ -158,7 +158,8 @@ int rootfs_walk(int rootfd, const char *relpath, int flags, mode_t mode)
 	return done < 0 ? done : fd;
 }
 
-/* openat2 inside rootfd; -ENOSYS on a kernel before 5.6 (or a sandbox without it). */
+/* openat2 inside rootfd; -ENOSYS on a kernel before 5.6, -ENOSYS or -EPERM in a sandbox that
+ * filters it (the walk then gives the answer, the same -EPERM if that was the file's). */
 static int open_in_root(int rootfd, const char *relpath, int flags, mode_t mode)
 {
 	struct open_how how = {.flags = (uint64_t)(flags | O_CLOEXEC),
@@ -184,7 +185,7 @@ int rootfs_open(const char *root, const char *relpath, int flags, mode_t mode)
 	if (rootfd < 0)
 		return -errno;
 	fd = open_in_root(rootfd, rel[0] ? rel : ".", flags, mode);
-	if (fd == -ENOSYS)
+	if (fd == -ENOSYS || fd == -EPERM)
 		fd = rootfs_walk(rootfd, rel, flags, mode);
 	close(rootfd);
 	return fd;
