@@ -155,8 +155,9 @@ static void text_literal(FILE *out, const char *text, size_t len)
 			fputc(text[i], out);
 }
 
-/* fmt with its one conversion shown as "-" in the same width ("%-6u" prints "-     "). */
-static void text_unknown(FILE *out, const char *fmt)
+/* fmt with its one conversion shown as text in the same width ("%-6u" prints "-     " for
+ * "-"). */
+static void text_in_place(FILE *out, const char *fmt, const char *text)
 {
 	const char *conv = fmt;
 	char spec[16] = "%";
@@ -176,7 +177,7 @@ static void text_unknown(FILE *out, const char *fmt)
 		spec[len++] = *conv++;
 	conv += strspn(conv, ".0123456789hlLqjzt");
 	spec[len] = 's';
-	text_print(out, spec, "-");
+	text_print(out, spec, text);
 	if (*conv)
 		text_literal(out, conv + 1, strlen(conv + 1));
 }
@@ -228,7 +229,13 @@ void print_null(struct printer *p, enum print_where where, const char *key, cons
 	if (writes_json(p, where))
 		add(p, key, NULL);
 	else if (writes_text(p, where, fmt))
-		text_unknown(p->out, fmt);
+		text_in_place(p->out, fmt, "-");
+}
+
+void print_column_heading(struct printer *p, const char *fmt, const char *text)
+{
+	if (writes_text(p, PRINT_TEXT, fmt))
+		text_in_place(p->out, fmt, text);
 }
 
 void print_double(struct printer *p, enum print_where where, const char *key, const char *fmt,

@@ -111,6 +111,9 @@ void print_bool(struct printer *p, enum print_where where, const char *key, cons
 /** An unknown value: null, and fmt with "-" for its one conversion in text. */
 void print_null(struct printer *p, enum print_where where, const char *key, const char *fmt);
 
+/** Text only: fmt with text for its one conversion, in the same width (a column's heading). */
+void print_column_heading(struct printer *p, const char *fmt, const char *text);
+
 /* A member of a C struct that is written as it is: key, text, type and offset. */
 struct print_member {
 	const char *key, *fmt; /* fmt: %llu for a whole number, a double's conversion else */

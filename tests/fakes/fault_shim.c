@@ -2,7 +2,9 @@
 /* An LD_PRELOAD shim for the fault matrix (tests/e2e/test_tune_faults.py): it counts the
  * write, fsync, rename, unlink and rmdir calls of a process and makes one of them fail.
  *
- *   RDMAKIT_FAULT_CALL=write|fsync|rename|unlink|rmdir  the call to fail
+ *   RDMAKIT_FAULT_CALL=write|fsync|rename|unlink|rmdir  the call to fail (rename counts
+ *                                                     renameat too, unlink unlinkat, rmdir
+ *                                                     unlinkat with AT_REMOVEDIR)
  *   RDMAKIT_FAULT_AT=N                                   its Nth call fails (1-based)
  *   RDMAKIT_FAULT_ERRNO=ENOSPC|EIO                        with this errno
  *   RDMAKIT_FAULT_COUNTS=FILE                             at exit, "CALL COUNT" lines to FILE
@@ -90,6 +92,26 @@ int rmdir(const char *path)
 	if (!next)
 		next = (int (*)(const char *))real("rmdir");
 	return should_fail(CALL_RMDIR) ? -1 : next(path);
+}
+
+int renameat(int from_dir, const char *from, int to_dir, const char *to)
+{
+	static int (*next)(int, const char *, int, const char *);
+
+	if (!next)
+		next = (int (*)(int, const char *, int, const char *))real("renameat");
+	return should_fail(CALL_RENAME) ? -1 : next(from_dir, from, to_dir, to);
+}
+
+int unlinkat(int dir, const char *path, int flags)
+{
+	static int (*next)(int, const char *, int);
+
+	if (!next)
+		next = (int (*)(int, const char *, int))real("unlinkat");
+	return should_fail(flags & AT_REMOVEDIR ? CALL_RMDIR : CALL_UNLINK)
+		   ? -1
+		   : next(dir, path, flags);
 }
 
 /* At exit, how many of each call the process made, for the driver to enumerate. */

@@ -6,6 +6,7 @@
 #include "journal.h"
 
 #include "rdmakit/log.h"
+#include "rootfs.h"
 #include "tune_internal.h"
 
 #include <ctype.h>
@@ -173,7 +174,7 @@ static void check_head(struct journal *j)
 	size_t count = 0;
 
 	snprintf(path, sizeof(path), "%s/head", j->dir);
-	if (tune_read_text("/", path, text, sizeof(text)) < 0 ||
+	if (tune_read_text(j->root, path, text, sizeof(text)) < 0 ||
 	    sscanf(text, "%zu %16s", &count, hash) != 2) {
 		damaged(j, "its head file is missing or unreadable");
 	} else if (j->count < count) {
@@ -202,7 +203,7 @@ static void check_backup(struct journal *j, const struct jrecord *r)
 	if (strcmp(field(r, 3), "1") != 0)
 		return;
 	journal_backup_path(j, field(r, 1), path, sizeof(path));
-	if (tune_slurp("/", path, &data, &len, NULL) != 0) {
+	if (tune_slurp(j->root, path, &data, &len, NULL) != 0) {
 		damaged(j, "backup %s is missing", field(r, 1));
 		return;
 	}
@@ -317,27 +318,35 @@ static void summarize(struct journal *j)
 		name_still_tuned(j);
 }
 
-/* j->dir is absolute: its files are read as paths under "/", so a relative --root is taken
- * from the working directory. */
+/* j->dir is relative to the root, and every file in it is opened inside the root. */
 static void set_dir(struct journal *j, const char *root, const char *id)
 {
-	char rel[256], joined[3000], cwd[1024];
-
 	snprintf(j->root, sizeof(j->root), "%s", root);
 	snprintf(j->id, sizeof(j->id), "%s", id);
 	snprintf(j->info.id, sizeof(j->info.id), "%s", id);
-	snprintf(rel, sizeof(rel), RK_TUNE_JOURNAL_DIR "/%s", id);
-	tune_path(root, rel, joined, sizeof(joined));
-	if (joined[0] == '/' || !getcwd(cwd, sizeof(cwd)))
-		snprintf(j->dir, sizeof(j->dir), "%s", joined);
-	else
-		snprintf(j->dir, sizeof(j->dir), "%s/%s", cwd, joined);
+	snprintf(j->dir, sizeof(j->dir), RK_TUNE_JOURNAL_DIR "/%s", id);
+}
+
+/* The directory reldir inside root, for readdir (dot names included); NULL with errno set. */
+static DIR *open_dir(const char *root, const char *reldir)
+{
+	int fd = rootfs_open(root, reldir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, 0);
+	DIR *d;
+
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	d = fdopendir(fd);
+	if (!d)
+		close(fd);
+	return d;
 }
 
 /* Only what journal_create writes before its first record: a journal file, a head, its temp. */
-static bool holds_only_journal_files(const char *dir)
+static bool holds_only_journal_files(const char *root, const char *dir)
 {
-	DIR *d = opendir(dir);
+	DIR *d = open_dir(root, dir);
 	struct dirent *e;
 	bool only = d != NULL;
 
@@ -355,18 +364,19 @@ static bool holds_only_journal_files(const char *dir)
 static bool never_started(const struct journal *j)
 {
 	char path[4200], text[64];
+	struct stat st;
 	size_t count = 0;
 	ssize_t n;
 
 	if (j->count != 0 || j->info.state == RK_TUNE_DAMAGED)
 		return false;
 	snprintf(path, sizeof(path), "%s/head", j->dir);
-	if (access(path, F_OK) == 0) {
-		n = tune_read_text("/", path, text, sizeof(text));
+	if (rootfs_lstat(j->root, path, &st) == 0) {
+		n = tune_read_text(j->root, path, text, sizeof(text));
 		if (n >= 0 && sscanf(text, "%zu", &count) == 1 && count != 0)
 			return false;
 	}
-	return holds_only_journal_files(j->dir);
+	return holds_only_journal_files(j->root, j->dir);
 }
 
 int journal_load(const char *root, const char *id, struct journal *j)
@@ -380,7 +390,7 @@ int journal_load(const char *root, const char *id, struct journal *j)
 	set_dir(j, root, id);
 	j->info.state = RK_TUNE_INCOMPLETE;
 	snprintf(path, sizeof(path), "%s/journal", j->dir);
-	err = tune_slurp("/", path, &data, &len, NULL);
+	err = tune_slurp(j->root, path, &data, &len, NULL);
 	missing = err == -ENOENT;
 	if (err && !missing) {
 		damaged(j, "its journal file cannot be read");
@@ -406,10 +416,10 @@ int journal_load(const char *root, const char *id, struct journal *j)
 	return err;
 }
 
-/* Say which file and which operation failed, and pass the error on. */
-static int op_failed(int err, const char *path, const char *op)
+/* Say which file (relative to root) and which operation failed, and pass the error on. */
+static int op_failed(int err, const char *root, const char *relpath, const char *op)
 {
-	rk_log(RK_LOG_ERR, "tune: %s: %s: %s", path, op, strerror(-err));
+	rk_log(RK_LOG_ERR, "tune: /%s under %s: %s: %s", relpath, root, op, strerror(-err));
 	return err;
 }
 
@@ -419,22 +429,24 @@ static int write_head(struct journal *j)
 	int n = snprintf(text, sizeof(text), "%zu %s\n", j->count, j->last_hash);
 
 	snprintf(path, sizeof(path), "%s/head", j->dir);
-	return tune_write_atomic(path, text, (size_t)n, 0600);
+	return tune_write_atomic(j->root, path, text, (size_t)n, 0600);
 }
 
-static int mkdir_p(const char *path, mode_t mode)
+/* Make relpath and the directories above it inside root (those already there are kept). */
+static int mkdir_p(const char *root, const char *relpath, mode_t mode)
 {
 	char copy[4096];
+	int err = 0;
 
-	snprintf(copy, sizeof(copy), "%s", path);
-	for (char *p = copy + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			if (mkdir(copy, mode) != 0 && errno != EEXIST)
-				return op_failed(-errno, copy, "mkdir");
-			*p = '/';
-		}
-	return mkdir(copy, mode) != 0 && errno != EEXIST ? op_failed(-errno, copy, "mkdir") : 0;
+	snprintf(copy, sizeof(copy), "%s", relpath);
+	for (char *p = strchr(copy, '/'); p && !err; p = strchr(p + 1, '/')) {
+		*p = '\0';
+		err = rootfs_mkdir(root, copy, mode);
+		err = err == -EEXIST ? 0 : err;
+		*p = '/';
+	}
+	err = err ? err : rootfs_mkdir(root, copy, mode);
+	return err && err != -EEXIST ? op_failed(err, root, copy, "mkdir") : 0;
 }
 
 static int next_id(const char *root, char *id, size_t size)
@@ -456,48 +468,46 @@ static int next_id(const char *root, char *id, size_t size)
 	return 0;
 }
 
-/* Remove a journal directory and the files in it (it holds no subdirectory). */
-static int remove_dir(const char *dir)
+/* Remove a journal directory inside root and the files in it (it holds no subdirectory). */
+static int remove_dir(const char *root, const char *dir)
 {
-	char path[4400];
-	DIR *d = opendir(dir);
+	DIR *d = open_dir(root, dir);
 	struct dirent *e;
 	int err = 0;
 
 	if (!d)
-		return errno == ENOENT ? 0 : op_failed(-errno, dir, "opendir");
+		return errno == ENOENT ? 0 : op_failed(-errno, root, dir, "open");
 	while (!err && (e = readdir(d)) != NULL) {
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		if (unlink(path) != 0 && errno != ENOENT)
-			err = op_failed(-errno, path, "unlink");
+		if (unlinkat(dirfd(d), e->d_name, 0) != 0 && errno != ENOENT)
+			err = op_failed(-errno, root, dir, "unlink of a file in it");
 	}
 	closedir(d);
-	if (!err && rmdir(dir) != 0 && errno != ENOENT)
-		err = op_failed(-errno, dir, "rmdir");
-	return err ? err : tune_fsync_dir_of(dir);
+	if (!err && (err = rootfs_rmdir(root, dir)) != 0 && err != -ENOENT)
+		return op_failed(err, root, dir, "rmdir");
+	err = tune_fsync_dir_of(root, dir);
+	return err ? op_failed(err, root, RK_TUNE_JOURNAL_DIR, "fsync") : 0;
 }
 
-/* A temporary journal directory (".ID.new") left by a create that failed or was killed. */
-static int remove_leftovers(const char *base)
+/* A temporary journal directory ("ID.new") left by a create that failed or was killed. */
+static int remove_leftovers(const char *root)
 {
-	char path[4400];
-	DIR *d = opendir(base);
-	struct dirent *e;
-	int err = 0;
+	char **names, path[4400];
+	size_t count;
+	int err = rootfs_list(root, RK_TUNE_JOURNAL_DIR, &names, &count);
 
-	if (!d)
-		return errno == ENOENT ? 0 : op_failed(-errno, base, "opendir");
-	while (!err && (e = readdir(d)) != NULL) {
-		size_t len = strlen(e->d_name);
+	if (err)
+		return err == -ENOENT ? 0 : op_failed(err, root, RK_TUNE_JOURNAL_DIR, "list");
+	for (size_t i = 0; i < count && !err; i++) {
+		size_t len = strlen(names[i]);
 
-		if (e->d_name[0] != '.' || len < 5 || strcmp(e->d_name + len - 4, ".new") != 0)
+		if (len < 5 || strcmp(names[i] + len - 4, ".new") != 0)
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", base, e->d_name);
-		err = remove_dir(path);
+		snprintf(path, sizeof(path), RK_TUNE_JOURNAL_DIR "/%s", names[i]);
+		err = remove_dir(root, path);
 	}
-	closedir(d);
+	rk_names_free(names, count);
 	return err;
 }
 
@@ -529,9 +539,9 @@ static int write_record(struct journal *j, const char *const *fields, size_t nfi
 	snprintf(path, sizeof(path), "%s/journal", j->dir);
 	err = tune_write_all(j->fd, line, used);
 	if (err)
-		op_failed(err, path, "write");
+		op_failed(err, j->root, path, "write");
 	if (!err && fsync(j->fd) != 0)
-		err = op_failed(-errno, path, "fsync");
+		err = op_failed(-errno, j->root, path, "fsync");
 	if (!err) {
 		line[used - 1] = '\0';
 		err = push_record(j, line + 17);
@@ -547,32 +557,29 @@ static int write_record(struct journal *j, const char *const *fields, size_t nfi
 static int write_first(struct journal *j, const char *const *begin, size_t nfields)
 {
 	char path[4200];
+	int err = rootfs_mkdir(j->root, j->dir, 0700);
 
-	if (mkdir(j->dir, 0700) != 0)
-		return op_failed(-errno, j->dir, "mkdir");
+	if (err)
+		return op_failed(err, j->root, j->dir, "mkdir");
 	snprintf(path, sizeof(path), "%s/journal", j->dir);
-	j->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
+	j->fd =
+	    rootfs_open(j->root, path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_NOFOLLOW, 0600);
 	if (j->fd < 0)
-		return op_failed(-errno, path, "create");
+		return op_failed(j->fd, j->root, path, "create");
 	memcpy(j->last_hash, ZERO_HASH, sizeof(j->last_hash));
 	j->info.state = RK_TUNE_INCOMPLETE;
-	{
-		int err = write_record(j, begin, nfields);
-
-		return err ? err : write_head(j);
-	}
+	err = write_record(j, begin, nfields);
+	return err ? err : write_head(j);
 }
 
 int journal_create(const char *root, const char *label, size_t planned, struct journal *j)
 {
-	char base[4096], id[24], final[4096], when[24], count[24];
+	char id[24], final[4096], when[24], count[24];
 	const char *begin[] = {"begin", id, label, when, count};
-	char *slash;
 	int err;
 
 	*j = (struct journal){.fd = -1};
-	tune_path(root, RK_TUNE_JOURNAL_DIR, base, sizeof(base));
-	err = mkdir_p(base, 0700);
+	err = mkdir_p(root, RK_TUNE_JOURNAL_DIR, 0700);
 	if (!err)
 		err = next_id(root, id, sizeof(id));
 	if (err)
@@ -581,19 +588,18 @@ int journal_create(const char *root, const char *label, size_t planned, struct j
 	snprintf(count, sizeof(count), "%zu", planned);
 	set_dir(j, root, id);
 	snprintf(final, sizeof(final), "%s", j->dir);
-	slash = strrchr(j->dir, '/');
-	snprintf(slash + 1, sizeof(j->dir) - (size_t)(slash + 1 - j->dir), ".%s.new", id);
+	snprintf(j->dir, sizeof(j->dir), RK_TUNE_JOURNAL_DIR "/%s.new", id);
 	err = write_first(j, begin, 5);
-	if (!err && rename(j->dir, final) != 0)
-		err = op_failed(-errno, final, "rename into place");
+	if (!err && (err = rootfs_rename(root, j->dir, final)) != 0)
+		op_failed(err, root, final, "rename into place");
 	if (err) {
-		remove_dir(j->dir); /* what is left, the next apply or rollback removes */
+		remove_dir(root, j->dir); /* what is left, the next apply or rollback removes */
 		return err;
 	}
 	snprintf(j->dir, sizeof(j->dir), "%s", final);
-	err = tune_fsync_dir_of(final);
+	err = tune_fsync_dir_of(root, final);
 	journal_step();
-	return err ? op_failed(err, base, "fsync") : 0;
+	return err ? op_failed(err, root, RK_TUNE_JOURNAL_DIR, "fsync") : 0;
 }
 
 int journal_append(struct journal *j, const char *const *fields, size_t nfields)
@@ -612,26 +618,23 @@ int journal_reopen(struct journal *j)
 	char path[4200];
 
 	snprintf(path, sizeof(path), "%s/journal", j->dir);
-	j->fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	j->fd = rootfs_open(j->root, path, O_WRONLY | O_APPEND | O_NOFOLLOW, 0);
 	if (j->fd < 0)
-		return op_failed(-errno, path, "open");
+		return op_failed(j->fd, j->root, path, "open");
 	if (j->torn && ftruncate(j->fd, (off_t)j->valid_len) != 0) /* drop a torn append */
-		return op_failed(-errno, path, "truncate its torn last record");
+		return op_failed(-errno, j->root, path, "truncate of its torn last record");
 	j->torn = false;
 	return 0;
 }
 
 int journal_remove_leftovers(const char *root)
 {
-	char base[4096];
-
-	tune_path(root, RK_TUNE_JOURNAL_DIR, base, sizeof(base));
-	return remove_leftovers(base);
+	return remove_leftovers(root);
 }
 
 int journal_discard(const struct journal *j)
 {
-	return remove_dir(j->dir);
+	return remove_dir(j->root, j->dir);
 }
 
 void journal_free(struct journal *j)
@@ -649,17 +652,12 @@ void journal_free(struct journal *j)
 
 int journal_list(const char *root, char ***ids, size_t *count)
 {
-	struct rk_sysfs *fs;
 	char **names;
 	size_t n, kept = 0;
-	int err = rk_sysfs_open(root, &fs);
+	int err = rootfs_list(root, RK_TUNE_JOURNAL_DIR, &names, &n);
 
 	*ids = NULL;
 	*count = 0;
-	if (err)
-		return err;
-	err = rk_sysfs_list(fs, RK_TUNE_JOURNAL_DIR, &names, &n);
-	rk_sysfs_close(fs);
 	if (err == -ENOENT)
 		return 0;
 	if (err == -EACCES || err == -EPERM)
