@@ -58,7 +58,8 @@ const char *rk_rdma_stack_no_umad(const struct rk_rdma_stack *stack)
 	if (stack->umad_ports)
 		return NULL;
 	if (!stack->devices)
-		return "no RDMA device on this host (nothing under /sys/class/infiniband): MADs need an "
+		return "no RDMA device on this host (nothing under /sys/class/infiniband): MADs "
+		       "need an "
 		       "InfiniBand HCA and its driver (mlx5_ib, ...)";
 	if (!stack->umad_loaded)
 		return "ib_umad is not loaded (no /sys/class/infiniband_mad): modprobe ib_umad";
@@ -69,7 +70,8 @@ const char *rk_rdma_stack_no_umad(const struct rk_rdma_stack *stack)
 const char *rk_rdma_stack_no_verbs(const struct rk_rdma_stack *stack)
 {
 	if (!stack->devices)
-		return "no RDMA device on this host (nothing under /sys/class/infiniband): load the "
+		return "no RDMA device on this host (nothing under /sys/class/infiniband): load "
+		       "the "
 		       "HCA's "
 		       "driver (mlx5_ib, ...) or add a soft-RoCE device (rdma link add rxe0 type "
 		       "rxe "
