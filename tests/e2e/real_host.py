@@ -150,11 +150,22 @@ class Checker:
         return doc
 
     def check_doctor(self):
-        doc = self.check_findings("doctor")
-        if doc is not None and not self.machine.devices:
-            codes = [f["code"] for f in doc["findings"]]
-            if codes != ["NO_DEVICES"] or doc["worst"] != "warning":
-                self.problem(self.run("doctor", "--json"), "expected only NO_DEVICES, a warning")
+        for args in (("doctor",), ("doctor", "--probe")):
+            doc = self.check_findings(*args)
+            if doc is not None and not self.machine.devices:
+                codes = [f["code"] for f in doc["findings"]]
+                if codes != ["NO_DEVICES"] or doc["worst"] != "warning":
+                    self.problem(self.run(*args, "--json"), "expected only NO_DEVICES, a warning")
+
+    def check_bench(self):
+        """A client with no server to talk to: it could not run, and says why in its lines."""
+        for run in self.both("bench", "client", "127.0.0.1", "--test", "write_bw", "--port",
+                             "1", "--timeout", "2"):
+            self.expect_status(run, {3})
+            self.expect_own_lines(run)
+            if run.errors and not self.machine.verbs_usable() and \
+                    "no RDMA connection manager: " not in run.errors[0]:
+                self.problem(run, "expected it to say that there is no RDMA connection manager")
 
     def check_mads(self):
         why = self.machine.no_umad()
@@ -212,6 +223,7 @@ class Checker:
         self.check_doctor()
         self.check_mads()
         self.check_probe()
+        self.check_bench()
         self.check_tune()
         return self.problems
 
