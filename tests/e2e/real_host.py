@@ -144,8 +144,8 @@ class Checker:
             self.expect_quiet(run)
         if doc is None:
             return None
-        if WORST_EXIT.get(doc["worst"]) not in (text.status, None) or \
-                WORST_EXIT.get(doc["worst"]) != as_json.status:
+        expected = WORST_EXIT.get(doc["worst"])
+        if expected is None or (text.status, as_json.status) != (expected, expected):
             self.problem(as_json, f"worst {doc['worst']} but exit {as_json.status}/{text.status}")
         return doc
 
