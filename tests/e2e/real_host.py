@@ -10,6 +10,7 @@ lines (no libibumad, libibnetdisc or libibverbs chatter; none at all when it suc
 test_real_host.py runs it here; tests/vm/test_probe.py runs it inside the soft-RoCE VM."""
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -87,6 +88,7 @@ class Checker:
                              f"  stderr: {run.stderr[:600]!r}")
 
     def run(self, *args):
+        os.makedirs(self.cwd, exist_ok=True)
         return Run(self.rdmakit, args, self.cwd)
 
     def expect_status(self, run, allowed):
@@ -219,12 +221,16 @@ class Checker:
             self.problem(self.run("tune", "history", "--json"), "journals listed, none on disk")
 
     def check(self):
-        self.check_host_reads()
-        self.check_doctor()
-        self.check_mads()
-        self.check_probe()
-        self.check_bench()
-        self.check_tune()
+        """Run every command once; the problems found (empty: none)."""
+        try:
+            self.check_host_reads()
+            self.check_doctor()
+            self.check_mads()
+            self.check_probe()
+            self.check_bench()
+            self.check_tune()
+        finally:
+            shutil.rmtree(self.cwd, ignore_errors=True)
         return self.problems
 
 

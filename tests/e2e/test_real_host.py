@@ -4,6 +4,7 @@
 status documented for what the machine has, valid JSON, and no line on stderr that is not
 rdmakit's own. Holds on a machine without an HCA and on one with it."""
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -26,6 +27,7 @@ class RealHost(unittest.TestCase):
     def test_the_machine_is_read_as_rdmakit_reads_it(self):
         """The checker's expectations come from sysfs: they must agree with status --json."""
         checker = real_host.Checker(RDMAKIT)
+        self.addCleanup(shutil.rmtree, checker.cwd, True)
         run = checker.run("status", "--json")
         self.assertEqual(run.status, 0, run.stderr)
         names = sorted(d["name"] for d in run.document()["devices"])
