@@ -157,9 +157,24 @@ static int exit_for(enum rk_severity worst)
 	return worst == RK_SEVERITY_CRITICAL ? 2 : worst == RK_SEVERITY_WARNING ? 1 : 0;
 }
 
+/* What a refusal of the journal code means, for the last line (its message said why). */
+static const char *failure_text(int err)
+{
+	switch (err) {
+	case -EBUSY:
+		return "refused (see the message above)";
+	case -EALREADY:
+		return "nothing to do (see the message above)";
+	case -EBADMSG:
+		return "refused: the journal cannot be trusted (see the message above)";
+	default:
+		return strerror(-err);
+	}
+}
+
 static int failed(const char *what, int err)
 {
-	fprintf(stderr, "rdmakit tune %s: %s\n", what, strerror(-err));
+	fprintf(stderr, "rdmakit tune %s: %s\n", what, failure_text(err));
 	return cli_exit_for(err);
 }
 
