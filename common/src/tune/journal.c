@@ -490,8 +490,8 @@ static int remove_dir(const char *root, const char *dir)
 	return err ? op_failed(err, root, RK_TUNE_JOURNAL_DIR, "fsync") : 0;
 }
 
-/* A temporary journal directory ("ID.new") left by a create that failed or was killed. */
-static int remove_leftovers(const char *root)
+/* Temporary journal directories ("ID.new") are left by a create that failed or was killed. */
+int journal_remove_leftovers(const char *root)
 {
 	char **names, path[4400];
 	size_t count;
@@ -625,11 +625,6 @@ int journal_reopen(struct journal *j)
 		return op_failed(-errno, j->root, path, "truncate of its torn last record");
 	j->torn = false;
 	return 0;
-}
-
-int journal_remove_leftovers(const char *root)
-{
-	return remove_leftovers(root);
 }
 
 int journal_discard(const struct journal *j)
