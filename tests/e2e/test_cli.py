@@ -509,7 +509,10 @@ class HostileTrees(unittest.TestCase):
                 self.assertEqual(rc, 0, err)
                 self.assertIsNone(port(doc, "mlx5_0")["rate_gbps"])
                 self.assertIn("malformed rate", err)
-                self.assertEqual(out["doctor"][:2], (0, {"findings": [], "worst": "ok"}))
+                # issue 18: an ACTIVE port's rate that is not a rate is a finding, not "ok"
+                rc, doc, err = out["doctor"]
+                self.assertEqual((rc, codes(doc)), (1, [("PORT_RATE_UNKNOWN", "mlx5_0:1")]), err)
+                self.assertIn(text, doc["findings"][0]["message"])
 
     def test_node_name_map_that_is_a_fifo(self):
         with fixture_copy("ib-hdr") as root:

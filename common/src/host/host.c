@@ -292,10 +292,12 @@ static int open_device(struct rk_sysfs *fs, const char *name, struct rk_device *
 	int err;
 
 	memset(dev, 0, sizeof(*dev));
-	snprintf(dev->dir, sizeof(dev->dir), CLASS_DIR "/%.*s", RK_DEVICE_NAME_MAX, name);
-	if (strlen(name) > RK_DEVICE_NAME_MAX)
-		return failed(why, -ENAMETOOLONG, dev->dir);
+	if (strlen(name) > RK_DEVICE_NAME_MAX) {
+		snprintf(dir, sizeof(dir), CLASS_DIR "/%s", name);
+		return failed(why, -ENAMETOOLONG, dir);
+	}
 	snprintf(dev->name, sizeof(dev->name), "%s", name);
+	snprintf(dev->dir, sizeof(dev->dir), CLASS_DIR "/%s", name);
 	err = open_ports(fs, dev, why);
 	if (!err) {
 		snprintf(dir, sizeof(dir), "%s/hw_counters", dev->dir);
