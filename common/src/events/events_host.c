@@ -381,8 +381,13 @@ static int readable_event(struct rk_event_list *events, const struct rk_host *ho
 static int track_unreadable(struct unreadable_names *names, const struct rk_host *host,
 			    struct rk_event_list *events)
 {
-	char(*now)[96] = calloc(host->nunreadable ? host->nunreadable : 1, sizeof(*now));
-	int err = now ? 0 : -ENOMEM;
+	char(*now)[96];
+	int err;
+
+	if (names->count == 0 && host->nunreadable == 0)
+		return 0; /* the usual case: every device read, then and now */
+	now = calloc(host->nunreadable ? host->nunreadable : 1, sizeof(*now));
+	err = now ? 0 : -ENOMEM;
 
 	for (size_t i = 0; i < names->count && !err; i++)
 		if (!is_unreadable(host, names->items[i]))
