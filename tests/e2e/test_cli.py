@@ -564,6 +564,10 @@ class Unreadable(unittest.TestCase):
             self.break_device(root, "no ports")
             doc = run_json("doctor", root=root, rc=1)
             self.assertEqual(codes(doc), [("DEVICE_UNREADABLE", "mlx5_1")])
+            proc = run("status", root=root, check_rc=0)
+            self.assertEqual(proc.stdout,
+                             "No RDMA device could be read (1 listed: see the warnings).\n")
+            self.assertIn("mlx5_1: cannot read device", proc.stderr)
 
     def test_rate_unreadable_on_an_active_port(self):
         with fixture_copy("ib-hdr") as root:
