@@ -366,6 +366,39 @@ static void a_failed_host_read_sends_nothing(void **state)
 	host_bench_close(&b);
 }
 
+/* Issue 18: a device that cannot be read is one event and one finding when it starts, however
+ * many passes (each with a rescan here) follow, and one of each when it ends. */
+static void an_unreadable_device_is_one_event_per_transition(void **state)
+{
+	struct host_bench b;
+
+	(void)state;
+	host_bench_open(&b, "ib-hdr");
+	assert_int_equal(host_pass(&b), 0);
+	assert_int_equal(move_path(b.root, "class/infiniband/mlx5_1/ports",
+				   "class/infiniband/mlx5_1/ports.aside"),
+			 0);
+	rk_host_close(b.host); /* reopened: the device is read anew */
+	log_capture_start();
+	assert_int_equal(rk_host_open(b.root, &b.host), 0);
+	assert_int_equal(host_pass(&b), 0);
+	assert_int_equal(count_kind(&b.events, RK_EVENT_DEVICE_UNREADABLE), 1);
+	assert_int_equal(count_kind(&b.events, RK_EVENT_FINDING_RAISED), 1);
+	assert_non_null(strstr(b.events.list.items[0].message, "mlx5_1/ports: No such file"));
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(host_pass(&b), 0);
+		assert_int_equal(b.events.list.count, 0);
+	}
+	assert_int_equal(log_capture_count("mlx5_1: cannot read device"), 1);
+	assert_int_equal(move_path(b.root, "class/infiniband/mlx5_1/ports.aside",
+				   "class/infiniband/mlx5_1/ports"),
+			 0);
+	assert_int_equal(host_pass(&b), 0);
+	assert_int_equal(count_kind(&b.events, RK_EVENT_DEVICE_READABLE), 1);
+	assert_int_equal(count_kind(&b.events, RK_EVENT_FINDING_CLEARED), 1);
+	host_bench_close(&b);
+}
+
 /* The engine's probe_choose: port 1 of the device named by arg, whatever its state. */
 static int choose_port_1(const void *arg, const struct rk_host *host, struct rk_watch_probes *round)
 {
@@ -518,6 +551,7 @@ int main(void)
 	    cmocka_unit_test(a_new_discovery_gives_a_new_topology_copy),
 	    cmocka_unit_test(the_host_pass_flags_its_first_events_at_start),
 	    cmocka_unit_test(a_failed_host_read_sends_nothing),
+	    cmocka_unit_test(an_unreadable_device_is_one_event_per_transition),
 	    cmocka_unit_test(the_probe_job_probes_each_active_port_once_a_round),
 	    cmocka_unit_test(the_probe_job_probes_the_ports_chosen),
 	    cmocka_unit_test(stop_returns_in_time_while_a_discovery_hangs),

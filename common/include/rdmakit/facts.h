@@ -164,7 +164,9 @@ struct rk_fact {
 	const char *unit;
 	const char *help;
 	unsigned column;      /* MIB column (or scalar number), unique in its scope */
-	const char *cli_name; /* its key in the CLI's JSON ("pci.numa_node": nested), or NULL */
+	const char *cli_name; /* its key in the CLI's JSON ("pci.numa_node": nested), or NULL; a
+			       * fabric node's type and a fabric port's states and speed are shown
+			       * by name there */
 	double (*port_number)(const struct rk_port *port);	     /* negative when unknown */
 	const char *(*port_text)(const struct rk_port *port);	     /* "" when unknown */
 	double (*device_number)(const struct rk_device *device);     /* negative when unknown */
