@@ -154,8 +154,11 @@ void print_status(struct printer *p, const struct rk_host *host, const struct po
 {
 	print_open_object(p, NULL);
 	print_open_array(p, "devices");
-	if (host->ndevices == 0)
+	if (host->ndevices == 0 && host->nunreadable == 0)
 		print_text(p, "No RDMA devices found.\n");
+	else if (host->ndevices == 0)
+		print_text(p, "No RDMA device could be read (%zu listed: see the warnings).\n",
+			   host->nunreadable);
 	for (size_t i = 0; i < host->ndevices; i++)
 		if (filter_matches(filter, &host->devices[i], NULL))
 			print_device_status(p, &host->devices[i], filter, verbs);

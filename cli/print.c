@@ -2,6 +2,7 @@
 #include "print.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
@@ -22,7 +23,15 @@ enum print_format print_json_format(bool json, bool one_line)
 	return one_line ? PRINT_FORMAT_JSON_LINE : PRINT_FORMAT_JSON;
 }
 
-void print_end(struct printer *p)
+/* The errno of the first write that failed, for the message at exit. */
+static int first_write_error;
+
+int print_write_error(void)
+{
+	return first_write_error;
+}
+
+bool print_end(struct printer *p)
 {
 	int flags = p->format == PRINT_FORMAT_JSON
 			? JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED
@@ -34,7 +43,11 @@ void print_end(struct printer *p)
 		json_object_put(p->document);
 		p->document = NULL;
 	}
-	fflush(p->out);
+	if (fflush(p->out) == 0 && !ferror(p->out))
+		return true;
+	if (!first_write_error)
+		first_write_error = errno ? errno : EIO;
+	return false;
 }
 
 json_object *print_take_document(struct printer *p)

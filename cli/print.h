@@ -48,8 +48,12 @@ void print_start(struct printer *p, FILE *out, enum print_format format);
  * several documents. */
 enum print_format print_json_format(bool json, bool one_line);
 
-/** Write the document that was built (pretty or one line) and flush the output. */
-void print_end(struct printer *p);
+/** Write the document that was built (pretty or one line) and flush the output; false when
+ * anything written to it failed (main says so and exits non-zero). */
+bool print_end(struct printer *p);
+
+/** The errno of the first output print_end could not write, or 0. */
+int print_write_error(void);
 
 /** The document that was built, which print_end will then not write (the caller puts it);
  * NULL before it is closed, or when it is streamed. */

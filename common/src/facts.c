@@ -646,6 +646,18 @@ void rk_fabric_fact_values(const struct rk_fabric *fabric, const struct rk_sweep
 	values[RK_FACT_FABRIC_DISCOVERY_SECONDS] = fabric->discovery_seconds;
 }
 
+void rk_fabric_readings_fact_values(const struct rk_fabric *fabric,
+				    const struct rk_sweep_readings *sweep, double sweep_seconds,
+				    double values[RK_FACT_COUNT])
+{
+	/* the counts alone: the facts read no port */
+	const struct rk_sweep counts = {.count = sweep ? sweep->count : 0,
+					.answered = sweep ? sweep->answered : 0,
+					.failed = sweep ? sweep->failed : 0};
+
+	rk_fabric_fact_values(fabric, sweep ? &counts : NULL, sweep_seconds, values);
+}
+
 void rk_sm_fact_values(const struct rk_sm_status *status, double values[RK_FACT_COUNT])
 {
 	struct rk_sm_summary summary;

@@ -242,6 +242,11 @@ const struct rk_counter_pair *rk_counter_pair_of(const char *counter, bool *is_t
 void rk_fabric_fact_values(const struct rk_fabric *fabric, const struct rk_sweep *sweep,
 			   double sweep_seconds, double values[RK_FACT_COUNT]);
 
+/** rk_fabric_fact_values from what a snapshot keeps of the sweep (NULL: its facts are NAN). */
+void rk_fabric_readings_fact_values(const struct rk_fabric *fabric,
+				    const struct rk_sweep_readings *sweep, double sweep_seconds,
+				    double values[RK_FACT_COUNT]);
+
 /** Fill values[] of the SM facts; the master_* ones are NAN when no SM is described. */
 void rk_sm_fact_values(const struct rk_sm_status *status, double values[RK_FACT_COUNT]);
 
