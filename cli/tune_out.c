@@ -127,7 +127,7 @@ static void print_journal(struct printer *p, const struct rk_tune_history_entry 
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
 	print_open_object(p, NULL);
 	print_string(p, PRINT_ANY, "id", "%-6s", e->id);
-	print_string(p, PRINT_ANY, "state", " %-12s", rk_tune_journal_state_name(e->state));
+	print_string(p, PRINT_ANY, "state", " %-18s", rk_tune_journal_state_name(e->state));
 	print_string_or_null(p, PRINT_ANY, "label", " %-24s", e->label);
 	print_int(p, PRINT_JSON, "started", NULL, e->started);
 	print_string(p, PRINT_TEXT, NULL, " %-20s", when);
@@ -142,7 +142,7 @@ void print_tune_history(struct printer *p, const struct rk_tune_history_entry *e
 {
 	print_open_object(p, NULL);
 	print_open_array(p, "journals");
-	print_text(p, "%-6s %-12s %-24s %-20s %7s %6s  %s\n", "ID", "STATE", "LABEL",
+	print_text(p, "%-6s %-18s %-24s %-20s %7s %6s  %s\n", "ID", "STATE", "LABEL",
 		   "STARTED (UTC)", "CHANGES", "FAILED", "PROBLEM");
 	for (size_t i = 0; i < count; i++)
 		print_journal(p, &entries[i]);
