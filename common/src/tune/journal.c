@@ -574,7 +574,7 @@ static int write_first(struct journal *j, const char *const *begin, size_t nfiel
 
 int journal_create(const char *root, const char *label, size_t planned, struct journal *j)
 {
-	char id[24], final[4096], when[24], count[24];
+	char id[16], final[4096], when[24], count[24];
 	const char *begin[] = {"begin", id, label, when, count};
 	int err;
 
