@@ -92,7 +92,8 @@ class FabricMode(unittest.TestCase):
         for n in range(1, LEAVES * HOSTS + 1):
             self.assertEqual(states[guid_index(HCA + 16 * n) + ".1"], "4")  # active
         peer = column(rows, PORT, 6)[guid_index(LEAF + 1) + ".2"]
-        self.assertEqual("".join(f"{int(x, 16):02x}" for x in peer.split(":")),
+        self.assertEqual(len(peer.split(":")), 4)  # DISPLAY-HINT "2x:"
+        self.assertEqual("".join(f"{int(x, 16):04x}" for x in peer.split(":")),
                          f"{HCA + 16 * 2:016x}")
         self.assertEqual(column(rows, PORT, 7)[guid_index(LEAF + 1) + ".2"], "1")
         degraded = {k for k, v in column(rows, PORT, 8).items() if v == "1"}
