@@ -176,7 +176,7 @@ static char *read_all(const char *path)
 	int err = errno;
 
 	if (f && text && (ferror(f) || len > FILE_MAX)) {
-		err = ferror(f) ? EIO : EFBIG;
+		err = ferror(f) ? err : EFBIG;
 		free(text);
 		text = NULL;
 	}

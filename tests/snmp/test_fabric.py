@@ -76,6 +76,13 @@ class FabricMode(unittest.TestCase):
         nodes.update({HCA + 16 * n: 1 for n in range(1, LEAVES * HOSTS + 1)})
         return {guid_index(g): str(t) for g, t in nodes.items()}
 
+    def test_served_modes_name_fabric_and_sm(self):
+        """Issue 19: the modes a template discovers the SM and fabric objects by."""
+        agent = self.setup.named(snmptest.ROOT_OID + ".1.1")
+        self.assertEqual(agent["rdmakitServedModes.0"], "host,fabric,sm")
+        sm = self.setup.named(snmptest.ROOT_OID + ".1.4")
+        self.assertGreater(int(sm["rdmakitSmMasterLid.0"]), 0)
+
     def test_nodes_match_the_fabric(self):
         rows = self.setup.walk(snmptest.ROOT_OID + ".1.5")
         self.assertEqual(column(rows, NODE, 2), self.expected_nodes())
