@@ -267,7 +267,7 @@ static int add_driver_counters(struct ak_build_state *build, struct ak_table *ta
 		unsigned state;
 
 		if (counter->metric->kind != RK_KIND_COUNTER || index[2] == 0)
-			continue; /* lifespan is a setting, not a counter */
+			continue; /* lifespan is a setting; 0: the directory has no number left */
 		row = add_driver_counter(table, index, dev, counter);
 		if (!row)
 			return -ENOMEM;
