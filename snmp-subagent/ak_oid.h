@@ -40,5 +40,6 @@ const struct ak_table_def *ak_table_def(enum ak_table_id id);
 #define AK_TRAP_FINDING_CLEARED	 2
 #define AK_TRAP_PORT_STATE	 3
 #define AK_TRAP_SM_MASTER_CHANGE 4
+#define AK_TRAP_FINDING_CHANGED	 5
 
 #endif
