@@ -257,10 +257,12 @@ static int reread_config(const struct ak_args *args, struct ak_config *fresh)
 }
 
 /* The keys that apply at once, and the tune keys (logged on their own). */
-static const char *const live_keys[] = {"refresh",   "expect-rate",  "tune", "tune-interval",
-					"tune-root", "tune-profile", NULL};
+static const char *const live_keys[] = {"refresh",	  "expect-rate",  "fabric-interval",
+					"probe-interval", "tune",	  "tune-interval",
+					"tune-root",	  "tune-profile", NULL};
 
-/* SIGHUP: reread the config; the refresh settings apply at once, the others at a restart. */
+/* SIGHUP: reread the config; the refresh settings and the fabric and probe intervals apply at
+ * once (from the start of the last sweep or round of probes), the others at a restart. */
 static void reload(const struct ak_args *args, struct ak_config *running,
 		   struct ak_refresher *refresher)
 {
@@ -280,8 +282,15 @@ static void reload(const struct ak_args *args, struct ak_config *running,
 			 args->config_path);
 	health.expect_rate_gbps = fresh.expect_rate_gbps;
 	ak_refresher_update(refresher, fresh.refresh, &health);
+	ak_fabric_update(refresher->fabric, &fresh);
+	if (fresh.fabric_interval != running->fabric_interval ||
+	    fresh.probe.interval != running->probe.interval)
+		snmp_log(LOG_INFO, "%s: fabric-interval %g s, probe-interval %g s from now on\n",
+			 args->config_path, fresh.fabric_interval, fresh.probe.interval);
 	running->refresh = fresh.refresh;
 	running->expect_rate_gbps = fresh.expect_rate_gbps;
+	running->fabric_interval = fresh.fabric_interval;
+	running->probe.interval = fresh.probe.interval;
 	ak_config_free(&fresh);
 	snmp_log(LOG_INFO, "%s: reloaded (refresh %g s)\n", args->config_path, running->refresh);
 }

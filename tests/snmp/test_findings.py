@@ -4,8 +4,8 @@
 finding keeps its row while others come and go; rdmakitFindingSummary counts what was raised
 and cleared, says when, and counts the active critical and warning findings; every trap names
 the device and port in plain text and carries the severity as a number, seen by a receiver
-with RDMAKIT-MIB and by one without; a SIGHUP applies a good config and keeps the old one when
-the new one is bad, the log naming the key."""
+with RDMAKIT-MIB and by one without; a SIGHUP applies a good config (what needs a restart
+named in the log) and keeps the old one when the new one is bad, the log naming the key."""
 import os
 import re
 import shutil
@@ -151,10 +151,12 @@ class Findings(unittest.TestCase):
     def test_3_sighup_applies_a_good_config(self):
         self.assertNotIn(("RATE_BELOW_EXPECTED", "mlx5_0:1"), findings(self.setup))
         with open(self.setup.agent.config, "w") as f:
-            f.write("refresh 0.3\nexpect-rate 400\nprobe-interval 120\n")
+            f.write("refresh 0.3\nexpect-rate 400\nprobe-interval 120\nwindow 8\n")
         self.setup.agent.proc.send_signal(signal.SIGHUP)
         wait_for(lambda: "reloaded (refresh 0.3 s)" in self.setup.agent.log(), 10, "reloaded")
-        self.assertIn("probe-interval change only at a restart", self.setup.agent.log())
+        log = self.setup.agent.log()
+        self.assertIn("fabric-interval 30 s, probe-interval 120 s from now on", log)
+        self.assertIn(f"{self.setup.agent.config}: window change only at a restart", log)
         rows = self.wait_rows("the expected rate applied",
                               lambda r: ("RATE_BELOW_EXPECTED", "mlx5_0:1") in r)
         self.assertIn("below the expected 400 Gb/s",
