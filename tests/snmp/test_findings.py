@@ -22,16 +22,21 @@ OK, WARNING, CRITICAL = "1", "2", "3"  # RdmakitSeverity
 NOTIFY = ".1.3.6.1.4.1.8072.9999.9999.42.0.100"  # rdmakitNotifyObjects
 RAISED, CLEARED = (f"= OID: .1.3.6.1.4.1.8072.9999.9999.42.0.{n}\t" for n in (1, 2))
 STATE = "class/infiniband/{}/ports/1/state"
+COLUMNS = ("Code", "Severity", "Subject", "Message", "Remedy", "RaisedAt")
 
 
 def findings(setup):
-    """{(code, subject): {column: value}} of rdmakitFindingTable, with the row's index."""
-    rows = {}
-    for name, value in setup.named("RDMAKIT-MIB::rdmakitFindingTable").items():
-        m = re.match(r"rdmakitFinding(\w+)\.(\d+)$", name)
-        if m:
-            rows.setdefault(int(m.group(2)), {"Index": int(m.group(2))})[m.group(1)] = value
-    return {(r["Code"], r["Subject"]): r for r in rows.values()}
+    """{(code, subject): {column: value}} of rdmakitFindingTable, with the row's index; walked
+    again when a row came or went during the walk (a walk spans snapshots: some columns)."""
+    for _ in range(10):
+        rows = {}
+        for name, value in setup.named("RDMAKIT-MIB::rdmakitFindingTable").items():
+            m = re.match(r"rdmakitFinding(\w+)\.(\d+)$", name)
+            if m:
+                rows.setdefault(int(m.group(2)), {"Index": int(m.group(2))})[m.group(1)] = value
+        if all(len(r) == len(COLUMNS) + 1 for r in rows.values()):
+            return {(r["Code"], r["Subject"]): r for r in rows.values()}
+    raise AssertionError(f"no walk of the findings table saw whole rows: {rows}")
 
 
 def summary(setup):
