@@ -54,6 +54,8 @@ class MasterChange(unittest.TestCase):
             self.assertIn("rdmakitSmMasterPriority.0 = 5", text)
             self.assertIn(f"rdmakitNotifyOldMasterLid.0 = {old_lid}", text)
             self.assertIn("rdmakitNotifyOldMasterGuid.0 = 2:c903:0:11", text)
+            change = next(line for line in text.splitlines() if "rdmakitSmMasterChange" in line)
+            self.assertIn("rdmakitNotifySeverity.0 = warning", change)  # the core's
         finally:
             trapd.stop()
             s.__exit__(None, None, None)
