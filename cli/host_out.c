@@ -149,16 +149,22 @@ static void print_verbs_block(struct printer *p, const struct rk_host *host,
 	}
 }
 
-void print_status(struct printer *p, const struct rk_host *host, const struct port_filter *filter,
-		  bool verbs)
+/* The text line that says why a host shows no device (none listed, or none readable). */
+static void print_no_devices(struct printer *p, const struct rk_host *host)
 {
-	print_open_object(p, NULL);
-	print_open_array(p, "devices");
 	if (host->ndevices == 0 && host->nunreadable == 0)
 		print_text(p, "No RDMA devices found.\n");
 	else if (host->ndevices == 0)
 		print_text(p, "No RDMA device could be read (%zu listed: see the warnings).\n",
 			   host->nunreadable);
+}
+
+void print_status(struct printer *p, const struct rk_host *host, const struct port_filter *filter,
+		  bool verbs)
+{
+	print_open_object(p, NULL);
+	print_open_array(p, "devices");
+	print_no_devices(p, host);
 	for (size_t i = 0; i < host->ndevices; i++)
 		if (filter_matches(filter, &host->devices[i], NULL))
 			print_device_status(p, &host->devices[i], filter, verbs);
@@ -206,6 +212,7 @@ void print_counters(struct printer *p, const struct rk_host *host, const struct 
 	print_double_or_null(p, PRINT_ANY, "interval", interval > 0 ? "Interval: %.3f s\n" : NULL,
 			     interval > 0 ? interval : -1);
 	print_open_array(p, "devices");
+	print_no_devices(p, host);
 	for (size_t i = 0; i < host->ndevices; i++)
 		if (filter_matches(filter, &host->devices[i], NULL))
 			print_device_sample(p, &host->devices[i], filter, interval);
