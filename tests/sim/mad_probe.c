@@ -17,7 +17,7 @@
  *   sminfo lid=.. status=.. attempts=.. mad_status=0x.. done_ms=.. guid=0x.. priority=..
  *   dr path=0,1,.. status=.. ... node_type=.. num_ports=.. node_guid=0x..
  *   stats run=.. requests=.. sent=.. answered=.. timeouts=.. retried=.. errors=.. ignored=..
- *         elapsed_ms=.. rc=.. done_calls=.. done_dups=..
+ *         elapsed_ms=.. rc=.. done_calls=.. done_dups=.. most_in_flight=.. most_to_one_agent=..
  *
  * Exit status: 0 when every run returned 0 and done() came exactly once per request, 1
  * otherwise, 2 for bad usage.
@@ -308,9 +308,10 @@ static bool run_once(struct rk_mad_port *port, struct batch *b, const struct con
 			print_dr(&b->requests[i], &b->probes[i]);
 	}
 	printf("stats run=%u requests=%zu sent=%zu answered=%zu timeouts=%zu retried=%zu "
-	       "errors=%zu ignored=%zu elapsed_ms=%.3f rc=%d done_calls=%zu done_dups=%zu\n",
+	       "errors=%zu ignored=%zu elapsed_ms=%.3f rc=%d done_calls=%zu done_dups=%zu "
+	       "most_in_flight=%zu most_to_one_agent=%zu\n",
 	       run, b->count, st.sent, st.answered, st.timeouts, st.retried, st.errors, st.ignored,
-	       elapsed, rc, calls, dups);
+	       elapsed, rc, calls, dups, st.most_in_flight, st.most_to_one_agent);
 	fflush(stdout);
 	return rc == 0 && calls == b->count && dups == 0;
 }
