@@ -49,7 +49,7 @@ for line in list(open(sys.argv[1]))[1:]:
 
 # "median min max" of the numbers on stdin
 summary() {
-	sort -g | awk '{ v[NR] = $1 } END { printf "%.3f %.3f %.3f", v[int((NR + 1) / 2)], v[1], v[NR] }'
+	sort -g | awk '{ v[NR] = $1 } END { printf "%.3f %.3f %.3f\n", v[int((NR + 1) / 2)], v[1], v[NR] }'
 }
 
 for w in 32 4096; do : >"$work/one.$w" && : >"$work/steady.$w.s"; done
