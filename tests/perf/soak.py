@@ -114,8 +114,9 @@ def vm_rss(pid):
 
 
 def heap_in_use(info_dir, pid):
-    """kB of glibc heap in use (arenas' current size less their free chunks, plus mmapped
-    chunks) from the process's last malloc_info, or None without one."""
+    """kB of glibc heap in use (arenas' current size less their free chunks, so the unused top
+    of each arena counts as used, plus mmapped chunks) from the process's last malloc_info, or
+    None without one."""
     try:
         with open(os.path.join(info_dir, f"{pid}.xml")) as f:
             text = f.read()
