@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "bench_out.h"
 
+#include "facts_out.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -10,7 +12,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* The context; the text's header line shows where the run went and how (mtu after gid_type). */
+/* The context (its port's link layer and its device's NUMA node under their facts' keys); the
+ * text's header line shows where the run went and how (mtu after gid_type). */
 static void print_context(struct printer *p, const struct rk_bench_client_options *o,
 			  const struct rk_bench_context *c)
 {
@@ -24,14 +27,14 @@ static void print_context(struct printer *p, const struct rk_bench_client_option
 	print_string(p, PRINT_ANY, "device", " via %s", c->device);
 	print_string(p, PRINT_JSON, "firmware", NULL, c->fw_ver);
 	print_uint(p, PRINT_ANY, "port", ":%llu", c->port);
-	print_string(p, PRINT_ANY, "link_layer", " (%s", c->link_layer);
+	print_string(p, PRINT_ANY, fact_key(RK_FACT_PORT_LINK_LAYER), " (%s", c->link_layer);
 	print_uint(p, PRINT_JSON, "mtu_bytes", NULL, c->mtu);
 	print_string(p, PRINT_ANY, "gid_type", ", %s", c->gid_type);
 	print_text(p, ", MTU %u)", c->mtu);
 	print_int(p, PRINT_JSON, "max_msg_size_bytes", NULL, c->max_msg_size);
 	print_double_or_null(p, PRINT_JSON, "link_rate_gbps", NULL, c->link_data_gbps);
 	print_double_or_null(p, PRINT_JSON, "pcie_gbps", NULL, c->pcie_data_gbps);
-	print_number_or_null(p, PRINT_JSON, "numa_node", NULL, c->numa_node);
+	print_number_or_null(p, PRINT_JSON, fact_key(RK_FACT_DEVICE_NUMA_NODE), NULL, c->numa_node);
 	print_string(p, PRINT_JSON, "cpu_binding", NULL, c->cpu_binding);
 	print_string(p, PRINT_JSON, "clock", NULL, rk_bench_clock_name(o->params.test));
 	print_close(p);

@@ -58,13 +58,14 @@ static bool parse_counters_args(int argc, char **argv, struct counters_args *arg
 	return true;
 }
 
-static void print_sample(const struct counters_args *args, const struct rk_host *host)
+/* False when the output could not be written: no point sampling on. */
+static bool print_sample(const struct counters_args *args, const struct rk_host *host)
 {
 	struct printer printer;
 
 	print_start(&printer, stdout, print_json_format(args->common.json, args->count != 1));
 	print_counters(&printer, host, &args->filter);
-	print_end(&printer);
+	return print_end(&printer);
 }
 
 int cmd_counters(int argc, char **argv)
@@ -78,13 +79,12 @@ int cmd_counters(int argc, char **argv)
 	host = cli_open_filtered_host(&args.common, &args.filter);
 	if (!host)
 		return EXIT_TROUBLE;
-	print_sample(&args, host);
-	for (unsigned long n = 1; args.count == 0 || n < args.count; n++) {
+	for (unsigned long n = 1; print_sample(&args, host) && (args.count == 0 || n < args.count);
+	     n++) {
 		cli_sleep(args.interval);
 		rk_host_refresh(host);
 		if (!args.common.json)
 			printf("\n");
-		print_sample(&args, host);
 	}
 	rk_host_close(host);
 	return 0;

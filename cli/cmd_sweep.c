@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "fabric_out.h"
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -83,14 +84,15 @@ static void show_progress(size_t done, size_t total, void *ctx)
 			done == total ? "\n" : "");
 }
 
-static void show_sweep(const struct sweep_args *args, const struct rk_monitor *monitor)
+/* -EIO when the output could not be written: no point sweeping on. */
+static int show_sweep(const struct sweep_args *args, const struct rk_monitor *monitor)
 {
 	struct printer printer;
 
 	print_start(&printer, stdout,
 		    args->common.json ? PRINT_FORMAT_JSON_STREAM : PRINT_FORMAT_TEXT);
 	print_sweep(&printer, monitor->fabric, &monitor->sweep, args->errors_only);
-	print_end(&printer);
+	return print_end(&printer) ? 0 : -EIO;
 }
 
 static int reset_counters(const struct sweep_args *args, struct rk_monitor *monitor)
@@ -116,7 +118,7 @@ static int run_sweeps(const struct sweep_args *args, struct rk_monitor *monitor)
 			cli_sleep(args->interval);
 		err = rk_monitor_sweep(monitor, progress, NULL);
 		if (!err)
-			show_sweep(args, monitor);
+			err = show_sweep(args, monitor);
 		if (!err && n == 0 && args->reset_mask)
 			err = reset_counters(args, monitor);
 	}

@@ -14,59 +14,96 @@ static void print_guid(struct printer *p, enum print_where where, const char *ke
 	print_string(p, where, key, fmt, text);
 }
 
-/* A link speed by name, null when there is none. */
-static void print_speed(struct printer *p, const char *key, const char *fmt, enum rk_speed speed)
+/* The facts of a fabric node and of a fabric port, in fabric --json's order: a node's
+ * device_id, and a port's number and LID, are not facts (the topology's MIB tables have no
+ * column for them) and go between. */
+static const struct fact_field node_fields[] = {
+    {RK_FACT_NODE_TYPE, " %-6s", STYLE_NODE_TYPE},
+    {RK_FACT_NODE_DESCRIPTION, " \"%s\"", STYLE_PLAIN},
+    {RK_FACT_NODE_NAME, " \"%s\"", STYLE_PLAIN},
+    {RK_FACT_NODE_LID, " lid %.0f", STYLE_PLAIN},
+};
+
+static const struct fact_field node_ports_field = {RK_FACT_NODE_PORTS, ", %.0f ports", STYLE_PLAIN};
+
+static const struct fact_field port_fields[] = {
+    {RK_FACT_FABRIC_PORT_STATE, " %s", STYLE_PORT_STATE},
+    {RK_FACT_FABRIC_PORT_PHYS_STATE, " %s", STYLE_PHYS_STATE},
+    {RK_FACT_FABRIC_PORT_WIDTH, " %s", STYLE_LANES},
+    {RK_FACT_FABRIC_PORT_SPEED, " %s", STYLE_SPEED},
+};
+
+static const struct fact_field peer_port_field = {RK_FACT_FABRIC_PORT_PEER_PORT, "[%.0f]",
+						  STYLE_PLAIN};
+
+static const struct fact_field swept_state_field = {RK_FACT_FABRIC_PORT_STATE, " %s",
+						    STYLE_PORT_STATE};
+
+/* The node at the other end of a port's link, in an object named by the peer facts: its GUID
+ * written as the CLI writes every GUID, and its port. */
+static void print_peer(struct printer *p, const struct rk_fabric *fabric,
+		       const struct rk_fact_subject *subject)
 {
-	print_string(p, PRINT_ANY, key, fmt, speed == RK_SPEED_NONE ? NULL : rk_speed_name(speed));
+	const struct rk_fabric_port *port = subject->fabric_port->port;
+
+	print_open_fact_object(p, RK_FACT_FABRIC_PORT_PEER_GUID);
+	print_guid(p, PRINT_ANY, fact_key(RK_FACT_FABRIC_PORT_PEER_GUID), " -> %s",
+		   fabric->nodes[port->remote_node].guid);
+	print_fact(p, &peer_port_field, subject);
+	print_close(p);
 }
 
-static void print_fabric_port(struct printer *p, const struct rk_fabric *fabric,
+static void print_fabric_port(struct printer *p, const struct rk_fabric *fabric, size_t node,
 			      const struct rk_fabric_port *port)
 {
+	struct rk_fabric_port_ref ref = {.fabric = fabric, .node = node, .port = port};
+	struct rk_fact_subject subject = {.fabric_port = &ref};
+
 	print_open_object(p, NULL);
 	print_int(p, PRINT_ANY, "port", "\t[%lld]", port->num);
-	print_string(p, PRINT_ANY, "state", " %s", rk_port_state_name(port->state));
-	print_string(p, PRINT_ANY, "phys_state", " %s", rk_phys_state_name(port->phys_state));
-	print_width(p, "width", " %s", port->active_width);
-	print_speed(p, "speed", " %s", port->active_speed);
+	print_facts(p, FIELDS(port_fields), &subject);
 	print_int(p, PRINT_ANY, "lid", " lid %lld", port->lid);
-	if (port->remote_node >= 0) {
-		print_open_object(p, "remote");
-		print_guid(p, PRINT_ANY, "guid", " -> %s", fabric->nodes[port->remote_node].guid);
-		print_int(p, PRINT_ANY, "port", "[%lld]", port->remote_port);
-		print_close(p);
-	}
+	if (port->remote_node >= 0)
+		print_peer(p, fabric, &subject);
 	print_text(p, "\n");
 	print_close(p);
 }
 
-static void print_fabric_node(struct printer *p, const struct rk_fabric *fabric,
-			      const struct rk_fabric_node *node)
+static void print_fabric_node(struct printer *p, const struct rk_fabric *fabric, size_t index)
 {
+	const struct rk_fabric_node *node = &fabric->nodes[index];
+	struct rk_fact_subject subject = {.node = node};
+
 	print_open_object(p, NULL);
 	print_guid(p, PRINT_ANY, "guid", "  %s", node->guid);
-	print_string(p, PRINT_ANY, "type", " %-6s", rk_node_type_name(node->type));
-	print_string(p, PRINT_ANY, "description", " \"%s\"", node->description);
-	print_string(p, PRINT_ANY, "name", " \"%s\"", node->name);
-	print_int(p, PRINT_ANY, "lid", " lid %lld", node->lid);
+	print_facts(p, FIELDS(node_fields), &subject);
 	print_int(p, PRINT_ANY, "device_id", " device %lld", (int)node->device_id);
-	print_int(p, PRINT_ANY, "num_ports", ", %lld ports", node->nports);
+	print_fact(p, &node_ports_field, &subject);
 	print_text(p, "%s\n", node->is_sm ? "  (SM)" : "");
 	print_open_array(p, "ports");
 	for (int i = node->type == RK_NODE_SWITCH ? 1 : 0; i <= node->nports; i++)
 		if (node->ports[i].present)
-			print_fabric_port(p, fabric, &node->ports[i]);
+			print_fabric_port(p, fabric, index, &node->ports[i]);
 	print_close(p);
 	print_close(p);
+}
+
+/* A port of a node where it is: the node's GUID (JSON only) and name, and the port number. */
+static void print_node_port(struct printer *p, uint64_t guid, const struct rk_fabric_node *node,
+			    int port)
+{
+	static const struct fact_field name_field = {RK_FACT_NODE_NAME, "\"%s\"", STYLE_PLAIN};
+
+	print_guid(p, PRINT_JSON, "guid", NULL, guid);
+	print_fact(p, &name_field, &(struct rk_fact_subject){.node = node});
+	print_int(p, PRINT_ANY, "port", "[%lld]", port);
 }
 
 static void print_link_end(struct printer *p, const char *key, const struct rk_fabric *fabric,
 			   int node, int port)
 {
 	print_open_object(p, key);
-	print_guid(p, PRINT_JSON, "guid", NULL, fabric->nodes[node].guid);
-	print_string(p, PRINT_ANY, "name", "\"%s\"", fabric->nodes[node].name);
-	print_int(p, PRINT_ANY, "port", "[%lld]", port);
+	print_node_port(p, fabric->nodes[node].guid, &fabric->nodes[node], port);
 	print_close(p);
 }
 
@@ -76,6 +113,7 @@ static void print_reason(struct printer *p, bool holds, const char *reason)
 		print_string(p, PRINT_ANY, NULL, " %s", reason);
 }
 
+/* A link: its ends, and its width and speed (its ports', under their facts' keys). */
 static void print_link(struct printer *p, const struct rk_fabric *fabric,
 		       const struct rk_fabric_link *link)
 {
@@ -86,8 +124,8 @@ static void print_link(struct printer *p, const struct rk_fabric *fabric,
 	print_link_end(p, "a", fabric, link->node_a, link->port_a);
 	print_text(p, " <-> ");
 	print_link_end(p, "b", fabric, link->node_b, link->port_b);
-	print_width(p, "width", "  %s", link->width);
-	print_speed(p, "speed", " %s", link->speed);
+	print_width(p, fact_key(RK_FACT_FABRIC_PORT_WIDTH), "  %s", link->width);
+	print_speed(p, fact_key(RK_FACT_FABRIC_PORT_SPEED), " %s", link->speed);
 	print_bool(p, PRINT_ANY, "degraded", degraded ? "  DEGRADED:" : NULL, degraded);
 	print_open_array(p, "reasons");
 	print_reason(p, link->below_enabled, "below_enabled");
@@ -106,19 +144,34 @@ static bool link_selected(const struct rk_fabric_link *link, enum link_selection
 	return links == LINKS_ALL || (links == LINKS_DEGRADED && rk_link_degraded(link));
 }
 
+/* The fabric summary's facts on the text's last line (the JSON has the nodes and links). */
+static const struct fact_field summary_fields[] = {
+    {RK_FACT_FABRIC_SWITCHES, "%.0f switches, ", STYLE_PLAIN},
+    {RK_FACT_FABRIC_CAS, "%.0f CAs, ", STYLE_PLAIN},
+    {RK_FACT_FABRIC_ROUTERS, "%.0f routers, ", STYLE_PLAIN},
+    {RK_FACT_FABRIC_LINKS, "%.0f links", STYLE_PLAIN},
+    {RK_FACT_FABRIC_DEGRADED_LINKS, " (%.0f degraded); ", STYLE_PLAIN},
+};
+
+static void print_fabric_summary(struct printer *p, const struct rk_fabric *fabric)
+{
+	double values[RK_FACT_COUNT];
+
+	rk_fabric_fact_values(fabric, NULL, 0, values);
+	for (size_t i = 0; i < sizeof(summary_fields) / sizeof(summary_fields[0]); i++)
+		print_double(p, PRINT_TEXT, NULL, summary_fields[i].fmt,
+			     values[summary_fields[i].id]);
+	print_double(p, PRINT_ANY, fact_key(RK_FACT_FABRIC_DISCOVERY_SECONDS),
+		     "discovered in %.2f s\n", values[RK_FACT_FABRIC_DISCOVERY_SECONDS]);
+}
+
 void print_fabric(struct printer *p, const struct rk_fabric *fabric, enum link_selection links)
 {
-	const struct rk_fact *seconds = rk_fact(RK_FACT_FABRIC_DISCOVERY_SECONDS);
-	double values[RK_FACT_COUNT];
-	struct rk_fabric_summary summary;
-
-	rk_fabric_summarize(fabric, &summary);
-	rk_fabric_fact_values(fabric, NULL, 0, values);
 	print_open_object(p, NULL);
 	print_text_off(p, links != LINKS_NONE);
 	print_open_array(p, "nodes");
 	for (size_t i = 0; i < fabric->nnodes; i++)
-		print_fabric_node(p, fabric, &fabric->nodes[i]);
+		print_fabric_node(p, fabric, i);
 	print_close(p);
 	print_text_off(p, links == LINKS_NONE);
 	print_open_array(p, "links");
@@ -127,11 +180,7 @@ void print_fabric(struct printer *p, const struct rk_fabric *fabric, enum link_s
 			print_link(p, fabric, &fabric->links[i]);
 	print_close(p);
 	print_text_off(p, false);
-	print_text(p, "%zu switches, %zu CAs, %zu routers, %zu links (%zu degraded); ",
-		   summary.switches, summary.cas, summary.routers, summary.links,
-		   summary.degraded_links);
-	print_double(p, PRINT_ANY, seconds->cli_name, "discovered in %.2f s\n",
-		     values[seconds->id]);
+	print_fabric_summary(p, fabric);
 	print_close(p);
 }
 
@@ -146,8 +195,7 @@ static void print_sm_entry(struct printer *p, const struct rk_sm *sm)
 void print_sm(struct printer *p, const struct rk_sm_status *sm)
 {
 	print_open_array(p, "sms");
-	print_text(p, "%-6s %-8s %-18s %-8s %-12s %-10s %s\n", "LID", "ANSWERED", "GUID",
-		   "PRIORITY", "STATE", "ACTIVITY", "NODE");
+	print_sm_heading(p);
 	for (size_t i = 0; i < sm->count; i++)
 		print_sm_entry(p, &sm->sms[i]);
 	print_close(p);
@@ -167,9 +215,7 @@ static bool has_errors(const struct rk_sweep_port *p, const struct rk_metric *pm
 static void print_swept_where(struct printer *p, const struct rk_fabric *fabric,
 			      const struct rk_sweep_port *port)
 {
-	print_guid(p, PRINT_JSON, "guid", NULL, port->node_guid);
-	print_string(p, PRINT_ANY, "name", "\"%s\"", fabric->nodes[port->node].name);
-	print_int(p, PRINT_ANY, "port", "[%lld]", port->port);
+	print_node_port(p, port->node_guid, &fabric->nodes[port->node], port->port);
 	print_int(p, PRINT_ANY, "lid", " lid %lld", port->lid);
 }
 
@@ -199,11 +245,13 @@ static void print_swept_port(struct printer *p, const struct rk_fabric *fabric,
 {
 	size_t count;
 	const struct rk_metric *pma = rk_catalog_pma(&count);
-	const struct rk_fabric_port *fp = &fabric->nodes[port->node].ports[port->port];
+	struct rk_fabric_port_ref ref = {.fabric = fabric,
+					 .node = port->node,
+					 .port = &fabric->nodes[port->node].ports[port->port]};
 
 	print_open_object(p, NULL);
 	print_swept_where(p, fabric, port);
-	print_string(p, PRINT_ANY, "state", " %s", rk_port_state_name(fp->state));
+	print_fact(p, &swept_state_field, &(struct rk_fact_subject){.fabric_port = &ref});
 	print_bool(p, PRINT_ANY, "extended", port->extended ? " extended:" : ":", port->extended);
 	print_swept_counters(p, port, pma, count);
 	print_open_object(p, "rates");
@@ -271,7 +319,7 @@ void print_sweep(struct printer *p, const struct rk_fabric *fabric, const struct
 		if (sweep->ports[i].status != 0)
 			print_failed_port(p, fabric, &sweep->ports[i]);
 	print_close(p);
-	print_uint(p, PRINT_ANY, rk_fact(RK_FACT_FABRIC_SWEPT_PORTS)->cli_name, "%llu ports swept",
+	print_uint(p, PRINT_ANY, fact_key(RK_FACT_FABRIC_SWEPT_PORTS), "%llu ports swept",
 		   (unsigned long long)values[RK_FACT_FABRIC_SWEPT_PORTS]);
 	print_double(p, PRINT_ANY, "seconds", " in %.2f s", sweep->seconds);
 	print_double_or_null(p, PRINT_ANY, "interval",

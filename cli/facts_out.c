@@ -1,28 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "facts_out.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
-
-/* How a fact reads beyond what its kind says (a text, or a number that is unknown below 0). */
-enum fact_style {
-	STYLE_PLAIN,
-	STYLE_FLAG,   /* true or false; in text, fmt only when true */
-	STYLE_YES_NO, /* true or false; in text, fmt with "yes" or "no" */
-	STYLE_LANES,  /* "4X" */
-	STYLE_MASK,   /* "0xa651e848" */
-	STYLE_PCI_ID, /* "0x15b3", and 15b3 in text as lspci shows it */
-};
-
-/* A fact where the CLI shows it; fmt is its text, with one conversion: %s, or a double's for a
- * plain number. */
-struct fact_field {
-	enum rk_fact_id id;
-	const char *fmt;
-	enum fact_style style;
-};
-
-#define FIELDS(array) array, sizeof(array) / sizeof(array[0])
 
 static bool fact_known(const struct fact_field *field, const struct rk_fact_subject *item)
 {
@@ -44,6 +25,11 @@ void print_width(struct printer *p, const char *key, const char *fmt, int lanes)
 	}
 	snprintf(text, sizeof(text), "%dX", lanes);
 	print_string(p, PRINT_ANY, key, fmt, text);
+}
+
+void print_speed(struct printer *p, const char *key, const char *fmt, enum rk_speed speed)
+{
+	print_string(p, PRINT_ANY, key, fmt, speed == RK_SPEED_NONE ? NULL : rk_speed_name(speed));
 }
 
 /* A hexadecimal number, or null when negative; text leaves out the 0x of a PCI id. */
@@ -79,62 +65,137 @@ static void print_fact_number(struct printer *p, const char *key, const struct f
 	case STYLE_PCI_ID:
 		print_hex(p, key, field, value);
 		break;
+	case STYLE_NODE_TYPE:
+		print_string(p, PRINT_ANY, key, field->fmt,
+			     rk_node_type_name((enum rk_node_type)value));
+		break;
+	case STYLE_PORT_STATE:
+		print_string(p, PRINT_ANY, key, field->fmt, rk_port_state_name((int)value));
+		break;
+	case STYLE_PHYS_STATE:
+		print_string(p, PRINT_ANY, key, field->fmt, rk_phys_state_name((int)value));
+		break;
+	case STYLE_SPEED:
+		print_speed(p, key, field->fmt, (enum rk_speed)value);
+		break;
 	default:
 		print_number_or_null(p, PRINT_ANY, key, field->fmt, value);
 	}
 }
 
-static void print_fact(struct printer *p, const struct fact_field *field,
-		       const struct rk_fact_subject *item)
+const char *fact_key(enum rk_fact_id id)
+{
+	const char *name = rk_fact(id)->cli_name;
+	const char *dot = strrchr(name, '.');
+
+	return dot ? dot + 1 : name;
+}
+
+/* The name of the object a nested fact is a member of ("pci" of "pci.numa_node"), in key. */
+static const char *fact_object(enum rk_fact_id id, char *key, size_t size)
+{
+	const char *name = rk_fact(id)->cli_name;
+
+	snprintf(key, size, "%.*s", (int)(fact_key(id) - 1 - name), name);
+	return key;
+}
+
+void print_open_fact_object(struct printer *p, enum rk_fact_id id)
+{
+	char key[32];
+
+	print_open_object(p, fact_object(id, key, sizeof(key)));
+}
+
+/* Whether an empty text is shown as it is: an SM's or a node's name may be "", and says so. */
+static bool empty_text_shown(const struct rk_fact *fact)
+{
+	return fact->scope == RK_SCOPE_SM_ENTRY || fact->scope == RK_SCOPE_FABRIC_NODE;
+}
+
+void print_fact(struct printer *p, const struct fact_field *field,
+		const struct rk_fact_subject *subject)
 {
 	const struct rk_fact *fact = rk_fact(field->id);
-	const char *dot = strrchr(fact->cli_name, '.');
-	const char *key = dot ? dot + 1 : fact->cli_name;
+	const char *key = fact_key(field->id);
 	char buf[RK_FACT_TEXT_MAX];
 
 	if (fact->kind != RK_KIND_TEXT)
-		print_fact_number(p, key, field, rk_fact_number(fact, item));
-	else if (fact->scope == RK_SCOPE_SM_ENTRY) /* an SM's name may be "", and says so */
-		print_string(p, PRINT_ANY, key, field->fmt, rk_fact_text(fact, item, buf));
+		print_fact_number(p, key, field, rk_fact_number(fact, subject));
+	else if (empty_text_shown(fact))
+		print_string(p, PRINT_ANY, key, field->fmt, rk_fact_text(fact, subject, buf));
 	else
-		print_string_or_null(p, PRINT_ANY, key, field->fmt, rk_fact_text(fact, item, buf));
+		print_string_or_null(p, PRINT_ANY, key, field->fmt,
+				     rk_fact_text(fact, subject, buf));
 }
 
-static void print_facts(struct printer *p, const struct fact_field *fields, size_t count,
-			const struct rk_fact_subject *item)
+void print_facts(struct printer *p, const struct fact_field *fields, size_t count,
+		 const struct rk_fact_subject *subject)
 {
 	for (size_t i = 0; i < count; i++)
-		print_fact(p, &fields[i], item);
+		print_fact(p, &fields[i], subject);
 }
 
-/* The order of the documents' members (the table's differs in places). */
+/* Where a block of lines, a fact each, starts, and how wide its labels (with their colon) are
+ * padded before the values. */
+struct fact_lines {
+	const char *indent;
+	int label_width;
+};
+
+/* The text of a fact on a line of its own: "\t\tRate:            %.15g Gb/s\n" (a number shown
+ * as it is has its text unit after it; a label has no '%'). */
+static void line_format(const struct fact_field *field, const struct fact_lines *lines, char *fmt,
+			size_t size)
+{
+	const struct rk_fact *fact = rk_fact(field->id);
+	bool number = fact->kind != RK_KIND_TEXT && field->style == STYLE_PLAIN;
+	bool unit = number && fact->text_unit[0];
+	char label[64];
+
+	snprintf(label, sizeof(label), "%s:", fact->label);
+	snprintf(fmt, size, "%s%-*s %s%s%s\n", lines->indent, lines->label_width, label,
+		 number ? "%.15g" : "%s", unit ? " " : "", unit ? fact->text_unit : "");
+}
+
+/* Each of count fields of a subject, a line each. */
+static void print_fact_lines(struct printer *p, const struct fact_field *fields, size_t count,
+			     const struct fact_lines *lines, const struct rk_fact_subject *subject)
+{
+	char fmt[128];
+
+	for (size_t i = 0; i < count; i++) {
+		line_format(&fields[i], lines, fmt, sizeof(fmt));
+		print_fact(p, &(struct fact_field){fields[i].id, fmt, fields[i].style}, subject);
+	}
+}
+
+/* The order of the documents' members (the table's differs in places); each a line of text
+ * with the fact's label and text unit. */
 static const struct fact_field port_fields[] = {
-    {RK_FACT_PORT_STATE_NAME, "\t\tState:           %s\n", STYLE_PLAIN},
-    {RK_FACT_PORT_PHYS_STATE_NAME, "\t\tPhysical state:  %s\n", STYLE_PLAIN},
-    {RK_FACT_PORT_RATE, "\t\tRate:            %g Gb/s\n", STYLE_PLAIN},
-    {RK_FACT_PORT_WIDTH, "\t\tWidth:           %s\n", STYLE_LANES},
-    {RK_FACT_PORT_SPEED, "\t\tSpeed:           %s\n", STYLE_PLAIN},
-    {RK_FACT_PORT_LINK_LAYER, "\t\tLink layer:      %s\n", STYLE_PLAIN},
-    {RK_FACT_PORT_LID, "\t\tBase lid:        %.0f\n", STYLE_PLAIN},
-    {RK_FACT_PORT_SM_LID, "\t\tSM lid:          %.0f\n", STYLE_PLAIN},
-    {RK_FACT_PORT_SM_SL, "\t\tSM SL:           %.0f\n", STYLE_PLAIN},
-    {RK_FACT_PORT_LMC, "\t\tLMC:             %.0f\n", STYLE_PLAIN},
-    {RK_FACT_PORT_CAP_MASK, "\t\tCapability mask: %s\n", STYLE_MASK},
-    {RK_FACT_PORT_GID0, "\t\tGID 0:           %s\n", STYLE_PLAIN},
-    {RK_FACT_PORT_NETDEV, "\t\tNetdev:          %s\n", STYLE_PLAIN},
+    {RK_FACT_PORT_STATE_NAME, NULL, STYLE_PLAIN}, {RK_FACT_PORT_PHYS_STATE_NAME, NULL, STYLE_PLAIN},
+    {RK_FACT_PORT_RATE, NULL, STYLE_PLAIN},	  {RK_FACT_PORT_WIDTH, NULL, STYLE_LANES},
+    {RK_FACT_PORT_SPEED, NULL, STYLE_PLAIN},	  {RK_FACT_PORT_LINK_LAYER, NULL, STYLE_PLAIN},
+    {RK_FACT_PORT_LID, NULL, STYLE_PLAIN},	  {RK_FACT_PORT_SM_LID, NULL, STYLE_PLAIN},
+    {RK_FACT_PORT_SM_SL, NULL, STYLE_PLAIN},	  {RK_FACT_PORT_LMC, NULL, STYLE_PLAIN},
+    {RK_FACT_PORT_CAP_MASK, NULL, STYLE_MASK},	  {RK_FACT_PORT_GID0, NULL, STYLE_PLAIN},
+    {RK_FACT_PORT_NETDEV, NULL, STYLE_PLAIN},
 };
 
 static const struct fact_field device_fields[] = {
-    {RK_FACT_DEVICE_NODE_TYPE_NAME, "\tNode type:         %s\n", STYLE_PLAIN},
-    {RK_FACT_DEVICE_NODE_GUID, "\tNode GUID:         %s\n", STYLE_PLAIN},
-    {RK_FACT_DEVICE_SYS_IMAGE_GUID, "\tSystem image GUID: %s\n", STYLE_PLAIN},
-    {RK_FACT_DEVICE_FW_VER, "\tFirmware version:  %s\n", STYLE_PLAIN},
-    {RK_FACT_DEVICE_HCA_TYPE, "\tHCA type:          %s\n", STYLE_PLAIN},
-    {RK_FACT_DEVICE_BOARD_ID, "\tBoard id:          %s\n", STYLE_PLAIN},
-    {RK_FACT_DEVICE_HW_REV, "\tHardware version:  %s\n", STYLE_PLAIN},
-    {RK_FACT_DEVICE_NODE_DESC, "\tNode description:  %s\n", STYLE_PLAIN},
-    {RK_FACT_DEVICE_NUM_PORTS, "\tNumber of ports:   %.0f\n", STYLE_PLAIN},
+    {RK_FACT_DEVICE_NODE_TYPE_NAME, NULL, STYLE_PLAIN},
+    {RK_FACT_DEVICE_NODE_GUID, NULL, STYLE_PLAIN},
+    {RK_FACT_DEVICE_SYS_IMAGE_GUID, NULL, STYLE_PLAIN},
+    {RK_FACT_DEVICE_FW_VER, NULL, STYLE_PLAIN},
+    {RK_FACT_DEVICE_HCA_TYPE, NULL, STYLE_PLAIN},
+    {RK_FACT_DEVICE_BOARD_ID, NULL, STYLE_PLAIN},
+    {RK_FACT_DEVICE_HW_REV, NULL, STYLE_PLAIN},
+    {RK_FACT_DEVICE_NODE_DESC, NULL, STYLE_PLAIN},
+    {RK_FACT_DEVICE_NUM_PORTS, NULL, STYLE_PLAIN},
 };
+
+/* Where the lines of a port's and of a device's facts start, and their values. */
+static const struct fact_lines port_lines = {"\t\t", 16}, device_lines = {"\t", 18};
 
 static const struct fact_field pci_fields[] = {
     {RK_FACT_DEVICE_PCI_ADDRESS, "\tPCI:               %s", STYLE_PLAIN},
@@ -175,22 +236,53 @@ static struct fact_field sm_field(const struct rk_fact *fact)
 
 void print_port_facts(struct printer *p, const struct rk_device *dev, const struct rk_port *port)
 {
-	print_facts(p, FIELDS(port_fields), &(struct rk_fact_subject){.device = dev, .port = port});
+	print_fact_lines(p, FIELDS(port_fields), &port_lines,
+			 &(struct rk_fact_subject){.device = dev, .port = port});
 }
 
 void print_device_facts(struct printer *p, const struct rk_device *dev)
 {
-	print_facts(p, FIELDS(device_fields), &(struct rk_fact_subject){.device = dev});
+	print_fact_lines(p, FIELDS(device_fields), &device_lines,
+			 &(struct rk_fact_subject){.device = dev});
 }
 
 void print_pci_facts(struct printer *p, const struct rk_device *dev)
 {
+	char key[32];
+
+	if (!dev->pci.address[0]) {
+		print_null(p, PRINT_JSON, fact_object(RK_FACT_DEVICE_PCI_ADDRESS, key, sizeof(key)),
+			   NULL);
+		print_text(p, "\tPCI:               none (virtual device)\n");
+		return;
+	}
+	print_open_fact_object(p, RK_FACT_DEVICE_PCI_ADDRESS);
 	print_facts(p, FIELDS(pci_fields), &(struct rk_fact_subject){.device = dev});
+	print_close(p);
 }
 
 void print_vanished(struct printer *p, const struct rk_device *dev)
 {
 	print_fact(p, &vanished_field, &(struct rk_fact_subject){.device = dev});
+}
+
+void print_sm_heading(struct printer *p)
+{
+	size_t count;
+	const struct rk_fact *facts = rk_facts_all(&count);
+
+	for (size_t i = 0; i < count; i++) {
+		struct fact_field field = sm_field(&facts[i]);
+		char label[64];
+
+		if (facts[i].scope != RK_SCOPE_SM_ENTRY || !facts[i].cli_name)
+			continue;
+		snprintf(label, sizeof(label), "%s", facts[i].label);
+		for (char *c = label; *c; c++)
+			*c = (char)toupper((unsigned char)*c);
+		print_column_heading(p, field.fmt, label);
+	}
+	print_text(p, "\n");
 }
 
 void print_sm_facts(struct printer *p, const struct rk_sm *sm)

@@ -101,18 +101,6 @@ static void print_port_status(struct printer *p, const struct rk_device *dev,
 	print_close(p);
 }
 
-static void print_pci(struct printer *p, const struct rk_device *dev)
-{
-	if (!dev->pci.address[0]) {
-		print_null(p, PRINT_JSON, "pci", NULL);
-		print_text(p, "\tPCI:               none (virtual device)\n");
-		return;
-	}
-	print_open_object(p, "pci");
-	print_pci_facts(p, dev);
-	print_close(p);
-}
-
 /* The device's name (fmt: its text) and whether it vanished. */
 static void print_device_name(struct printer *p, const char *fmt, const struct rk_device *dev)
 {
@@ -131,7 +119,7 @@ static void print_device_status(struct printer *p, const struct rk_device *dev,
 	print_device_name(p, "%s'", dev);
 	print_text(p, "\n");
 	print_device_facts(p, dev);
-	print_pci(p, dev);
+	print_pci_facts(p, dev);
 	print_counter_values(p, "hw_counters", "\tDevice counters:\n", &dev->hw_counters);
 	print_open_array(p, "ports");
 	for (unsigned i = 0; i < dev->nports; i++)
@@ -166,8 +154,11 @@ void print_status(struct printer *p, const struct rk_host *host, const struct po
 {
 	print_open_object(p, NULL);
 	print_open_array(p, "devices");
-	if (host->ndevices == 0)
+	if (host->ndevices == 0 && host->nunreadable == 0)
 		print_text(p, "No RDMA devices found.\n");
+	else if (host->ndevices == 0)
+		print_text(p, "No RDMA device could be read (%zu listed: see the warnings).\n",
+			   host->nunreadable);
 	for (size_t i = 0; i < host->ndevices; i++)
 		if (filter_matches(filter, &host->devices[i], NULL))
 			print_device_status(p, &host->devices[i], filter, verbs);

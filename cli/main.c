@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "cli.h"
+#include "print.h"
 
 #include "rdmakit/log.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -34,7 +36,23 @@ static void print_usage(FILE *out)
 		     "MADs from -C CA -P PORT. rdmakit --version prints the version.\n");
 }
 
-int main(int argc, char **argv)
+/* Every write to stdout is checked once, here: what stdio could not write (a full disk, a closed
+ * descriptor) is an error with a message, never a silent success. */
+static int check_output(int status)
+{
+	int err = fflush(stdout) != 0 ? errno : 0;
+
+	if (ferror(stdout) && !err)
+		err = print_write_error() ? print_write_error() : EIO;
+	if (fclose(stdout) != 0 && !err)
+		err = errno;
+	if (!err)
+		return status;
+	fprintf(stderr, "rdmakit: cannot write the output: %s\n", strerror(err));
+	return EXIT_TROUBLE;
+}
+
+static int run(int argc, char **argv)
 {
 	if (argc < 2) {
 		print_usage(stderr);
@@ -55,4 +73,9 @@ int main(int argc, char **argv)
 	fprintf(stderr, "rdmakit: unknown command \"%s\"\n\n", argv[1]);
 	print_usage(stderr);
 	return EXIT_TROUBLE;
+}
+
+int main(int argc, char **argv)
+{
+	return check_output(run(argc, argv));
 }

@@ -2,6 +2,7 @@
 #include "print.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
@@ -22,7 +23,15 @@ enum print_format print_json_format(bool json, bool one_line)
 	return one_line ? PRINT_FORMAT_JSON_LINE : PRINT_FORMAT_JSON;
 }
 
-void print_end(struct printer *p)
+/* The errno of the first write that failed, for the message at exit. */
+static int first_write_error;
+
+int print_write_error(void)
+{
+	return first_write_error;
+}
+
+bool print_end(struct printer *p)
 {
 	int flags = p->format == PRINT_FORMAT_JSON
 			? JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED
@@ -34,7 +43,11 @@ void print_end(struct printer *p)
 		json_object_put(p->document);
 		p->document = NULL;
 	}
-	fflush(p->out);
+	if (fflush(p->out) == 0 && !ferror(p->out))
+		return true;
+	if (!first_write_error)
+		first_write_error = errno ? errno : EIO;
+	return false;
 }
 
 json_object *print_take_document(struct printer *p)
@@ -155,8 +168,9 @@ static void text_literal(FILE *out, const char *text, size_t len)
 			fputc(text[i], out);
 }
 
-/* fmt with its one conversion shown as "-" in the same width ("%-6u" prints "-     "). */
-static void text_unknown(FILE *out, const char *fmt)
+/* fmt with its one conversion shown as text in the same width ("%-6u" prints "-     " for
+ * "-"). */
+static void text_in_place(FILE *out, const char *fmt, const char *text)
 {
 	const char *conv = fmt;
 	char spec[16] = "%";
@@ -176,7 +190,7 @@ static void text_unknown(FILE *out, const char *fmt)
 		spec[len++] = *conv++;
 	conv += strspn(conv, ".0123456789hlLqjzt");
 	spec[len] = 's';
-	text_print(out, spec, "-");
+	text_print(out, spec, text);
 	if (*conv)
 		text_literal(out, conv + 1, strlen(conv + 1));
 }
@@ -228,7 +242,13 @@ void print_null(struct printer *p, enum print_where where, const char *key, cons
 	if (writes_json(p, where))
 		add(p, key, NULL);
 	else if (writes_text(p, where, fmt))
-		text_unknown(p->out, fmt);
+		text_in_place(p->out, fmt, "-");
+}
+
+void print_column_heading(struct printer *p, const char *fmt, const char *text)
+{
+	if (writes_text(p, PRINT_TEXT, fmt))
+		text_in_place(p->out, fmt, text);
 }
 
 void print_double(struct printer *p, enum print_where where, const char *key, const char *fmt,

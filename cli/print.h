@@ -48,8 +48,12 @@ void print_start(struct printer *p, FILE *out, enum print_format format);
  * several documents. */
 enum print_format print_json_format(bool json, bool one_line);
 
-/** Write the document that was built (pretty or one line) and flush the output. */
-void print_end(struct printer *p);
+/** Write the document that was built (pretty or one line) and flush the output; false when
+ * anything written to it failed (main says so and exits non-zero). */
+bool print_end(struct printer *p);
+
+/** The errno of the first output print_end could not write, or 0. */
+int print_write_error(void);
 
 /** The document that was built, which print_end will then not write (the caller puts it);
  * NULL before it is closed, or when it is streamed. */
@@ -110,6 +114,9 @@ void print_bool(struct printer *p, enum print_where where, const char *key, cons
 
 /** An unknown value: null, and fmt with "-" for its one conversion in text. */
 void print_null(struct printer *p, enum print_where where, const char *key, const char *fmt);
+
+/** Text only: fmt with text for its one conversion, in the same width (a column's heading). */
+void print_column_heading(struct printer *p, const char *fmt, const char *text);
 
 /* A member of a C struct that is written as it is: key, text, type and offset. */
 struct print_member {

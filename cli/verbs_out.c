@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "verbs_out.h"
 
+#include "facts_out.h"
+
 #include <string.h>
 
 static void print_gid(struct printer *p, const struct rk_verbs_gid *gid)
@@ -85,7 +87,7 @@ void print_probe(struct printer *p, const struct rk_probe_result *r)
 	print_int(p, PRINT_JSON, "schema_version", NULL, 1);
 	print_string(p, PRINT_ANY, "device", "probe %s", r->device);
 	print_uint(p, PRINT_ANY, "port", ":%llu", r->port);
-	print_string(p, PRINT_JSON, "link_layer", NULL, r->link_layer);
+	print_string(p, PRINT_JSON, fact_key(RK_FACT_PORT_LINK_LAYER), NULL, r->link_layer);
 	print_text(p, " (%s", r->link_layer[0] ? r->link_layer : "?");
 	print_number_or_null(p, PRINT_ANY, "gid_index", gid ? ", GID %.0f" : NULL, r->gid_index);
 	print_string(p, PRINT_ANY, "gid_type", gid ? " %s" : NULL,

@@ -95,7 +95,10 @@ void cd_events_device(bool notify, const struct rk_event *event)
 {
 	if (!notify)
 		return;
-	if (event->kind == RK_EVENT_DEVICE_VANISHED)
+	if (event->kind == RK_EVENT_DEVICE_UNREADABLE || event->kind == RK_EVENT_DEVICE_READABLE)
+		cd_notify(event->kind == RK_EVENT_DEVICE_UNREADABLE ? NOTIF_WARNING : NOTIF_OKAY,
+			  event->device, "", "", "%s", event->message);
+	else if (event->kind == RK_EVENT_DEVICE_VANISHED)
 		cd_notify(NOTIF_FAILURE, event->device, "", "",
 			  "%s vanished: its values are not sent until it is back", event->device);
 	else

@@ -28,7 +28,8 @@ void cd_events_flush_note(struct cd_note *note);
 /** A port whose state or physical state changed: log it (and notify). */
 void cd_events_port(bool notify, const struct cd_port_plan *plan, const struct rk_event *event);
 
-/** Notify that a device vanished or came back (the core logs both). */
+/** Notify that a device vanished, came back, could not be read or can be read again (the core
+ * logs each once). */
 void cd_events_device(bool notify, const struct rk_event *event);
 
 #endif

@@ -39,7 +39,7 @@ void cd_fabric_stop(struct cd_fabric *f)
 	free(f);
 }
 
-static void log_discovery(const struct rk_fabric *fabric, const struct rk_sweep *sweep)
+static void log_discovery(const struct rk_fabric *fabric, const struct rk_sweep_readings *sweep)
 {
 	struct rk_fabric_summary summary;
 
@@ -95,14 +95,14 @@ static void finding_instance(const struct cd_fabric *f, const struct rk_watch_sn
 		port_instance(f, node, finding->port, buf, size);
 }
 
-static bool usable(const struct rk_sweep_port *p, const struct cd_fabric_item *item)
+static bool usable(const struct rk_sweep_reading *p, const struct cd_fabric_item *item)
 {
 	return p->state[item->counter[0]] == RK_VALUE_OK &&
 	       (item->counter[1] < 0 || p->state[item->counter[1]] == RK_VALUE_OK);
 }
 
 /* Error counters are sent from the first sweep that sees them count. */
-static bool wanted(const struct cd_fabric *f, const struct rk_sweep_port *p,
+static bool wanted(const struct cd_fabric *f, const struct rk_sweep_reading *p,
 		   const struct cd_fabric_item *item)
 {
 	switch (item->rule) {
@@ -115,7 +115,7 @@ static bool wanted(const struct cd_fabric *f, const struct rk_sweep_port *p,
 	}
 }
 
-static void send_port(struct cd_fabric *f, const struct rk_sweep_port *p, cdtime_t now)
+static void send_port(struct cd_fabric *f, const struct rk_sweep_reading *p, cdtime_t now)
 {
 	struct cd_batch batch;
 	char instance[DATA_MAX_NAME_LEN];
@@ -131,8 +131,7 @@ static void send_port(struct cd_fabric *f, const struct rk_sweep_port *p, cdtime
 		if (!wanted(f, p, item) || !usable(p, item))
 			continue;
 		for (size_t d = 0; d < n; d++)
-			batch.values[d].derive =
-			    (derive_t)rk_sweep_value(p, (size_t)item->counter[d]);
+			batch.values[d].derive = (derive_t)p->value[item->counter[d]];
 		cd_batch_submit(&batch, item->slot.type, item->slot.type_instance, n);
 	}
 }
@@ -144,7 +143,7 @@ static void send_facts(const struct rk_watch_snapshot *snap, cdtime_t now)
 	double values[RK_FACT_COUNT];
 	struct cd_batch batch;
 
-	rk_fabric_fact_values(snap->fabric, &snap->sweep, snap->sweep_seconds, values);
+	rk_fabric_readings_fact_values(snap->fabric, &snap->sweep, snap->sweep_seconds, values);
 	cd_batch_begin_plugin(&batch, CD_FABRIC_PLUGIN, "", now);
 	for (size_t i = 0; i < count; i++) {
 		batch.values[0].gauge = values[facts[i].fact];

@@ -222,6 +222,10 @@ static void report_event(struct cd_host *h, const struct rk_event *event, struct
 	const struct rk_device *dev = rk_host_find_device(h->host, event->device);
 	size_t i = dev ? (size_t)(dev - h->host->devices) : h->ndevs;
 
+	if (event->kind == RK_EVENT_DEVICE_UNREADABLE || event->kind == RK_EVENT_DEVICE_READABLE) {
+		cd_events_device(h->config->notifications, event); /* the core logged it */
+		return;
+	}
 	if (i >= h->ndevs)
 		return;
 	if (event->kind == RK_EVENT_DEVICE_VANISHED || event->kind == RK_EVENT_DEVICE_BACK)

@@ -70,7 +70,7 @@ static int add_summary(struct ak_table *table, const struct rk_watch_snapshot *m
 
 	if (!row)
 		return -ENOMEM;
-	rk_fabric_fact_values(m->fabric, &m->sweep, m->sweep.seconds, values);
+	rk_fabric_readings_fact_values(m->fabric, &m->sweep, m->sweep.seconds, values);
 	return ak_row_set_facts(row, RK_SCOPE_FABRIC, &subject);
 }
 
@@ -130,7 +130,7 @@ static int add_topology(struct ak_snapshot *snap, const struct ak_fabric_watch *
 	return err;
 }
 
-static int add_counters(struct ak_table *table, const struct rk_sweep_port *p)
+static int add_counters(struct ak_table *table, const struct rk_sweep_reading *p)
 {
 	size_t npma;
 	const struct rk_metric *pma = rk_catalog_pma(&npma);
@@ -150,8 +150,7 @@ static int add_counters(struct ak_table *table, const struct rk_sweep_port *p)
 		else if (p->state[c] == RK_VALUE_SATURATED)
 			saturated[c / 8] |= bit;
 		else
-			ak_row_set_number(row, pma[c].column, AK_CELL_COUNTER64,
-					  rk_sweep_value(p, c));
+			ak_row_set_number(row, pma[c].column, AK_CELL_COUNTER64, p->value[c]);
 	}
 	err = ak_row_set_octets(row, AK_PC_SATURATED, saturated, sizeof(saturated));
 	return err ? err

@@ -18,6 +18,9 @@
 
 #include <errno.h>
 #include <getopt.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -382,6 +385,17 @@ static int run(const struct ak_args *args, struct ak_config *config)
 	return err;
 }
 
+/* A table's cell chunks (and the engine's sweeps) are allocated large so that malloc maps them
+ * on their own and a freed generation goes back to the system at once; glibc raises its mmap
+ * threshold to the size of each mapped block freed, after which they come from an arena and
+ * stay there. A threshold set once stays where it is. */
+static void keep_large_blocks_mapped(void)
+{
+#ifdef __GLIBC__
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
+}
+
 int main(int argc, char **argv)
 {
 	struct ak_args args = {.argc = argc, .argv = argv, .config_path = AK_DEFAULT_CONFIG};
@@ -399,6 +413,7 @@ int main(int argc, char **argv)
 			snmp_enable_syslog_ident(APP_NAME, LOG_DAEMON);
 	}
 	agentx_thread = pthread_self();
+	keep_large_blocks_mapped();
 	ak_table_defs_init();
 	if (ak_mailbox_init(&mailbox) != 0) {
 		snmp_log(LOG_ERR, "cannot create the wake-up descriptor\n");

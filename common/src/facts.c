@@ -326,7 +326,7 @@ static const struct rk_fact facts[RK_FACT_TABLE_SIZE] = {
 	   "Active lane speed (SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR, XDR)",
 	   SNMP_NAMED(speed_code), TEXT("Speed", "")),
     PORT_G(RK_FACT_PORT_LID, 10, "lid", "LID", "lid", lid, "Base LID of the port (0 on RoCE)",
-	   CD("gauge", "lid", NULL), SNMP(GAUGE, KNOWN), TEXT("LID", "")),
+	   CD("gauge", "lid", NULL), SNMP(GAUGE, KNOWN), TEXT("Base LID", "")),
     PORT_G(RK_FACT_PORT_SM_LID, 11, "sm_lid", "LID", "sm_lid", sm_lid,
 	   "LID of the master subnet manager (0 on RoCE)", CD("gauge", "sm_lid", NULL),
 	   SNMP(GAUGE, KNOWN), TEXT("SM LID", "")),
@@ -356,7 +356,7 @@ static const struct rk_fact facts[RK_FACT_TABLE_SIZE] = {
 	  sys_image_guid, "System image GUID (shared by the functions of one adapter)",
 	  SNMP(GUID, ALWAYS), TEXT("System image GUID", "")),
     DEV_T(RK_FACT_DEVICE_FW_VER, 7, "fw_ver", "version", "fw_ver", fw_ver, "Firmware version",
-	  SNMP(TEXT, ALWAYS), TEXT("Firmware", "")),
+	  SNMP(TEXT, ALWAYS), TEXT("Firmware version", "")),
     DEV_T(RK_FACT_DEVICE_HCA_TYPE, 8, "hca_type", "name", "hca_type", hca_type,
 	  "HCA model (e.g. MT4123)", SNMP(TEXT, ALWAYS), TEXT("HCA type", "")),
     DEV_T(RK_FACT_DEVICE_BOARD_ID, 9, "board_id", "name", "board_id", board_id,
@@ -367,7 +367,7 @@ static const struct rk_fact facts[RK_FACT_TABLE_SIZE] = {
 	  "Node description, as other nodes of the fabric see it", SNMP(TEXT, ALWAYS),
 	  TEXT("Node description", "")),
     DEV_G(RK_FACT_DEVICE_NUM_PORTS, 12, "num_ports", "ports", "num_ports", num_ports,
-	  "Ports of the device", SNMP(GAUGE, KNOWN), TEXT("Ports", "")),
+	  "Ports of the device", SNMP(GAUGE, KNOWN), TEXT("Number of ports", "")),
     DEV_G(RK_FACT_DEVICE_VANISHED, 13, "vanished", "boolean", "vanished", vanished,
 	  "1 when the device disappeared (its values are the last ones read)",
 	  TEXT("Vanished", "")),
@@ -478,8 +478,8 @@ static const struct rk_fact facts[RK_FACT_TABLE_SIZE] = {
     SM_T(RK_FACT_SM_ENTRY_NAME, 10, "name", "name", "name", name,
 	 "Name of the SM's node (node name map, else its description)", SNMP(TEXT, ALWAYS),
 	 TEXT("Name", "")),
-    NODE_G(RK_FACT_NODE_TYPE, 2, "type", "type", NULL, type, "Node type: 1 CA, 2 switch, 3 router",
-	   SNMP(INTEGER, ALWAYS), TEXT("Type", "")),
+    NODE_G(RK_FACT_NODE_TYPE, 2, "type", "type", "type", type,
+	   "Node type: 1 CA, 2 switch, 3 router", SNMP(INTEGER, ALWAYS), TEXT("Type", "")),
     NODE_T(RK_FACT_NODE_DESCRIPTION, 3, "description", "name", "description", description,
 	   "Node description the node answers with", SNMP(TEXT, ALWAYS), TEXT("Description", "")),
     NODE_T(RK_FACT_NODE_NAME, 4, "name", "name", "name", name,
@@ -491,16 +491,16 @@ static const struct rk_fact facts[RK_FACT_TABLE_SIZE] = {
     NODE_G(RK_FACT_NODE_PORTS, 6, "ports", "ports", "num_ports", ports,
 	   "Ports of the node (a switch's management port 0 not counted)", SNMP(GAUGE, ALWAYS),
 	   TEXT("Ports", "")),
-    FPORT_G(RK_FACT_FABRIC_PORT_STATE, 2, "state", "state", NULL, state,
+    FPORT_G(RK_FACT_FABRIC_PORT_STATE, 2, "state", "state", "state", state,
 	    "Logical port state: 1 DOWN, 2 INIT, 3 ARMED, 4 ACTIVE", SNMP(INTEGER, POSITIVE),
 	    TEXT("State", "")),
-    FPORT_G(RK_FACT_FABRIC_PORT_PHYS_STATE, 3, "phys_state", "state", NULL, phys_state,
+    FPORT_G(RK_FACT_FABRIC_PORT_PHYS_STATE, 3, "phys_state", "state", "phys_state", phys_state,
 	    "Physical port state: 2 Polling, 3 Disabled, 5 LinkUp, ...", SNMP(INTEGER, POSITIVE),
 	    TEXT("Physical state", "")),
     FPORT_G(RK_FACT_FABRIC_PORT_WIDTH, 4, "width", "lanes", "width", width,
 	    "Active link width in lanes (0 when the port is down)", SNMP(GAUGE, ALWAYS),
 	    TEXT("Width", "x")),
-    FPORT_G(RK_FACT_FABRIC_PORT_SPEED, 5, "speed", "speed", NULL, speed,
+    FPORT_G(RK_FACT_FABRIC_PORT_SPEED, 5, "speed", "speed", "speed", speed,
 	    "Active lane speed, as RdmakitLinkSpeed numbers it (0 when unknown)",
 	    SNMP(INTEGER, ALWAYS), TEXT("Speed", "")),
     FPORT_T(RK_FACT_FABRIC_PORT_PEER_GUID, 6, "peer_guid", "GUID", "remote.guid", peer_guid,
@@ -644,6 +644,18 @@ void rk_fabric_fact_values(const struct rk_fabric *fabric, const struct rk_sweep
 	values[RK_FACT_FABRIC_UNANSWERED_PORTS] = sweep ? (double)sweep->failed : NAN;
 	values[RK_FACT_FABRIC_SWEEP_SECONDS] = sweep ? sweep_seconds : NAN;
 	values[RK_FACT_FABRIC_DISCOVERY_SECONDS] = fabric->discovery_seconds;
+}
+
+void rk_fabric_readings_fact_values(const struct rk_fabric *fabric,
+				    const struct rk_sweep_readings *sweep, double sweep_seconds,
+				    double values[RK_FACT_COUNT])
+{
+	/* the counts alone: the facts read no port */
+	const struct rk_sweep counts = {.count = sweep ? sweep->count : 0,
+					.answered = sweep ? sweep->answered : 0,
+					.failed = sweep ? sweep->failed : 0};
+
+	rk_fabric_fact_values(fabric, sweep ? &counts : NULL, sweep_seconds, values);
 }
 
 void rk_sm_fact_values(const struct rk_sm_status *status, double values[RK_FACT_COUNT])

@@ -27,6 +27,19 @@ BAD = [
     ('Port "mlx5_0:65536"', 'Port "mlx5_0:65536": expected "DEVICE:PORT"'),
     ('Port 1', 'Port 1: expected one string'),
     ('Port "/(/"', 'Port "/(/": not a valid regular expression: '),
+    # a /regex/ whose compile would need more than 2 GB (found by fuzz_cd_config), and the
+    # other bounds on what one may cost
+    ('Port "/]:' + '+' * 24 + '/"',
+     'Port "/]:' + '+' * 24 + '/": a repetition of a repetition ("++", "(a+)*") in a /regex/: '
+     'not allowed (it may need gigabytes to compile)'),
+    ('Port "/(mlx5_[0-9]+)*/"',
+     'Port "/(mlx5_[0-9]+)*/": a repetition of a repetition ("++", "(a+)*") in a /regex/'),
+    ('Port "/a{33}/"', 'Port "/a{33}/": a bound above 32 in {m,n} in a /regex/: not allowed'),
+    ('Port "/' + 'a?' * 17 + '/"',
+     'Port "/' + 'a?' * 17 + '/": more than 16 repetitions (*, +, ?, {m,n}) in a /regex/'),
+    # the value is shown cut to 255 characters
+    ('Port "/' + 'a' * 257 + '/"',
+     'Port "/' + 'a' * 253 + ': a /regex/ longer than 256 characters: not allowed'),
     ('SysfsRoot "relative/dir"',
      'SysfsRoot "relative/dir": expected the absolute path of an existing directory'),
     ('SysfsRoot "/nonexistent/rdmakit"',

@@ -186,6 +186,33 @@ class Events(unittest.TestCase):
         self.assertNotIn("[error]", log)
         self.assertTrue(daemon.running())
 
+    def test_unreadable_device_notifies_once_and_logs_once(self):
+        """Issue 18: a device that could not be read sent no notification and was logged again
+        at every rescan. Now: one WARNING notification and one log line over several reads,
+        and the other device's values are sent."""
+        parent = tempfile.mkdtemp(prefix="rdmakit-fixture-")
+        self.addCleanup(shutil.rmtree, parent, True)
+        root = cdtest.copy_fixture("ib-hdr", parent)
+        shutil.rmtree(os.path.join(root, "class/infiniband/mlx5_1/ports"))
+        daemon = cdtest.Daemon(cdtest.plugin_block(SysfsRoot=root, Notifications=True))
+        self.addCleanup(daemon.cleanup)
+        self.assertEqual(daemon.start(), 0, daemon.start_output)
+        self.wait_value(daemon, "mlx5_0-1", "gauge-state", [4.0])
+        reads = len(daemon.rows("mlx5_0-1", "gauge-state"))
+        cdtest.wait_for(lambda: len(daemon.rows("mlx5_0-1", "gauge-state")) >= reads + 3, 10,
+                        "three more reads")
+        notes = self.notes(daemon, plugin="rdma", plugin_instance="mlx5_1")
+        self.assertEqual([n["severity"] for n in notes], ["WARNING"], notes)
+        self.assertIn("mlx5_1 could not be read (", notes[0]["message"])
+        self.assertIn("class/infiniband/mlx5_1/ports: No such file or directory",
+                      notes[0]["message"])
+        log = daemon.log()
+        self.assertEqual(log.count("[warning] rdmakit plugin: mlx5_1: cannot read device: "
+                                   "class/infiniband/mlx5_1/ports: No such file or directory"),
+                         1, log)
+        self.assertNotIn("rdma-mlx5_1-1", daemon.values_dirs())
+        self.assertTrue(daemon.running())
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -4,6 +4,8 @@
 
 - A hostile SysfsRoot (FIFOs, a directory, a symlink loop where attributes should be):
   collectd starts, names each bad file once, and sends every other value.
+- A counter file replaced by a FIFO while collectd runs: noticed at the next rescan, named once,
+  that counter no longer sent.
 - The simulator itself (ibsim and its OpenSM) dies and comes back while collectd sweeps the
   fabric: the outage is logged, collectd keeps running, and discovery (in its helper, a new
   process) finds the whole fabric again. Per-port counters do not come back in the same
@@ -53,6 +55,34 @@ class HostileTree(unittest.TestCase):
                               ("lid", "Too many levels of symbolic links"),
                               ("counters/port_xmit_wait", "not a regular file")):
                 self.assertEqual(log.count(f"{PORT0}/{name}: {why}"), 1, log)
+            self.assertTrue(daemon.running())
+
+
+class ReplacedCounter(unittest.TestCase):
+    def test_counter_file_replaced_by_a_fifo(self):
+        """Issue 18: a counter file replaced by a FIFO under a running collectd was read through
+        the old descriptor forever. At the next look for devices (every 60 s) the file is
+        checked: the FIFO is named once, never waited on, and that counter is no longer
+        sent; every other value goes on."""
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        root = cdtest.copy_fixture("ib-hdr", tmp.name)
+        with cdtest.Daemon(cdtest.plugin_block(SysfsRoot=root)) as daemon:
+            self.assertEqual(daemon.start(), 0, daemon.start_output)
+            cdtest.wait_for(lambda: daemon.last("mlx5_0-1", "derive-symbol_error"), 10,
+                            "symbol_error sent")
+            path = os.path.join(root, PORT0, "counters/symbol_error")
+            os.unlink(path)
+            os.mkfifo(path)
+            why = f"{PORT0}/counters/symbol_error: not a regular file"
+            cdtest.wait_for(lambda: why in daemon.log(), 75, "the FIFO noticed at a rescan")
+            time.sleep(1.5)
+            sent = len(daemon.rows("mlx5_0-1", "derive-symbol_error"))
+            others = len(daemon.rows("mlx5_0-1", "gauge-state"))
+            time.sleep(3)
+            self.assertEqual(len(daemon.rows("mlx5_0-1", "derive-symbol_error")), sent)
+            self.assertGreaterEqual(len(daemon.rows("mlx5_0-1", "gauge-state")), others + 2)
+            self.assertEqual(daemon.log().count(why), 1)
             self.assertTrue(daemon.running())
 
 

@@ -509,7 +509,10 @@ class HostileTrees(unittest.TestCase):
                 self.assertEqual(rc, 0, err)
                 self.assertIsNone(port(doc, "mlx5_0")["rate_gbps"])
                 self.assertIn("malformed rate", err)
-                self.assertEqual(out["doctor"][:2], (0, {"findings": [], "worst": "ok"}))
+                # issue 18: an ACTIVE port's rate that is not a rate is a finding, not "ok"
+                rc, doc, err = out["doctor"]
+                self.assertEqual((rc, codes(doc)), (1, [("PORT_RATE_UNKNOWN", "mlx5_0:1")]), err)
+                self.assertIn(text, doc["findings"][0]["message"])
 
     def test_node_name_map_that_is_a_fifo(self):
         with fixture_copy("ib-hdr") as root:
@@ -520,6 +523,79 @@ class HostileTrees(unittest.TestCase):
                                   timeout=20)
             self.assertEqual(proc.returncode, 3, proc.stderr)
             self.assertIn(f"{fifo}: cannot open node name map: not a regular file", proc.stderr)
+
+
+class Unreadable(unittest.TestCase):
+    """Issue 18: what doctor could not read is a finding, never "ok"; a failed write to stdout is
+    an error. (A directory of mode 000 is test_unprivileged's: root reads it.)"""
+
+    LONG = "mlx5_" + "7" * 60  # longer than any name the kernel gives a device
+
+    def break_device(self, root, how):
+        """Make mlx5_1 unreadable; returns the name doctor lists it under."""
+        dev = os.path.join(root, "class/infiniband/mlx5_1")
+        if how == "long name":
+            os.rename(dev, os.path.join(root, "class/infiniband", self.LONG))
+            return self.LONG
+        shutil.rmtree(os.path.join(dev, "ports"))
+        if how == "ports a file":
+            with open(os.path.join(dev, "ports"), "w") as f:
+                f.write("1\n")
+        return "mlx5_1"
+
+    def test_unreadable_device_is_a_warning(self):
+        for how, why in (("no ports", "ports: No such file or directory"),
+                         ("ports a file", "ports: Not a directory"),
+                         ("long name", "File name too long")):
+            with self.subTest(how=how), fixture_copy("ib-hdr") as root:
+                name = self.break_device(root, how)
+                doc = run_json("doctor", root=root, rc=1)
+                self.assertEqual(codes(doc), [("DEVICE_UNREADABLE", name)])
+                self.assertEqual(doc["worst"], "warning")
+                self.assertIn(why, doc["findings"][0]["message"])
+                proc = run("doctor", root=root)
+                self.assertEqual(proc.returncode, 1)
+                self.assertIn("warning  DEVICE_UNREADABLE", proc.stdout)
+                self.assertEqual(proc.stderr.count("cannot read device"), 1, proc.stderr)
+
+    def test_only_device_unreadable_is_not_no_devices(self):
+        with fixture_copy("ib-hdr") as root:
+            shutil.rmtree(os.path.join(root, "class/infiniband/mlx5_0"))
+            self.break_device(root, "no ports")
+            doc = run_json("doctor", root=root, rc=1)
+            self.assertEqual(codes(doc), [("DEVICE_UNREADABLE", "mlx5_1")])
+            proc = run("status", root=root, check_rc=0)
+            self.assertEqual(proc.stdout,
+                             "No RDMA device could be read (1 listed: see the warnings).\n")
+            self.assertIn("mlx5_1: cannot read device", proc.stderr)
+
+    def test_rate_unreadable_on_an_active_port(self):
+        with fixture_copy("ib-hdr") as root:
+            make_hostile(root, f"{PORT1}/rate", "fifo")
+            doc = run_json("doctor", root=root, rc=1)
+            self.assertEqual(codes(doc), [("PORT_RATE_UNKNOWN", "mlx5_0:1")])
+            self.assertIn("could not be read", doc["findings"][0]["message"])
+
+    def test_full_stdout_is_an_error(self):
+        for args in (["status", "--json"], ["status"], ["doctor", "--json"],
+                     ["counters", "--json"], ["--version"]):
+            with self.subTest(args=args), open("/dev/full", "w") as full:
+                cmd = [RDMAKIT, *args]
+                if args[0] != "--version":
+                    cmd += ["--sysfs-root", os.path.join(SYSFS, "ib-hdr")]
+                proc = subprocess.run(cmd, stdout=full, stderr=subprocess.PIPE, text=True,
+                                      timeout=20)
+                self.assertEqual(proc.returncode, 3, proc.stderr)
+                self.assertEqual(proc.stderr,
+                                 "rdmakit: cannot write the output: No space left on device\n")
+
+    def test_full_stdout_stops_sampling(self):
+        with open("/dev/full", "w") as full:
+            proc = subprocess.run([RDMAKIT, "counters", "--json", "--interval", "0.1",
+                                   "--sysfs-root", os.path.join(SYSFS, "ib-hdr")],
+                                  stdout=full, stderr=subprocess.PIPE, text=True, timeout=20)
+        self.assertEqual(proc.returncode, 3, proc.stderr)
+        self.assertIn("No space left on device", proc.stderr)
 
 
 class Options(unittest.TestCase):

@@ -256,6 +256,13 @@ class ApplyRollback(unittest.TestCase):
 class NetworkNamespace(unittest.TestCase):
     """A real kernel: arp_ignore/arp_announce and the MTU of two veth ends in one subnet."""
 
+    # The kernel's parts the root holds: sys/class/net's links lead to sys/devices/virtual/net;
+    # $$ is the shell that execs the command, so proc/net is the namespace's.
+    KERNEL = (("/sys/class/net", "sys/class/net"),
+              ("/sys/devices/virtual/net", "sys/devices/virtual/net"),
+              ("/proc/sys/net/ipv4/conf", "proc/sys/net/ipv4/conf"),
+              ("/proc/$$/net", "proc/net"))
+
     @classmethod
     def setUpClass(cls):
         cls.ns = f"rktune{os.getpid()}"
@@ -273,10 +280,8 @@ class NetworkNamespace(unittest.TestCase):
             shutil.copytree(rxe, dev, symlinks=True)
             with open(os.path.join(dev, "ports/1/gid_attrs/ndevs/0"), "w") as f:
                 f.write(f"v{i}\n")
-        os.makedirs(os.path.join(cls.root, "proc/sys/net/ipv4"))
-        os.symlink("/sys/class/net", os.path.join(cls.root, "sys/class/net"))
-        os.symlink("/proc/sys/net/ipv4/conf", os.path.join(cls.root, "proc/sys/net/ipv4/conf"))
-        os.symlink("/proc/self/net", os.path.join(cls.root, "proc/net"))
+        for _, inside in cls.KERNEL:
+            os.makedirs(os.path.join(cls.root, inside))
 
     @classmethod
     def tearDownClass(cls):
@@ -284,8 +289,12 @@ class NetworkNamespace(unittest.TestCase):
         shutil.rmtree(cls.tmp)
 
     def in_ns(self, *args):
-        return subprocess.run(["ip", "netns", "exec", self.ns, *args], capture_output=True,
-                              text=True, timeout=120)
+        """args run in the namespace, with the kernel's parts bind-mounted into the root (in the
+        mount namespace of ip netns exec): a symlink to them would be resolved inside it."""
+        binds = "".join(f"mount --bind {real} {self.root}/{inside} && "
+                        for real, inside in self.KERNEL)
+        return subprocess.run(["ip", "netns", "exec", self.ns, "sh", "-c", binds + 'exec "$@"',
+                               "sh", *args], capture_output=True, text=True, timeout=120)
 
     def live(self):
         values = {}

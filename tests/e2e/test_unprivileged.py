@@ -101,6 +101,31 @@ class Unprivileged(unittest.TestCase):
                                            self.tree("degraded-rate"), rc=1).stdout)
         self.assertIn("RATE_BELOW_PEERS", [f["code"] for f in doc["findings"]])
 
+    def test_doctor_on_a_device_nobody_can_read(self):
+        """Issue 18: a device directory of mode 000 was dropped silently ("ok: 0 findings", or
+        NO_DEVICES when it was the only one). As nobody it is DEVICE_UNREADABLE (exit 1) with
+        the path, the reason and a remedy; the other device is read as root reads it."""
+        tree = tempfile.mkdtemp(dir=self.tmp)
+        os.chmod(tree, 0o755)
+        root = os.path.join(tree, "root")
+        shutil.copytree(self.tree("ib-hdr"), root, symlinks=True)
+        hidden = os.path.join(root, "class/infiniband/mlx5_1")
+        os.chmod(hidden, 0)
+        self.addCleanup(os.chmod, hidden, 0o755)
+        proc = self.run_rdmakit(["doctor", "--json", "--sysfs-root", root], nobody=True)
+        self.assertEqual(proc.returncode, 1, proc.stderr)
+        doc = json.loads(proc.stdout)
+        self.assertEqual([(f["code"], f["subject"], f["severity"]) for f in doc["findings"]],
+                         [("DEVICE_UNREADABLE", "mlx5_1", "warning")])
+        self.assertIn(f"{hidden}/ports: Permission denied", doc["findings"][0]["message"])
+        self.assertIn("read access", doc["findings"][0]["remedy"])
+        self.assertEqual(proc.stderr.count("mlx5_1: cannot read device"), 1, proc.stderr)
+        shutil.rmtree(os.path.join(root, "class/infiniband/mlx5_0"))
+        proc = self.run_rdmakit(["doctor", "--sysfs-root", root], nobody=True)
+        self.assertEqual(proc.returncode, 1, proc.stderr)
+        self.assertIn("DEVICE_UNREADABLE", proc.stdout)
+        self.assertNotIn("NO_DEVICES", proc.stdout)
+
     def test_tune_audit_and_plan(self):
         out = self.same_as_root("tune", "audit", "--profile", "latency", "--root", self.host,
                                 rc=2).stdout

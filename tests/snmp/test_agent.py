@@ -194,6 +194,28 @@ class Lifecycle(unittest.TestCase):
             print(f"{walks[0]} walks, RSS {rss_start} -> {rss_end} KiB")
 
 
+class Unreadable(unittest.TestCase):
+    def test_unreadable_device_is_a_finding_row(self):
+        """Issue 18: a device that could not be read was dropped silently; the subagent serves
+        it as a DEVICE_UNREADABLE row of rdmakitFindingTable (warning), with the path and the
+        reason, and still serves the readable device."""
+        tree = tempfile.mkdtemp(prefix="rdmakit-tree-")
+        self.addCleanup(shutil.rmtree, tree, ignore_errors=True)
+        root = copy_fixture("ib-hdr", tree)
+        shutil.rmtree(os.path.join(root, "class/infiniband/mlx5_1/ports"))
+        with Setup(root, config="refresh 0.3\n", offset=37) as s:
+            wait_for(lambda: "DEVICE_UNREADABLE" in s.named(
+                "RDMAKIT-MIB::rdmakitFindingTable").values(), 10, "the finding's row")
+            values = s.named("RDMAKIT-MIB::rdmakitFindingTable")
+            index = next(k.split(".", 1)[1] for k, v in values.items()
+                         if k.startswith("rdmakitFindingCode.") and v == "DEVICE_UNREADABLE")
+            self.assertEqual(values[f"rdmakitFindingSubject.{index}"], "mlx5_1")
+            self.assertEqual(values[f"rdmakitFindingSeverity.{index}"], "2")  # warning(2)
+            self.assertIn("mlx5_1/ports: No such file or directory",
+                          values[f"rdmakitFindingMessage.{index}"])
+            self.assertEqual(s.get_raw("RDMAKIT-MIB::rdmakitDeviceName.1"), "mlx5_0")
+
+
 class Traps(unittest.TestCase):
     def test_port_state_traps(self):
         tree = tempfile.mkdtemp(prefix="rdmakit-tree-")

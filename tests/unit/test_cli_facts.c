@@ -2,7 +2,8 @@
 /* The CLI's JSON names and values against the core's table of facts: every key of a port or
  * device of `status --json`, and of an SM of `sm --json`, is a fact's cli_name (or an index or
  * counter list) and shows what the fact's reader reads; the fabric facts the CLI prints
- * (fabric --json, sweep --json) have the table's names and values. */
+ * (fabric --json, sweep --json) have the table's names and values, and so have the members of
+ * a fabric node and port (a number fact shown by its name: a node's type, a port's state). */
 #include "fabric_out.h"
 #include "fixture_util.h"
 #include "host_out.h"
@@ -324,6 +325,178 @@ static void fabric_and_sweep_json_show_the_fabric_facts(void **state)
 	json_object_put(docs[1]);
 }
 
+/* Keys of a fabric node's or port's object that are not facts: indexes, and what the topology's
+ * MIB tables have no column for. */
+static const char *const not_topology_facts[] = {"guid", "device_id", "ports",
+						 "port", "lid",	      "remote"};
+
+static bool is_topology_fact_key(enum rk_fact_scope scope, const char *prefix, const char *key)
+{
+	size_t count, plen = strlen(prefix);
+	const struct rk_fact *facts = rk_facts_topology(&count);
+
+	for (size_t i = 0; i < count; i++)
+		if (facts[i].scope == scope && facts[i].cli_name &&
+		    strncmp(facts[i].cli_name, prefix, plen) == 0 &&
+		    strcmp(facts[i].cli_name + plen, key) == 0)
+			return true;
+	return false;
+}
+
+static void check_topology_keys(json_object *obj, enum rk_fact_scope scope, const char *prefix)
+{
+	json_object_object_foreach(obj, key, value)
+	{
+		bool listed = false;
+
+		(void)value;
+		for (size_t i = 0; i < sizeof(not_topology_facts) / sizeof(not_topology_facts[0]);
+		     i++)
+			listed = listed || strcmp(key, not_topology_facts[i]) == 0;
+		if (!is_topology_fact_key(scope, prefix, key) && !(prefix[0] == '\0' && listed))
+			fail_msg("%s%s: not in the table of facts", prefix, key);
+	}
+}
+
+/* The hex digits of a GUID however it is written ("0x0002c9..." or "0002:c903:..."). */
+static void guid_digits(const char *text, char *digits, size_t size)
+{
+	size_t n = 0;
+
+	if (strncmp(text, "0x", 2) == 0)
+		text += 2;
+	for (; *text && n + 1 < size; text++)
+		if (*text != ':')
+			digits[n++] = *text;
+	digits[n] = '\0';
+}
+
+/* The name the CLI shows a number fact by (a node's type, a port's states and speed), or NULL
+ * for a number shown as it is. */
+static const char *name_of_number(enum rk_fact_id id, double value)
+{
+	switch (id) {
+	case RK_FACT_NODE_TYPE:
+		return rk_node_type_name((enum rk_node_type)value);
+	case RK_FACT_FABRIC_PORT_STATE:
+		return rk_port_state_name((int)value);
+	case RK_FACT_FABRIC_PORT_PHYS_STATE:
+		return rk_phys_state_name((int)value);
+	case RK_FACT_FABRIC_PORT_SPEED:
+		return value == RK_SPEED_NONE ? NULL : rk_speed_name((enum rk_speed)value);
+	default:
+		return NULL;
+	}
+}
+
+static void check_topology_number(const struct rk_fact *f, json_object *shown, double value)
+{
+	const char *name = name_of_number(f->id, value);
+
+	if (!name && !rk_fact_served(f, RK_FRONT_CLI))
+		return;
+	if ((f->id == RK_FACT_FABRIC_PORT_SPEED && value == RK_SPEED_NONE) ||
+	    (f->id == RK_FACT_FABRIC_PORT_WIDTH && value == 0)) /* a port that is down */
+		assert_null(shown);
+	else if (name)
+		check_text(f->cli_name, shown, name);
+	else
+		check_number(f->cli_name, shown, value);
+}
+
+/* Every fact of a fabric node or port with a cli_name is shown as its reader reads it. */
+static void check_topology_facts(json_object *obj, enum rk_fact_scope scope,
+				 const struct rk_fact_subject *subject)
+{
+	size_t count;
+	const struct rk_fact *facts = rk_facts_topology(&count);
+
+	check_topology_keys(obj, scope, "");
+	for (size_t i = 0; i < count; i++) {
+		const struct rk_fact *f = &facts[i];
+		char buf[RK_FACT_TEXT_MAX], shown_digits[40], fact_digits[40];
+		bool present;
+		json_object *shown;
+
+		if (f->scope != scope || !f->cli_name)
+			continue;
+		shown = member(obj, f->cli_name, &present);
+		if (f->kind != RK_KIND_TEXT) {
+			check_topology_number(f, shown, rk_fact_number(f, subject));
+			continue;
+		}
+		if (f->id != RK_FACT_FABRIC_PORT_PEER_GUID || !shown) {
+			check_text(f->cli_name, shown, rk_fact_text(f, subject, buf));
+			continue;
+		}
+		guid_digits(json_object_get_string(shown), shown_digits, sizeof(shown_digits));
+		guid_digits(rk_fact_text(f, subject, buf), fact_digits, sizeof(fact_digits));
+		assert_string_equal(shown_digits, fact_digits);
+	}
+}
+
+static void check_fabric_ports(json_object *ports, const struct rk_fabric *fabric, size_t node)
+{
+	const struct rk_fabric_node *n = &fabric->nodes[node];
+	size_t shown = 0;
+
+	for (int i = n->type == RK_NODE_SWITCH ? 1 : 0; i <= n->nports; i++) {
+		struct rk_fabric_port_ref ref = {
+		    .fabric = fabric, .node = node, .port = &n->ports[i]};
+		json_object *port = json_object_array_get_idx(ports, shown++), *remote;
+
+		assert_int_equal(json_object_get_int(json_object_object_get(port, "port")),
+				 n->ports[i].num);
+		check_topology_facts(port, RK_SCOPE_FABRIC_PORT,
+				     &(struct rk_fact_subject){.fabric_port = &ref});
+		if (json_object_object_get_ex(port, "remote", &remote))
+			check_topology_keys(remote, RK_SCOPE_FABRIC_PORT, "remote.");
+		assert_int_equal(json_object_object_get_ex(port, "remote", NULL),
+				 n->ports[i].remote_node >= 0);
+	}
+	assert_int_equal(json_object_array_length(ports), shown);
+}
+
+static void fabric_json_shows_the_node_and_port_facts(void **state)
+{
+	struct rk_fabric fabric;
+	struct rk_fabric_node nodes[2];
+	struct rk_fabric_port ports[5];
+	struct rk_fabric_link link;
+	json_object *doc, *array;
+
+	(void)state;
+	two_nodes(&fabric, nodes, ports, &link);
+	strcpy(nodes[0].description, "MF0;leaf1:SX6036/U1");
+	nodes[0].lid = 1;
+	nodes[1].lid = 2;
+	nodes[1].guid = 0x0002c90300000021;
+	ports[1] = (struct rk_fabric_port){.num = 1,
+					   .present = true,
+					   .state = 4,
+					   .phys_state = 5,
+					   .active_width = 4,
+					   .active_speed = RK_SPEED_EDR,
+					   .remote_node = 1,
+					   .remote_port = 1};
+	ports[2].state = 1; /* down: no width, no speed, no peer */
+	ports[2].phys_state = 3;
+	ports[4] = ports[1];
+	ports[4].remote_node = 0;
+	ports[4].active_speed = RK_SPEED_XDR;
+	doc = json_fabric(&fabric, LINKS_NONE);
+	array = json_object_object_get(doc, "nodes");
+	assert_int_equal(json_object_array_length(array), 2);
+	for (size_t i = 0; i < 2; i++) {
+		json_object *node = json_object_array_get_idx(array, i);
+
+		check_topology_facts(node, RK_SCOPE_FABRIC_NODE,
+				     &(struct rk_fact_subject){.node = &nodes[i]});
+		check_fabric_ports(json_object_object_get(node, "ports"), &fabric, i);
+	}
+	json_object_put(doc);
+}
+
 static void sm_json_shows_the_sm_entry_facts(void **state)
 {
 	struct rk_sm sms[3] = {
@@ -354,6 +527,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(status_json_shows_the_port_and_device_facts),
 	    cmocka_unit_test(fabric_and_sweep_json_show_the_fabric_facts),
+	    cmocka_unit_test(fabric_json_shows_the_node_and_port_facts),
 	    cmocka_unit_test(sm_json_shows_the_sm_entry_facts),
 	};
 

@@ -5,6 +5,7 @@
 #include "fixture_util.h"
 #include "rdmakit/facts.h"
 
+#include <errno.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -321,6 +322,39 @@ static void fabric_fact_values_follow_the_summary_and_the_sweep(void **state)
 	assert_true(v[RK_FACT_FABRIC_NODES] == 3);
 }
 
+/* What a watch snapshot keeps of a sweep gives the same facts as the sweep. */
+static void readings_give_the_sweeps_fact_values(void **state)
+{
+	struct rk_fabric_node nodes[2] = {{.type = RK_NODE_SWITCH}, {.type = RK_NODE_CA}};
+	struct rk_fabric fabric = {.nodes = nodes, .nnodes = 2, .discovery_seconds = 0.5};
+	struct rk_sweep_port ports[2] = {{.node_guid = 0x10, .port = 1, .sampled = true},
+					 {.node_guid = 0x20, .port = 1, .status = -ETIMEDOUT}};
+	struct rk_sweep sweep = {.ports = ports, .count = 2, .answered = 1, .failed = 1};
+	struct rk_sweep_readings readings;
+	int data = rk_catalog_pma_index("port_xmit_data");
+	double v[RK_FACT_COUNT];
+
+	(void)state;
+	ports[0].raw[data] = 1000; /* 4-byte words */
+	ports[0].state[data] = RK_VALUE_SATURATED;
+	ports[0].prev[data] = 7;
+	assert_int_equal(rk_sweep_readings_make(&sweep, &readings), 0);
+	assert_int_equal(readings.count, 2);
+	assert_true(readings.ports[0].value[data] == 4000); /* in the catalog's unit */
+	assert_int_equal(readings.ports[0].state[data], RK_VALUE_SATURATED);
+	assert_true(readings.ports[1].node_guid == 0x20 && readings.ports[1].status == -ETIMEDOUT);
+	assert_false(readings.ports[1].sampled);
+	rk_fabric_readings_fact_values(&fabric, &readings, 0.25, v);
+	assert_true(v[RK_FACT_FABRIC_SWEPT_PORTS] == 2 && v[RK_FACT_FABRIC_ANSWERED_PORTS] == 1);
+	assert_true(v[RK_FACT_FABRIC_UNANSWERED_PORTS] == 1 &&
+		    v[RK_FACT_FABRIC_SWEEP_SECONDS] == 0.25);
+	assert_true(v[RK_FACT_FABRIC_NODES] == 2 && v[RK_FACT_FABRIC_DISCOVERY_SECONDS] == 0.5);
+	rk_fabric_readings_fact_values(&fabric, NULL, 0.25, v); /* discovered, not swept */
+	assert_true(isnan(v[RK_FACT_FABRIC_SWEPT_PORTS]) && isnan(v[RK_FACT_FABRIC_SWEEP_SECONDS]));
+	rk_sweep_readings_free(&readings);
+	assert_null(readings.ports);
+}
+
 static void sm_summary_finds_the_master_and_counts_by_state(void **state)
 {
 	struct rk_sm sms[5] = {
@@ -538,6 +572,7 @@ int main(void)
 	    cmocka_unit_test(swept_values_are_in_the_catalogs_unit),
 	    cmocka_unit_test(fabric_summary_counts_by_type_and_degraded_links),
 	    cmocka_unit_test(fabric_fact_values_follow_the_summary_and_the_sweep),
+	    cmocka_unit_test(readings_give_the_sweeps_fact_values),
 	    cmocka_unit_test(sm_summary_finds_the_master_and_counts_by_state),
 	    cmocka_unit_test(without_a_master_the_local_ports_sm_is_described),
 	    cmocka_unit_test(every_fact_says_how_each_front_end_shows_it),

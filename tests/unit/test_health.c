@@ -4,14 +4,21 @@
 #include "fixture_util.h"
 #include "rdmakit/health.h"
 
+#include <grp.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
+
+#define DEV0 "class/infiniband/mlx5_0"
+#define DEV1 "class/infiniband/mlx5_1"
 
 static struct rk_findings check_root(const char *root, double expect_rate)
 {
@@ -256,7 +263,8 @@ static void unreadable_port_state_is_a_finding(void **state)
 	fixture_discard(root);
 }
 
-/* An infinite rate on one port made every other port "below peers". */
+/* An infinite rate on one port made every other port "below peers"; a rate that is not a
+ * number is a finding of its own (issue 18: it used to pass as ok). */
 static void infinite_rate_is_unknown_not_a_peer(void **state)
 {
 	char *root = fixture_copy("ib-hdr");
@@ -266,12 +274,126 @@ static void infinite_rate_is_unknown_not_a_peer(void **state)
 	write_file(root, "class/infiniband/mlx5_0/ports/1/rate", "1e999 Gb/sec (4X HDR)\n");
 	f = check_root(root, 0);
 	assert_null(find(&f, "RATE_BELOW_PEERS", "mlx5_1:1"));
-	assert_int_equal(f.count, 0);
+	assert_non_null(find(&f, "PORT_RATE_UNKNOWN", "mlx5_0:1"));
+	assert_int_equal(f.count, 1);
 	rk_findings_free(&f);
 	write_file(root, "class/infiniband/mlx5_0/ports/1/rate", "nan Gb/sec (4X HDR)\n");
 	f = check_root(root, 200);
-	assert_int_equal(f.count, 0);
+	assert_non_null(find(&f, "PORT_RATE_UNKNOWN", "mlx5_0:1"));
+	assert_int_equal(f.count, 1);
 	rk_findings_free(&f);
+	fixture_discard(root);
+}
+
+/* Issue 18: a device that cannot be read was dropped silently ("ok: 0 findings"), and as the
+ * only device it read as NO_DEVICES. Each way of being unreadable is a DEVICE_UNREADABLE
+ * warning naming the path and the reason; the readable device stays quiet. */
+static void unreadable_device_is_a_finding(void **state)
+{
+	static const char long_name[] = "mlx5_0123456789012345678901234567890123456789012345678"
+					"90123456789";
+	static const struct {
+		const char *how, *path, *why;
+	} cases[] = {
+	    {"no ports", "mlx5_1/ports", "No such file or directory"},
+	    {"ports a file", "mlx5_1/ports", "Not a directory"},
+	    {"name too long", long_name, "File name too long"},
+	    {"gone mid-read", "mlx5_1/ports", "No such file or directory"},
+	};
+	const struct rk_finding *hit;
+	char path[4096], long_path[256];
+
+	(void)state;
+	snprintf(long_path, sizeof(long_path), "class/infiniband/%s", long_name);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *root = fixture_copy("ib-hdr");
+		struct rk_findings f;
+
+		snprintf(path, sizeof(path), "%s/" DEV1 "/ports", root);
+		if (i == 0 || i == 1)
+			remove_tree(path);
+		if (i == 1)
+			write_file(root, DEV1 "/ports", "1\n");
+		if (i == 2)
+			assert_int_equal(move_path(root, DEV1, long_path), 0);
+		if (i == 3) { /* listed, but its directory is a link to where it was */
+			snprintf(path, sizeof(path), "%s/" DEV1, root);
+			remove_tree(path);
+			assert_int_equal(symlink("../../devices/gone/infiniband/mlx5_1", path), 0);
+		}
+		f = check_root(root, 0);
+		hit = find(&f, "DEVICE_UNREADABLE", i == 2 ? long_name : "mlx5_1");
+		assert_non_null(hit);
+		assert_int_equal(hit->severity, RK_SEVERITY_WARNING);
+		snprintf(path, sizeof(path), "%s/class/infiniband/%s: %s", root, cases[i].path,
+			 cases[i].why);
+		assert_non_null(strstr(hit->message, path));
+		assert_int_equal(f.count, 1); /* mlx5_0 is read and healthy */
+		assert_null(find(&f, "NO_DEVICES", "host"));
+		rk_findings_free(&f);
+		fixture_discard(root);
+	}
+}
+
+/* With the unreadable device the only one, the host has a device: not NO_DEVICES. */
+static void only_device_unreadable_is_not_no_devices(void **state)
+{
+	char *root = fixture_copy("ib-hdr");
+	char path[4096];
+	struct rk_findings f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/" DEV0, root);
+	remove_tree(path);
+	snprintf(path, sizeof(path), "%s/" DEV1 "/ports", root);
+	remove_tree(path);
+	f = check_root(root, 0);
+	assert_int_equal(f.count, 1);
+	assert_non_null(find(&f, "DEVICE_UNREADABLE", "mlx5_1"));
+	assert_int_equal(rk_findings_worst(&f), RK_SEVERITY_WARNING);
+	rk_findings_free(&f);
+	fixture_discard(root);
+}
+
+/* In a child as nobody (tests run as root, and root reads a mode-000 directory): 0 when the
+ * device is a DEVICE_UNREADABLE with "Permission denied" and a remedy about access. */
+static int check_mode_000_as_nobody(const char *root)
+{
+	const struct rk_finding *hit;
+	struct rk_findings f;
+
+	if (geteuid() == 0 && (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0))
+		return 10;
+	f = check_root(root, 0);
+	hit = find(&f, "DEVICE_UNREADABLE", "mlx5_1");
+	if (!hit)
+		return 11;
+	if (!strstr(hit->message, "/" DEV1 "/ports: Permission denied") ||
+	    !strstr(hit->remedy, "read access"))
+		return 12;
+	return f.count == 1 ? 0 : 13;
+}
+
+static void device_directory_mode_000(void **state)
+{
+	char *root = fixture_copy("ib-hdr");
+	char path[4096];
+	int status;
+	pid_t child;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/..", root);
+	assert_int_equal(chmod(path, 0755), 0); /* mkdtemp's 0700 would stop nobody above it */
+	snprintf(path, sizeof(path), "%s/" DEV1, root);
+	assert_int_equal(chmod(path, 0), 0);
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0)
+		_exit(check_mode_000_as_nobody(root));
+	assert_int_equal(waitpid(child, &status, 0), child);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_int_equal(chmod(path, 0755), 0);
 	fixture_discard(root);
 }
 
@@ -306,6 +428,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(healthy_host_has_no_findings),
+	    cmocka_unit_test(unreadable_device_is_a_finding),
+	    cmocka_unit_test(only_device_unreadable_is_not_no_devices),
+	    cmocka_unit_test(device_directory_mode_000),
 	    cmocka_unit_test(port_in_init_means_no_sm),
 	    cmocka_unit_test(each_inactive_state_has_its_code),
 	    cmocka_unit_test(other_down_states),

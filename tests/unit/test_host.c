@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -303,6 +305,78 @@ static void hostile_attributes_are_reported_and_skipped(void **state)
 	fixture_discard(root);
 }
 
+/* Issue 18: a counter file replaced while the host runs (a FIFO, or a new file) was read
+ * through the old descriptor forever. The next rescan reopens it: a new file is read, a FIFO
+ * is refused at once (never waited on) and its counter is unavailable, named once. */
+static void replaced_counter_file_is_noticed_at_rescan(void **state)
+{
+	static const char *const counter = DEV0 "/ports/1/counters/symbol_error";
+	char *root = fixture_copy("ib-hdr");
+	const struct rk_counter *c;
+	struct rk_host *host;
+	char path[4096];
+	double started;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/%s", root, counter);
+	assert_int_equal(rk_host_open(root, &host), 0);
+	rk_host_refresh(host);
+	c = rk_counter_set_find(&host->devices[0].ports[0].counters, "symbol_error");
+	assert_int_equal(c->raw, 0);
+	assert_int_equal(unlink(path), 0); /* a new file in its place */
+	write_file(root, counter, "17\n");
+	assert_int_equal(rk_host_rescan(host), 0);
+	rk_host_refresh(host);
+	assert_int_equal(c->raw, 17);
+	assert_int_equal(c->state, RK_VALUE_OK);
+	log_capture_start();
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(mkfifo(path, 0644), 0);
+	assert_int_equal(rk_host_rescan(host), 0);
+	started = (double)time(NULL);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(rk_host_refresh(host), 0);
+	assert_true((double)time(NULL) - started < 2);
+	assert_int_equal(c->state, RK_VALUE_UNAVAILABLE);
+	assert_false(host->devices[0].vanished);
+	assert_int_equal(log_capture_count("counters/symbol_error: not a regular file"), 1);
+	assert_int_equal(host->devices[0].ports[0].state, RK_PORT_ACTIVE); /* the rest reads on */
+	rk_host_close(host);
+	fixture_discard(root);
+}
+
+/* A device that cannot be read is kept with why, logged once however often it is rescanned,
+ * and forgotten with a message once it can be read. */
+static void unreadable_device_is_kept_and_logged_once(void **state)
+{
+	char *root = fixture_copy("ib-hdr");
+	struct rk_host *host;
+	char path[4096];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/" DEV1 "/ports", root);
+	assert_int_equal(move_path(root, DEV1 "/ports", DEV1 "/ports.aside"), 0);
+	log_capture_start();
+	assert_int_equal(rk_host_open(root, &host), 0);
+	assert_int_equal(host->ndevices, 1);
+	assert_int_equal(host->nunreadable, 1);
+	assert_string_equal(host->unreadable[0].name, "mlx5_1");
+	assert_string_equal(host->unreadable[0].path, DEV1 "/ports");
+	assert_int_equal(host->unreadable[0].err, -ENOENT);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(rk_host_rescan(host), 0);
+	assert_int_equal(log_capture_count("mlx5_1: cannot read device: " DEV1 "/ports: No such"),
+			 1);
+	assert_int_equal(log_capture_count("skipped"), 0); /* no message per attribute */
+	assert_int_equal(move_path(root, DEV1 "/ports.aside", DEV1 "/ports"), 0);
+	assert_int_equal(rk_host_rescan(host), 0);
+	assert_int_equal(host->ndevices, 2);
+	assert_int_equal(host->nunreadable, 0);
+	assert_int_equal(log_capture_count("mlx5_1: device can be read again"), 1);
+	rk_host_close(host);
+	fixture_discard(root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -318,6 +392,8 @@ int main(void)
 	    cmocka_unit_test(malformed_port_values_are_unknown),
 	    cmocka_unit_test(rates_that_are_not_finite_or_absurd_are_refused),
 	    cmocka_unit_test(hostile_attributes_are_reported_and_skipped),
+	    cmocka_unit_test(replaced_counter_file_is_noticed_at_rescan),
+	    cmocka_unit_test(unreadable_device_is_kept_and_logged_once),
 	};
 
 	return cmocka_run_group_tests_name("host", tests, NULL, NULL);

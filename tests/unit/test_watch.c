@@ -7,6 +7,7 @@
 #include "fixture_util.h"
 #include "watch_internal.h"
 
+#include "rdmakit/catalog.h"
 #include "rdmakit/clock.h"
 
 #include <errno.h>
@@ -149,6 +150,117 @@ static void a_failed_pass_sends_nothing(void **state)
 	rk_watch_stop(watch);
 }
 
+/* A topology of one switch of guid with port 1, as a discovery leaves it in the monitor. */
+static struct rk_fabric *one_switch(uint64_t guid)
+{
+	struct rk_fabric *fabric = calloc(1, sizeof(*fabric));
+
+	assert_non_null(fabric);
+	fabric->nodes = calloc(1, sizeof(*fabric->nodes));
+	assert_non_null(fabric->nodes);
+	fabric->nnodes = 1;
+	fabric->nodes[0] =
+	    (struct rk_fabric_node){.guid = guid, .type = RK_NODE_SWITCH, .nports = 1};
+	fabric->nodes[0].ports = calloc(2, sizeof(*fabric->nodes[0].ports));
+	assert_non_null(fabric->nodes[0].ports);
+	fabric->nodes[0].ports[1] =
+	    (struct rk_fabric_port){.num = 1, .present = true, .guid = guid};
+	return fabric;
+}
+
+/* The monitor after its discovery number `discoveries` of that switch, swept once: port 1 sent
+ * xmit_words 4-byte words, and the sample before it is set (the snapshot leaves it out). */
+static void discovered(struct rk_watch *watch, uint64_t guid, uint64_t xmit_words)
+{
+	struct rk_monitor *m = &watch->monitor;
+	int data = rk_catalog_pma_index("port_xmit_data");
+
+	rk_fabric_free(m->fabric);
+	m->fabric = one_switch(guid);
+	m->discoveries++;
+	rk_sweep_free(&m->sweep);
+	assert_int_equal(rk_sweep_prepare(&m->sweep, m->fabric), 0);
+	assert_int_equal(m->sweep.count, 1);
+	m->sweep.ports[0].sampled = true;
+	m->sweep.ports[0].raw[data] = xmit_words;
+	m->sweep.ports[0].prev[data] = 1;
+	m->sweep.ports[0].state[data] = RK_VALUE_SATURATED;
+	m->sweep.answered = 1;
+	m->sweep.seconds = 0.25;
+}
+
+/* Publish a pass in which only job worked, and take what it published. */
+static struct rk_watch_snapshot *pass_of(struct rk_watch *watch, enum rk_watch_job job)
+{
+	bool passed[RK_WATCH_JOBS] = {false};
+	struct rk_watch_events events = {0};
+	struct rk_watch_snapshot *snap;
+
+	passed[job] = true;
+	watch_publish(watch, passed, 0);
+	snap = rk_watch_take(watch, job, &events);
+	rk_watch_events_free(&events);
+	assert_non_null(snap);
+	return snap;
+}
+
+static void a_job_that_did_not_pass_shares_its_part(void **state)
+{
+	struct rk_watch *watch = new_watch(false, 1);
+	struct rk_watch_snapshot *swept, *queried;
+	int data = rk_catalog_pma_index("port_xmit_data");
+
+	(void)state;
+	discovered(watch, 0x10, 1000);
+	add_finding(&watch->jobs[RK_WATCH_SWEEP].findings, "LINK_DEGRADED");
+	swept = pass_of(watch, RK_WATCH_SWEEP);
+	assert_int_equal(swept->sweep.count, 1);
+	assert_true(swept->sweep.ports[0].value[data] == 4000); /* in bytes, as consumers send it */
+	assert_int_equal(swept->sweep.ports[0].state[data], RK_VALUE_SATURATED);
+	assert_true(swept->sweep.ports[0].node_guid == 0x10);
+	assert_int_equal(swept->sweep.answered, 1);
+	assert_true(swept->sweep.seconds == 0.25);
+	assert_true(swept->fabric != watch->monitor.fabric); /* a copy: the monitor's changes */
+	assert_true(swept->fabric->nodes[0].guid == 0x10);
+	queried = pass_of(watch, RK_WATCH_SM); /* the sweep job did not pass: the same storage */
+	assert_ptr_equal(queried->fabric, swept->fabric);
+	assert_ptr_equal(queried->sweep.ports, swept->sweep.ports);
+	assert_ptr_equal(queried->fabric_findings.items, swept->fabric_findings.items);
+	assert_int_equal(queried->fabric_findings.count, 1);
+	assert_int_equal(queried->discoveries, 1);
+	assert_int_equal(queried->passes[RK_WATCH_SWEEP], 1);
+	assert_int_equal(queried->passes[RK_WATCH_SM], 1);
+	rk_watch_release(swept); /* the part outlives the snapshot that made it */
+	assert_true(queried->sweep.ports[0].value[data] == 4000);
+	assert_string_equal(queried->fabric_findings.items[0].code, "LINK_DEGRADED");
+	rk_watch_release(queried);
+	rk_watch_stop(watch);
+}
+
+static void a_new_discovery_gives_a_new_topology_copy(void **state)
+{
+	struct rk_watch *watch = new_watch(false, 1);
+	struct rk_watch_snapshot *first, *again, *after;
+
+	(void)state;
+	discovered(watch, 0x10, 1000);
+	first = pass_of(watch, RK_WATCH_SWEEP);
+	again = pass_of(watch, RK_WATCH_SWEEP); /* a sweep on the same topology */
+	assert_ptr_equal(again->fabric, first->fabric);
+	assert_ptr_not_equal(again->sweep.ports, first->sweep.ports); /* a new sweep: its copy */
+	discovered(watch, 0x20, 2000);
+	after = pass_of(watch, RK_WATCH_SWEEP);
+	assert_ptr_not_equal(after->fabric, first->fabric);
+	assert_true(after->fabric->nodes[0].guid == 0x20);
+	assert_true(first->fabric->nodes[0].guid == 0x10); /* what the older ones show stays */
+	assert_int_equal(after->discoveries, 2);
+	assert_int_equal(again->discoveries, 1);
+	rk_watch_release(first);
+	rk_watch_release(again);
+	rk_watch_release(after);
+	rk_watch_stop(watch);
+}
+
 #define PORT1 "class/infiniband/mlx5_0/ports/1"
 
 /* A host pass over a private copy of a fixture, with the host's health rules. */
@@ -251,6 +363,39 @@ static void a_failed_host_read_sends_nothing(void **state)
 	assert_int_equal(count_kind(&b.events, RK_EVENT_DEVICE_VANISHED), 0);
 	assert_int_equal(count_kind(&b.events, RK_EVENT_DEVICE_BACK), 0);
 	assert_int_equal(b.events.list.count, 2); /* with the down port's finding */
+	host_bench_close(&b);
+}
+
+/* Issue 18: a device that cannot be read is one event and one finding when it starts, however
+ * many passes (each with a rescan here) follow, and one of each when it ends. */
+static void an_unreadable_device_is_one_event_per_transition(void **state)
+{
+	struct host_bench b;
+
+	(void)state;
+	host_bench_open(&b, "ib-hdr");
+	assert_int_equal(host_pass(&b), 0);
+	assert_int_equal(move_path(b.root, "class/infiniband/mlx5_1/ports",
+				   "class/infiniband/mlx5_1/ports.aside"),
+			 0);
+	rk_host_close(b.host); /* reopened: the device is read anew */
+	log_capture_start();
+	assert_int_equal(rk_host_open(b.root, &b.host), 0);
+	assert_int_equal(host_pass(&b), 0);
+	assert_int_equal(count_kind(&b.events, RK_EVENT_DEVICE_UNREADABLE), 1);
+	assert_int_equal(count_kind(&b.events, RK_EVENT_FINDING_RAISED), 1);
+	assert_non_null(strstr(b.events.list.items[0].message, "mlx5_1/ports: No such file"));
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(host_pass(&b), 0);
+		assert_int_equal(b.events.list.count, 0);
+	}
+	assert_int_equal(log_capture_count("mlx5_1: cannot read device"), 1);
+	assert_int_equal(move_path(b.root, "class/infiniband/mlx5_1/ports.aside",
+				   "class/infiniband/mlx5_1/ports"),
+			 0);
+	assert_int_equal(host_pass(&b), 0);
+	assert_int_equal(count_kind(&b.events, RK_EVENT_DEVICE_READABLE), 1);
+	assert_int_equal(count_kind(&b.events, RK_EVENT_FINDING_CLEARED), 1);
 	host_bench_close(&b);
 }
 
@@ -402,8 +547,11 @@ int main(void)
 	    cmocka_unit_test(backoff_doubles_up_to_its_limit_and_logs_twice),
 	    cmocka_unit_test(the_first_pass_only_primes),
 	    cmocka_unit_test(a_failed_pass_sends_nothing),
+	    cmocka_unit_test(a_job_that_did_not_pass_shares_its_part),
+	    cmocka_unit_test(a_new_discovery_gives_a_new_topology_copy),
 	    cmocka_unit_test(the_host_pass_flags_its_first_events_at_start),
 	    cmocka_unit_test(a_failed_host_read_sends_nothing),
+	    cmocka_unit_test(an_unreadable_device_is_one_event_per_transition),
 	    cmocka_unit_test(the_probe_job_probes_each_active_port_once_a_round),
 	    cmocka_unit_test(the_probe_job_probes_the_ports_chosen),
 	    cmocka_unit_test(stop_returns_in_time_while_a_discovery_hangs),

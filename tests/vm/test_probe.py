@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
-"""rdmakit probe, status and doctor --probe on a real rxe0 (one VM boot for the whole file)."""
+"""rdmakit probe, status and doctor --probe on a real rxe0, and every command on the VM's real
+/sys and /proc (tests/e2e/real_host.py); one VM boot for the whole file."""
 import json
 import os
 import sys
@@ -10,6 +11,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import vmlib  # noqa: E402
 
 RK = vmlib.quote(vmlib.RDMAKIT)
+REAL_HOST = os.path.join(vmlib.HERE, "..", "e2e", "real_host.py")
 NOBODY = "setpriv --reuid=65534 --regid=65534 --clear-groups"
 COMMANDS = {
     "json": RK + " probe rxe0:1 --json",
@@ -20,6 +22,8 @@ COMMANDS = {
     "status_json": RK + " status rxe0 --json",
     "status_text": RK + " status rxe0:1",
     "doctor": RK + " doctor --probe --json",
+    # every command on the VM's real /sys and /proc, as e2e_real_host runs them on the host
+    "real_host": "python3 " + vmlib.quote(REAL_HOST) + " " + RK,
     "memlock": "chmod 666 /dev/infiniband/uverbs0 && " + NOBODY +
                " sh -c 'ulimit -l 64; exec " + RK + " probe --size 1048576 --json'",
     "down": "ip link set eth0 down; " + vmlib.WAIT_DOWN + "; " + RK + " probe --json",
@@ -119,6 +123,15 @@ class Probe(unittest.TestCase):
         self.assertEqual(doc["failure"]["message"], "port 1 is DOWN, not ACTIVE")
         self.assertIn("ip link", doc["failure"]["hint"])
         self.assertEqual([s["step"] for s in doc["steps"]], ["open"])
+
+    def test_every_command_on_the_vms_real_sysfs(self):
+        """rxe0 and ib_uverbs, no ib_umad: probe passes, the MAD commands say in one line that
+        ib_umad is not loaded, and no library prints on stderr."""
+        r = self.r["real_host"]
+        self.assertEqual(r.status, 0, r)
+        self.assertIn("machine: devices ['rxe0'], umad ports - (ib_umad not loaded), ib_uverbs "
+                      "loaded, uverbs nodes ['uverbs0']", r.output)
+        self.assertIn("REAL-HOST-OK", r.output)
 
     def test_port_up_again_passes(self):
         r = self.r["up_again"]

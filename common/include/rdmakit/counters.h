@@ -46,6 +46,9 @@ void rk_counter_set_close(struct rk_sysfs *fs, struct rk_counter_set *set);
 /** Read every counter; -ENODEV when the files are gone (device removed), else 0. */
 int rk_counter_set_read(struct rk_sysfs *fs, struct rk_counter_set *set);
 
+/** rk_attr_recheck on every counter of the set: a replaced file is read anew (or refused). */
+void rk_counter_set_recheck(struct rk_sysfs *fs, struct rk_counter_set *set);
+
 /** The counter named name in the set, or NULL. */
 const struct rk_counter *rk_counter_set_find(const struct rk_counter_set *set, const char *name);
 

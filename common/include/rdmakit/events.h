@@ -23,6 +23,8 @@ enum rk_event_kind {
 	RK_EVENT_ERRORS_STOPPED,       /* ... and stopped rising */
 	RK_EVENT_DEVICE_VANISHED,
 	RK_EVENT_DEVICE_BACK,
+	RK_EVENT_DEVICE_UNREADABLE, /* a listed device could not be read (message: what, why) */
+	RK_EVENT_DEVICE_READABLE,   /* ... and can be read now, or is no longer listed */
 	RK_EVENT_SM_MASTER_SEEN,    /* the first master SM this tracker saw */
 	RK_EVENT_SM_MASTER_CHANGED, /* another SM is master (old and new LID and GUID) */
 	RK_EVENT_SM_SILENT,	    /* an SM stopped answering SMInfo */

@@ -164,7 +164,9 @@ struct rk_fact {
 	const char *unit;
 	const char *help;
 	unsigned column;      /* MIB column (or scalar number), unique in its scope */
-	const char *cli_name; /* its key in the CLI's JSON ("pci.numa_node": nested), or NULL */
+	const char *cli_name; /* its key in the CLI's JSON ("pci.numa_node": nested), or NULL; a
+			       * fabric node's type and a fabric port's states and speed are shown
+			       * by name there */
 	double (*port_number)(const struct rk_port *port);	     /* negative when unknown */
 	const char *(*port_text)(const struct rk_port *port);	     /* "" when unknown */
 	double (*device_number)(const struct rk_device *device);     /* negative when unknown */
@@ -239,6 +241,11 @@ const struct rk_counter_pair *rk_counter_pair_of(const char *counter, bool *is_t
  * front end measured it, rediscovery included. */
 void rk_fabric_fact_values(const struct rk_fabric *fabric, const struct rk_sweep *sweep,
 			   double sweep_seconds, double values[RK_FACT_COUNT]);
+
+/** rk_fabric_fact_values from what a snapshot keeps of the sweep (NULL: its facts are NAN). */
+void rk_fabric_readings_fact_values(const struct rk_fabric *fabric,
+				    const struct rk_sweep_readings *sweep, double sweep_seconds,
+				    double values[RK_FACT_COUNT]);
 
 /** Fill values[] of the SM facts; the master_* ones are NAN when no SM is described. */
 void rk_sm_fact_values(const struct rk_sm_status *status, double values[RK_FACT_COUNT]);

@@ -81,11 +81,24 @@ struct rk_device {
 	bool vanished; /* the device disappeared; its values are the last ones read */
 };
 
+/* Longest device name the kernel gives (IB_DEVICE_NAME_MAX less its NUL); a longer one in the
+ * tree is a device that cannot be read. */
+#define RK_DEVICE_NAME_MAX 63
+
+/* A device listed under class/infiniband that could not be read: what failed, and why. */
+struct rk_unreadable_device {
+	char name[96];	/* as listed (cut short when longer) */
+	char path[192]; /* what failed, relative to the root */
+	int err;	/* negative errno */
+};
+
 /* The host's devices and the time of the last two samples. */
 struct rk_host {
 	struct rk_sysfs *fs;
 	struct rk_device *devices;
 	size_t ndevices;
+	struct rk_unreadable_device *unreadable; /* listed at the last rescan, not read */
+	size_t nunreadable;
 	double sample_time;	 /* seconds, monotonic clock, of the last refresh */
 	double prev_sample_time; /* 0 before the second refresh */
 };
@@ -99,7 +112,8 @@ int rk_host_open_limited(const char *root, size_t max_open, struct rk_host **out
 /** Re-read states, rates, LIDs and every counter; marks devices that vanished. */
 int rk_host_refresh(struct rk_host *host);
 
-/** Pick up devices that appeared or came back since the host was opened. */
+/** Pick up devices that appeared, came back or became readable; reopen attributes whose file
+ * was replaced (a new file, or a FIFO now refused). */
 int rk_host_rescan(struct rk_host *host);
 
 /** Close every descriptor and free the host. */

@@ -96,9 +96,10 @@ struct rk_mad_stats {
  * It must not start another run on the same port. */
 typedef void (*rk_mad_done_fn)(struct rk_mad_request *request, void *ctx);
 
-/** Whether this user may open the umad device of ca (NULL: any) and port (0: any): -EACCES,
- * logged with the device's name, when every such device refuses it; 0 otherwise (also when
- * there is none: opening it then says why). */
+/** Whether a umad device of ca (NULL: any) and port (0: any) exists and this user may open it,
+ * checked before libibumad or libibnetdisc print their own warnings: -ENODEV, logged with what
+ * is missing and what to do, when there is none (not checked under ibsim's umad2sim shim);
+ * -EACCES, logged with the device's name, when every such device refuses it; 0 otherwise. */
 int rk_mad_check_access(const char *ca, int port);
 
 /** Open the umad port of ca (NULL: first) and port (0: first active); -EBUSY if one is open. */

@@ -42,6 +42,26 @@ struct rk_sweep {
 	struct rk_mad_stats stats;
 };
 
+/* One port's last sample as a published snapshot keeps it: what the front ends read of an
+ * rk_sweep_port, without the sample before it (which only the sweep and its rules use). */
+struct rk_sweep_reading {
+	uint64_t node_guid;
+	int node;	  /* index into the fabric's nodes */
+	int status;	  /* 0 answered, -ETIMEDOUT, -EIO */
+	uint32_t counted; /* bit c: counter c has read non-zero */
+	uint8_t port;
+	bool sampled;			   /* value[] holds a sample */
+	uint8_t state[RK_SWEEP_COUNTERS];  /* enum rk_value_state of value[] */
+	uint64_t value[RK_SWEEP_COUNTERS]; /* rk_sweep_value: in the catalog's unit */
+};
+
+/* What a published snapshot keeps of a sweep: its counts, its time, each port's last sample. */
+struct rk_sweep_readings {
+	struct rk_sweep_reading *ports; /* as the sweep's: sorted by node GUID and port */
+	size_t count, answered, failed;
+	double seconds; /* the sweep's own time (rk_sweep.seconds) */
+};
+
 /* Called as MADs complete, for progress on a terminal. */
 typedef void (*rk_sweep_progress_fn)(size_t done, size_t total, void *ctx);
 
@@ -68,7 +88,11 @@ uint64_t rk_sweep_delta(const struct rk_sweep_port *port, size_t c);
 /** Free the port list. */
 void rk_sweep_free(struct rk_sweep *sweep);
 
-/** dst: a copy of src with storage of its own; 0 or -ENOMEM (dst then empty). */
-int rk_sweep_copy(const struct rk_sweep *src, struct rk_sweep *dst);
+/** out: the last sample of every port of sweep, with storage of its own; 0 or -ENOMEM (out then
+ * empty). */
+int rk_sweep_readings_make(const struct rk_sweep *sweep, struct rk_sweep_readings *out);
+
+/** Free the readings' ports. */
+void rk_sweep_readings_free(struct rk_sweep_readings *readings);
 
 #endif

@@ -16,6 +16,8 @@ struct rk_attr {
 	int fd;	     /* -1: opened and closed on every read */
 	char *path;  /* relative to the root */
 	bool warned; /* a problem with it has been logged */
+	dev_t dev;   /* the open file's identity, to notice a file replaced under it */
+	ino_t ino;
 };
 
 /** Open a sysfs root; raises the soft descriptor limit where the hard limit allows. */
@@ -36,6 +38,11 @@ size_t rk_sysfs_fallback_count(const struct rk_sysfs *fs);
 /** Open the attribute at relpath without blocking; -ENOENT when the file does not exist,
  * -EISDIR for a directory, -ESPIPE for anything else that is not a regular file (a FIFO). */
 int rk_attr_open(struct rk_sysfs *fs, const char *relpath, struct rk_attr *attr);
+
+/** When the file at the attribute's path is no longer the one it holds open (replaced, removed,
+ * or not a regular file now), drop the old descriptor and open the new file, or read by path
+ * from now on (where the read then fails as rk_attr_open would); 0, or -errno of the reopen. */
+int rk_attr_recheck(struct rk_sysfs *fs, struct rk_attr *attr);
 
 /** Close an attribute (safe on a zeroed or already closed one). */
 void rk_attr_close(struct rk_sysfs *fs, struct rk_attr *attr);

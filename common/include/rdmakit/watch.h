@@ -69,12 +69,17 @@ enum rk_watch_job {
 	RK_WATCH_JOBS,
 };
 
-/* What the watch saw at its last passes; immutable once published, shared by reference. */
+/* Storage snapshots share: what one pass of a job saw (or one discovery's topology). */
+struct rk_watch_part;
+
+/* What the watch saw at its last passes; immutable once published, shared by reference. A
+ * snapshot's members point into parts it shares with the snapshots before and after it that
+ * show the same pass of their job (the topology: the same discovery): never change them. */
 struct rk_watch_snapshot {
 	unsigned long passes[RK_WATCH_JOBS]; /* successful passes of each job so far */
-	/* the sweep job: a copy of the topology and of the last sweep */
-	struct rk_fabric *fabric; /* NULL before the first discovery */
-	struct rk_sweep sweep;
+	/* the sweep job: the topology and what consumers read of the last sweep */
+	const struct rk_fabric *fabric; /* NULL before the first discovery */
+	struct rk_sweep_readings sweep;
 	struct rk_findings fabric_findings; /* the fabric's and the sweep's */
 	unsigned discoveries;		    /* how many discoveries the topology is from */
 	double sweep_seconds;		    /* the last sweep, with its discovery */
@@ -93,7 +98,9 @@ struct rk_watch_snapshot {
 	double probed_at;    /* wall time (s since the epoch) the last probe round ended */
 	double pass_seconds; /* how long it took */
 	unsigned failures;   /* sweeps and SM queries that failed */
-	atomic_uint refs;    /* the engine's and the consumers' holds */
+	/* held: each job's part (by enum rk_watch_job), then the topology's; NULL: none yet */
+	struct rk_watch_part *parts[RK_WATCH_JOBS + 1];
+	atomic_uint refs; /* the engine's and the consumers' holds */
 };
 
 /* A job's events since the last take: the first at_start ones are its first pass's, what was

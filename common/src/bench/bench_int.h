@@ -98,6 +98,9 @@ const char *wire_status_text(uint8_t status);
 /** Check parameters both sides accept; -EINVAL with a message otherwise. */
 int bench_check_params(const struct rk_bench_params *params);
 
+/** The RDMA CM's event channel; NULL with errno set, logged with what is missing. */
+struct rdma_event_channel *bench_open_channel(void);
+
 /** PD and CQ for a run on verbs (once per run). */
 int bench_run_setup(struct bench_run *run, struct ibv_context *verbs);
 

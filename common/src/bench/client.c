@@ -425,7 +425,7 @@ static int run_size(struct client *c, uint32_t size, bool last, struct rk_bench_
 	memset(result, 0, sizeof(*result));
 	result->size = size;
 	c->timeout = c->o->timeout > 0 ? c->o->timeout : 10;
-	c->channel = rdma_create_event_channel();
+	c->channel = bench_open_channel();
 	if (!c->channel)
 		return -errno;
 	for (uint32_t i = 0; i < run->nconns && !err; i++)

@@ -3,6 +3,7 @@
 #include "bench_int.h"
 
 #include "rdmakit/log.h"
+#include "rdmakit/rdma_stack.h"
 
 #include <arpa/inet.h>
 #include <endian.h>
@@ -130,6 +131,23 @@ int bench_check_params(const struct rk_bench_params *p)
 	if (why)
 		rk_log(RK_LOG_ERR, "bench: %s", why);
 	return why ? -EINVAL : 0;
+}
+
+struct rdma_event_channel *bench_open_channel(void)
+{
+	struct rdma_event_channel *channel = rdma_create_event_channel();
+	struct rk_rdma_stack stack;
+	const char *why;
+	int err = errno;
+
+	if (channel)
+		return channel;
+	rk_rdma_stack_read("/sys", "/dev", &stack);
+	why = rk_rdma_stack_no_verbs(&stack);
+	rk_log(RK_LOG_ERR, "bench: no RDMA connection manager: %s; %s", strerror(err),
+	       why ? why : "is rdma_ucm loaded? (modprobe rdma_ucm)");
+	errno = err;
+	return NULL;
 }
 
 int bench_run_setup(struct bench_run *run, struct ibv_context *verbs)

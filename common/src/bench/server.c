@@ -292,12 +292,9 @@ int rk_bench_serve(const struct rk_bench_server_options *o)
 	struct server s = {.o = o};
 	int err;
 
-	s.channel = rdma_create_event_channel();
-	if (!s.channel) {
-		rk_log(RK_LOG_ERR, "bench: no RDMA connection manager (is rdma_ucm loaded?): %s",
-		       strerror(errno));
+	s.channel = bench_open_channel();
+	if (!s.channel)
 		return -errno;
-	}
 	err =
 	    fcntl(s.channel->fd, F_SETFL, fcntl(s.channel->fd, F_GETFL) | O_NONBLOCK) ? -errno : 0;
 	if (!err && rdma_create_id(s.channel, &s.listener, NULL, RDMA_PS_TCP) != 0)

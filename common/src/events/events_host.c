@@ -324,10 +324,93 @@ static int track_device(struct rk_event_tracker *tracker, const struct rk_device
 	return err;
 }
 
+static bool was_unreadable(const struct unreadable_names *names, const char *name)
+{
+	for (size_t i = 0; i < names->count; i++)
+		if (strcmp(names->items[i], name) == 0)
+			return true;
+	return false;
+}
+
+static bool is_unreadable(const struct rk_host *host, const char *name)
+{
+	for (size_t i = 0; i < host->nunreadable; i++)
+		if (strcmp(host->unreadable[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+static int unreadable_event(struct rk_event_list *events, const struct rk_host *host,
+			    const struct rk_unreadable_device *dev)
+{
+	const struct about about = {.device = dev->name};
+	struct rk_event *event =
+	    host_event(events, RK_EVENT_DEVICE_UNREADABLE, RK_SEVERITY_WARNING, &about);
+
+	if (!event)
+		return -ENOMEM;
+	event_message(event, "%s could not be read (%s/%s: %s): its values are not sent", dev->name,
+		      rk_sysfs_root(host->fs), dev->path, rk_sysfs_error(dev->err));
+	return 0;
+}
+
+static bool has_device(const struct rk_host *host, const char *name)
+{
+	for (size_t i = 0; i < host->ndevices; i++)
+		if (strcmp(host->devices[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+static int readable_event(struct rk_event_list *events, const struct rk_host *host,
+			  const char *name)
+{
+	const struct about about = {.device = name};
+	bool listed = has_device(host, name);
+	struct rk_event *event =
+	    host_event(events, RK_EVENT_DEVICE_READABLE, RK_SEVERITY_OK, &about);
+
+	if (!event)
+		return -ENOMEM;
+	event_message(event, listed ? "%s can be read again" : "%s is no longer listed", name);
+	return 0;
+}
+
+/* One event when a device becomes unreadable (also before the first call), one when that ends;
+ * the names are kept for the next call. */
+static int track_unreadable(struct unreadable_names *names, const struct rk_host *host,
+			    struct rk_event_list *events)
+{
+	char(*now)[96];
+	int err;
+
+	if (names->count == 0 && host->nunreadable == 0)
+		return 0; /* the usual case: every device read, then and now */
+	now = calloc(host->nunreadable ? host->nunreadable : 1, sizeof(*now));
+	err = now ? 0 : -ENOMEM;
+
+	for (size_t i = 0; i < names->count && !err; i++)
+		if (!is_unreadable(host, names->items[i]))
+			err = readable_event(events, host, names->items[i]);
+	for (size_t i = 0; i < host->nunreadable && !err; i++) {
+		if (!was_unreadable(names, host->unreadable[i].name))
+			err = unreadable_event(events, host, &host->unreadable[i]);
+		snprintf(now[i], sizeof(now[i]), "%s", host->unreadable[i].name);
+	}
+	if (err) {
+		free(now);
+		return err;
+	}
+	free(names->items);
+	names->items = now;
+	names->count = host->nunreadable;
+	return 0;
+}
+
 int events_track_host(struct rk_event_tracker *tracker, const struct rk_host *host,
 		      struct rk_event_list *events)
 {
-	int err = 0;
+	int err = track_unreadable(&tracker->unreadable, host, events);
 
 	for (size_t d = 0; d < host->ndevices && !err; d++)
 		err = track_device(tracker, &host->devices[d], events);
@@ -347,4 +430,6 @@ void events_free_host(struct rk_event_tracker *tracker)
 	free(tracker->devices);
 	tracker->devices = NULL;
 	tracker->ndevices = 0;
+	free(tracker->unreadable.items);
+	tracker->unreadable = (struct unreadable_names){0};
 }

@@ -40,9 +40,16 @@ struct finding_set {
 	size_t count;
 };
 
+/* The names of the devices that could not be read at the last call. */
+struct unreadable_names {
+	char (*items)[96];
+	size_t count;
+};
+
 struct rk_event_tracker {
 	struct device_track *devices;
 	size_t ndevices;
+	struct unreadable_names unreadable;
 	struct finding_set host_findings, fabric_findings, sm_findings;
 	bool have_master;
 	struct rk_sm master;

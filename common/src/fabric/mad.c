@@ -2,6 +2,7 @@
 #include "rdmakit/mad.h"
 
 #include "rdmakit/log.h"
+#include "rdmakit/rdma_stack.h"
 
 #include <dirent.h>
 #include <endian.h>
@@ -148,27 +149,6 @@ static int register_agents(struct rk_mad_port *port)
 	return 0;
 }
 
-static int resolve_port(const char *ca, int portnum, struct rk_mad_port *port)
-{
-	umad_port_t info;
-	int err;
-
-	if (umad_init() < 0) {
-		rk_log(RK_LOG_ERR, "cannot initialise libibumad");
-		return -ENODEV;
-	}
-	err = umad_get_port(ca, portnum, &info);
-	if (err < 0) {
-		rk_log(RK_LOG_ERR, "%s:%d: no such umad port: %s", ca ? ca : "(first CA)", portnum,
-		       strerror(-err));
-		return err;
-	}
-	snprintf(port->ca, sizeof(port->ca), "%s", info.ca_name);
-	port->portnum = info.portnum;
-	umad_release_port(&info);
-	return 0;
-}
-
 #define UMAD_SYSFS_DIR "/sys/class/infiniband_mad"
 
 /* The first line of umadN/name under the directory dfd, into buf ("" when unreadable). */
@@ -198,42 +178,111 @@ static bool umad_matches(int dfd, const char *name, const char *ca, int port)
 	       (port == 0 || strtol(text, NULL, 10) == port);
 }
 
-/* openat, fdopendir and faccessat, never open or opendir: ibsim's umad shim wraps those, and
- * the first call starts its connection to the simulator (where permissions mean nothing). */
-int rk_mad_check_access(const char *ca, int port)
+/* The umad devices of ca (NULL: any) and port (0: any): how many, how many refuse this user,
+ * the first refusing one's path. openat, fdopendir and faccessat, never open or opendir: ibsim's
+ * umad shim wraps those, and the first call starts its connection to the simulator. */
+struct umad_scan {
+	size_t matching, refused;
+	char first_refused[300];
+};
+
+static void scan_umad(const char *ca, int port, struct umad_scan *scan)
 {
-	char device[300], first[300] = "";
-	size_t matching = 0, refused = 0;
+	char device[300];
 	struct dirent *entry;
 	int dfd = openat(AT_FDCWD, UMAD_SYSFS_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *dir = dfd >= 0 ? fdopendir(dfd) : NULL;
 
+	memset(scan, 0, sizeof(*scan));
 	if (!dir) {
 		if (dfd >= 0)
 			close(dfd);
-		return 0;
+		return;
 	}
 	while ((entry = readdir(dir)) != NULL) {
 		if (strncmp(entry->d_name, "umad", 4) != 0 ||
 		    !umad_matches(dfd, entry->d_name, ca, port))
 			continue;
-		matching++;
+		scan->matching++;
 		snprintf(device, sizeof(device), "/dev/infiniband/%s", entry->d_name);
 		if (faccessat(AT_FDCWD, device, R_OK | W_OK, AT_EACCESS) != 0 &&
-		    (errno == EACCES || errno == EPERM)) {
-			refused++;
-			if (!first[0])
-				snprintf(first, sizeof(first), "%s", device);
-		}
+		    (errno == EACCES || errno == EPERM) && scan->refused++ == 0)
+			snprintf(scan->first_refused, sizeof(scan->first_refused), "%s", device);
 	}
 	closedir(dir);
-	if (!matching || refused < matching)
+}
+
+/* Log why there is no umad port of ca and port, when sysfs tells (not under ibsim's shim, whose
+ * devices sysfs does not have); whether it did. */
+static bool explain_no_umad(const char *ca, int port)
+{
+	struct rk_rdma_stack stack;
+	struct umad_scan scan;
+	char which[24] = "any port";
+	const char *why;
+
+	if (rk_rdma_stack_simulated())
+		return false;
+	rk_rdma_stack_read("/sys", "/dev", &stack);
+	why = rk_rdma_stack_no_umad(&stack);
+	if (why) {
+		rk_log(RK_LOG_ERR, "cannot send MADs: %s", why);
+		return true;
+	}
+	scan_umad(ca, port, &scan);
+	if (scan.matching)
+		return false;
+	if (port)
+		snprintf(which, sizeof(which), "port %d", port);
+	rk_log(RK_LOG_ERR,
+	       "cannot send MADs: no umad device of %s, %s on this host: choose another CA or port "
+	       "(ibstat -l lists the CAs)",
+	       ca ? ca : "any CA", which);
+	return true;
+}
+
+/* -EACCES, logged, when every umad device of ca and port refuses this user; else 0. */
+static int check_permission(const char *ca, int port)
+{
+	struct umad_scan scan;
+
+	scan_umad(ca, port, &scan);
+	if (!scan.matching || scan.refused < scan.matching)
 		return 0;
 	rk_log(RK_LOG_ERR,
 	       "cannot open %s%s: permission denied; MADs (fabric, sm, sweep) need root, or "
 	       "read-write access to that device (membership of its group, or an ACL)",
-	       first, refused > 1 ? " (nor the other umad devices)" : "");
+	       scan.first_refused, scan.refused > 1 ? " (nor the other umad devices)" : "");
 	return -EACCES;
+}
+
+int rk_mad_check_access(const char *ca, int port)
+{
+	if (explain_no_umad(ca, port))
+		return -ENODEV;
+	return check_permission(ca, port);
+}
+
+static int resolve_port(const char *ca, int portnum, struct rk_mad_port *port)
+{
+	umad_port_t info;
+	int err;
+
+	if (umad_init() < 0) {
+		rk_log(RK_LOG_ERR, "cannot initialise libibumad");
+		return -ENODEV;
+	}
+	err = umad_get_port(ca, portnum, &info);
+	if (err < 0) {
+		if (!explain_no_umad(ca, portnum))
+			rk_log(RK_LOG_ERR, "%s:%d: no such umad port: %s", ca ? ca : "(first CA)",
+			       portnum, strerror(-err));
+		return err;
+	}
+	snprintf(port->ca, sizeof(port->ca), "%s", info.ca_name);
+	port->portnum = info.portnum;
+	umad_release_port(&info);
+	return 0;
 }
 
 static int open_port(const char *ca, int portnum, struct rk_mad_port **out)
@@ -245,7 +294,7 @@ static int open_port(const char *ca, int portnum, struct rk_mad_port **out)
 		return -ENOMEM;
 	for (int k = 0; k < AGENT_KINDS; k++)
 		port->agent[k] = -1;
-	err = rk_mad_check_access(ca, portnum);
+	err = check_permission(ca, portnum);
 	if (!err)
 		err = resolve_port(ca, portnum, port);
 	if (err)

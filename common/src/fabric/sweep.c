@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "rdmakit/sweep.h"
 
-#include "rdmakit/array.h"
 #include "rdmakit/clock.h"
 #include "rdmakit/log.h"
 
@@ -93,15 +92,40 @@ void rk_sweep_free(struct rk_sweep *sweep)
 	memset(sweep, 0, sizeof(*sweep));
 }
 
-int rk_sweep_copy(const struct rk_sweep *src, struct rk_sweep *dst)
+static void read_port(const struct rk_sweep_port *port, struct rk_sweep_reading *out)
 {
-	int err;
+	*out = (struct rk_sweep_reading){.node_guid = port->node_guid,
+					 .node = port->node,
+					 .status = port->status,
+					 .counted = port->counted,
+					 .port = port->port,
+					 .sampled = port->sampled};
+	memcpy(out->state, port->state, sizeof(out->state));
+	for (size_t c = 0; c < RK_SWEEP_COUNTERS; c++)
+		out->value[c] = rk_sweep_value(port, c);
+}
 
-	*dst = *src;
-	err = rk_array_dup(src->ports, src->count, sizeof(*src->ports), (void **)&dst->ports);
-	if (err)
-		memset(dst, 0, sizeof(*dst));
-	return err;
+int rk_sweep_readings_make(const struct rk_sweep *sweep, struct rk_sweep_readings *out)
+{
+	*out = (struct rk_sweep_readings){
+	    .answered = sweep->answered, .failed = sweep->failed, .seconds = sweep->seconds};
+	if (sweep->count == 0)
+		return 0;
+	out->ports = malloc(sweep->count * sizeof(*out->ports));
+	if (!out->ports) {
+		memset(out, 0, sizeof(*out));
+		return -ENOMEM;
+	}
+	out->count = sweep->count;
+	for (size_t i = 0; i < sweep->count; i++)
+		read_port(&sweep->ports[i], &out->ports[i]);
+	return 0;
+}
+
+void rk_sweep_readings_free(struct rk_sweep_readings *readings)
+{
+	free(readings->ports);
+	memset(readings, 0, sizeof(*readings));
 }
 
 /* Requests built and sent at a time: bounds memory on large fabrics. */

@@ -140,12 +140,18 @@ int rk_counter_set_read(struct rk_sysfs *fs, struct rk_counter_set *set)
 		if (len == -ENODEV || len == -ENOENT)
 			return -ENODEV;
 		if (len < 0) {
-			rk_attr_warn_once(&counter->attr, strerror((int)-len), NULL);
+			rk_attr_warn_once(&counter->attr, rk_sysfs_error((int)len), NULL);
 			text[0] = '\0';
 		}
 		rk_counter_update(counter, text);
 	}
 	return 0;
+}
+
+void rk_counter_set_recheck(struct rk_sysfs *fs, struct rk_counter_set *set)
+{
+	for (size_t i = 0; i < set->count; i++)
+		rk_attr_recheck(fs, &set->items[i].attr);
 }
 
 const struct rk_counter *rk_counter_set_find(const struct rk_counter_set *set, const char *name)

@@ -2,6 +2,7 @@
 /* The host rules: ports, rates, PCIe, counters and firmware of the devices of one host. */
 #include "rdmakit/health.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -77,6 +78,31 @@ static int check_port_state(const struct rk_device *dev, const struct rk_port *p
 			       "check the subnet manager (sminfo) and that this port is in its "
 			       "subnet",
 			       "port is ACTIVE but its SM LID is 0: no subnet manager is known");
+}
+
+/* An ACTIVE link always has a rate: one that could not be read or parsed (missing, not a file,
+ * NaN, infinite, garbage) is a finding, never a silently skipped check. */
+static int check_unknown_rate(const struct rk_device *dev, const struct rk_port *port,
+			      struct rk_findings *out)
+{
+	char subject[80];
+
+	if (port->state != RK_PORT_ACTIVE || port->rate_gbps > 0)
+		return 0;
+	port_subject(dev, port, subject, sizeof(subject));
+	if (port->rate_text[0])
+		return rk_findings_add(out, RK_SEVERITY_WARNING, "PORT_RATE_UNKNOWN", subject,
+				       "check the port's rate attribute (the driver, or the tree "
+				       "given as the sysfs root): it should read like "
+				       "\"200 Gb/sec (4X HDR)\"",
+				       "port is ACTIVE but its rate \"%.48s\" is not a link rate: "
+				       "its speed was not checked",
+				       port->rate_text);
+	return rk_findings_add(out, RK_SEVERITY_WARNING, "PORT_RATE_UNKNOWN", subject,
+			       "check that the port's rate attribute is readable (the driver, or "
+			       "the tree given as the sysfs root); the log says what failed",
+			       "port is ACTIVE but its rate could not be read: its speed was not "
+			       "checked");
 }
 
 static bool rate_known(const struct rk_port *port)
@@ -256,6 +282,8 @@ static int check_port(const struct rk_host *host, const struct rk_device *dev,
 	int err = check_port_state(dev, port, out);
 
 	if (!err)
+		err = check_unknown_rate(dev, port, out);
+	if (!err)
 		err = check_port_rate(host, dev, port, options, out);
 	if (!err)
 		err = check_rising_errors(dev, port, out);
@@ -327,12 +355,39 @@ static int check_device(const struct rk_host *host, const struct rk_device *dev,
 	return err;
 }
 
+/* What to do about a device that could not be read, by why. */
+static const char *unreadable_remedy(int err)
+{
+	if (err == -EACCES || err == -EPERM)
+		return "run as root, or give this user read access to the device's directory "
+		       "under class/infiniband (its mode and its parents')";
+	if (err == -ENAMETOOLONG)
+		return "the kernel names no device this long: check the tree given as the sysfs "
+		       "root";
+	return "check dmesg for a driver reset or firmware error, and that the device's "
+	       "directory holds ports/ (or the tree given as the sysfs root)";
+}
+
+static int check_unreadable(const struct rk_host *host, const struct rk_unreadable_device *dev,
+			    struct rk_findings *out)
+{
+	return rk_findings_add(out, RK_SEVERITY_WARNING, "DEVICE_UNREADABLE", dev->name,
+			       unreadable_remedy(dev->err),
+			       "device could not be read (%s/%s: %s): its ports and their health "
+			       "are not known",
+			       rk_sysfs_root(host->fs), dev->path, rk_sysfs_error(dev->err));
+}
+
 int rk_health_check_host(const struct rk_host *host, const struct rk_health_options *options,
 			 struct rk_findings *findings)
 {
 	int err = 0;
 
-	if (host->ndevices == 0)
+	for (size_t i = 0; i < host->nunreadable && !err; i++)
+		err = check_unreadable(host, &host->unreadable[i], findings);
+	if (err)
+		return err;
+	if (host->ndevices == 0 && host->nunreadable == 0)
 		return rk_findings_add(
 		    findings, RK_SEVERITY_WARNING, "NO_DEVICES", "host",
 		    "load the HCA's driver (mlx5_ib, ...) or check lspci and dmesg",

@@ -152,12 +152,23 @@ static void open_port_attrs(struct rk_sysfs *fs, struct rk_port *port)
 	open_port_attr(fs, port->dir, "cap_mask", &a->cap_mask);
 }
 
+#define PORT_ATTR_COUNT 8
+
+static void list_port_attrs(struct rk_port_attrs *a, struct rk_attr *all[PORT_ATTR_COUNT])
+{
+	struct rk_attr *each[PORT_ATTR_COUNT] = {&a->state, &a->phys_state, &a->rate,
+						 &a->lid,   &a->sm_lid,	    &a->sm_sl,
+						 &a->lmc,   &a->cap_mask};
+
+	memcpy(all, each, sizeof(each));
+}
+
 static void close_port_attrs(struct rk_sysfs *fs, struct rk_port_attrs *a)
 {
-	struct rk_attr *all[] = {&a->state,  &a->phys_state, &a->rate, &a->lid,
-				 &a->sm_lid, &a->sm_sl,	     &a->lmc,  &a->cap_mask};
+	struct rk_attr *all[PORT_ATTR_COUNT];
 
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+	list_port_attrs(a, all);
+	for (size_t i = 0; i < PORT_ATTR_COUNT; i++)
 		rk_attr_close(fs, all[i]);
 }
 
@@ -178,7 +189,16 @@ static void find_netdev(struct rk_sysfs *fs, const struct rk_device *dev, struct
 	rk_names_free(names, count);
 }
 
-static int open_port(struct rk_sysfs *fs, struct rk_device *dev, struct rk_port *port, unsigned num)
+/* Record what could not be read; returns err. */
+static int failed(struct rk_unreadable_device *why, int err, const char *path)
+{
+	why->err = err;
+	snprintf(why->path, sizeof(why->path), "%s", path);
+	return err;
+}
+
+static int open_port(struct rk_sysfs *fs, struct rk_device *dev, struct rk_port *port, unsigned num,
+		     struct rk_unreadable_device *why)
 {
 	char dir[160];
 	int err;
@@ -193,9 +213,10 @@ static int open_port(struct rk_sysfs *fs, struct rk_device *dev, struct rk_port 
 	snprintf(dir, sizeof(dir), "%s/counters", port->dir);
 	err = rk_counter_set_open(fs, dir, RK_SRC_PORT_COUNTERS, &port->counters);
 	if (err)
-		return err;
+		return failed(why, err, dir);
 	snprintf(dir, sizeof(dir), "%s/hw_counters", port->dir);
-	return rk_counter_set_open(fs, dir, RK_SRC_HW_COUNTERS, &port->hw_counters);
+	err = rk_counter_set_open(fs, dir, RK_SRC_HW_COUNTERS, &port->hw_counters);
+	return err ? failed(why, err, dir) : 0;
 }
 
 static void close_port(struct rk_sysfs *fs, struct rk_port *port)
@@ -206,7 +227,7 @@ static void close_port(struct rk_sysfs *fs, struct rk_port *port)
 }
 
 /* Port directories are numbers; anything else is logged and skipped. */
-static int open_ports(struct rk_sysfs *fs, struct rk_device *dev)
+static int open_ports(struct rk_sysfs *fs, struct rk_device *dev, struct rk_unreadable_device *why)
 {
 	char dir[128];
 	char **names;
@@ -216,7 +237,7 @@ static int open_ports(struct rk_sysfs *fs, struct rk_device *dev)
 	snprintf(dir, sizeof(dir), "%s/ports", dev->dir);
 	err = rk_sysfs_list(fs, dir, &names, &count);
 	if (err)
-		return err;
+		return failed(why, err, dir);
 	dev->ports = calloc(count ? count : 1, sizeof(*dev->ports));
 	for (size_t i = 0; dev->ports && i < count && !err; i++) {
 		unsigned num;
@@ -225,7 +246,7 @@ static int open_ports(struct rk_sysfs *fs, struct rk_device *dev)
 			rk_log(RK_LOG_WARNING, "%s/%s: not a port number, skipped", dir, names[i]);
 			continue;
 		}
-		err = open_port(fs, dev, &dev->ports[dev->nports], num);
+		err = open_port(fs, dev, &dev->ports[dev->nports], num, why);
 		dev->nports++;
 	}
 	rk_names_free(names, count);
@@ -262,26 +283,35 @@ static void close_device(struct rk_sysfs *fs, struct rk_device *dev)
 	rk_counter_set_close(fs, &dev->hw_counters);
 }
 
-static int open_device(struct rk_sysfs *fs, const char *name, struct rk_device *dev)
+/* The ports first: a device whose directory cannot be listed (no permission, no ports/, ports
+ * a file, gone) is one message, not one per attribute. */
+static int open_device(struct rk_sysfs *fs, const char *name, struct rk_device *dev,
+		       struct rk_unreadable_device *why)
 {
 	char dir[160];
 	int err;
 
 	memset(dev, 0, sizeof(*dev));
+	if (strlen(name) > RK_DEVICE_NAME_MAX) {
+		snprintf(dir, sizeof(dir), CLASS_DIR "/%s", name);
+		return failed(why, -ENAMETOOLONG, dir);
+	}
 	snprintf(dev->name, sizeof(dev->name), "%s", name);
 	snprintf(dev->dir, sizeof(dev->dir), CLASS_DIR "/%s", name);
-	read_device_facts(fs, dev);
-	read_pci(fs, dev);
-	err = open_ports(fs, dev);
+	err = open_ports(fs, dev, why);
 	if (!err) {
 		snprintf(dir, sizeof(dir), "%s/hw_counters", dev->dir);
 		err = rk_counter_set_open(fs, dir, RK_SRC_HW_COUNTERS, &dev->hw_counters);
+		if (err)
+			failed(why, err, dir);
 	}
 	if (err) {
-		rk_log(RK_LOG_WARNING, "%s: cannot read device: %s", name, strerror(-err));
 		close_device(fs, dev);
+		return err;
 	}
-	return err;
+	read_device_facts(fs, dev);
+	read_pci(fs, dev);
+	return 0;
 }
 
 static int open_host(const char *root, size_t max_open, bool limited, struct rk_host **out)
@@ -317,30 +347,114 @@ int rk_host_open_limited(const char *root, size_t max_open, struct rk_host **out
 	return open_host(root, max_open, true, out);
 }
 
+static struct rk_unreadable_device *find_unreadable(struct rk_host *host, const char *name)
+{
+	for (size_t i = 0; i < host->nunreadable; i++)
+		if (strncmp(host->unreadable[i].name, name, sizeof(host->unreadable[i].name) - 1) ==
+		    0)
+			return &host->unreadable[i];
+	return NULL;
+}
+
+static void forget_unreadable(struct rk_host *host, struct rk_unreadable_device *entry)
+{
+	size_t i = (size_t)(entry - host->unreadable);
+
+	memmove(entry, entry + 1, (host->nunreadable - i - 1) * sizeof(*entry));
+	host->nunreadable--;
+}
+
+/* Keep why for name; logged when it is new or its reason changed, not at every rescan. */
+static int note_unreadable(struct rk_host *host, const char *name,
+			   const struct rk_unreadable_device *why)
+{
+	struct rk_unreadable_device *entry = find_unreadable(host, name);
+
+	if (!entry) {
+		entry = realloc(host->unreadable, (host->nunreadable + 1) * sizeof(*entry));
+		if (!entry)
+			return -ENOMEM;
+		host->unreadable = entry;
+		entry = &host->unreadable[host->nunreadable++];
+		entry->err = 0;
+	} else if (entry->err == why->err && strcmp(entry->path, why->path) == 0) {
+		return 0;
+	}
+	snprintf(entry->name, sizeof(entry->name), "%s", name);
+	snprintf(entry->path, sizeof(entry->path), "%s", why->path);
+	entry->err = why->err;
+	rk_log(RK_LOG_WARNING, "%s: cannot read device: %s: %s", entry->name, entry->path,
+	       rk_sysfs_error(entry->err));
+	return 0;
+}
+
 static int add_device(struct rk_host *host, const char *name)
 {
 	struct rk_device *grown = realloc(host->devices, (host->ndevices + 1) * sizeof(*grown));
+	struct rk_unreadable_device why = {0}, *was;
 
 	if (!grown)
 		return -ENOMEM;
 	host->devices = grown;
-	if (open_device(host->fs, name, &host->devices[host->ndevices]) == 0)
-		host->ndevices++;
+	if (open_device(host->fs, name, &host->devices[host->ndevices], &why) != 0)
+		return note_unreadable(host, name, &why);
+	host->ndevices++;
+	was = find_unreadable(host, name);
+	if (was) {
+		rk_log(RK_LOG_INFO, "%s: device can be read again", name);
+		forget_unreadable(host, was);
+	}
 	return 0;
 }
 
 static void reopen_device(struct rk_host *host, struct rk_device *dev)
 {
+	struct rk_unreadable_device why = {0};
 	char name[sizeof(dev->name)];
 
 	snprintf(name, sizeof(name), "%s", dev->name);
 	close_device(host->fs, dev);
-	if (open_device(host->fs, name, dev) == 0) {
+	if (open_device(host->fs, name, dev, &why) == 0) {
 		rk_log(RK_LOG_INFO, "%s: device is back", name);
 		return;
 	}
 	snprintf(dev->name, sizeof(dev->name), "%s", name);
 	dev->vanished = true;
+}
+
+static bool is_listed(char **names, size_t count, const char *name, size_t len)
+{
+	for (size_t i = 0; i < count; i++)
+		if (strncmp(names[i], name, len) == 0)
+			return true;
+	return false;
+}
+
+/* A device that could not be read and is no longer listed is gone, not unreadable. */
+static void drop_unlisted(struct rk_host *host, char **names, size_t count)
+{
+	for (size_t i = host->nunreadable; i-- > 0;) {
+		struct rk_unreadable_device *entry = &host->unreadable[i];
+
+		if (!is_listed(names, count, entry->name, sizeof(entry->name) - 1))
+			forget_unreadable(host, entry);
+	}
+}
+
+/* Attributes whose file was replaced since they were opened read the new one (or refuse it). */
+static void recheck_device(struct rk_sysfs *fs, struct rk_device *dev)
+{
+	for (unsigned p = 0; p < dev->nports; p++) {
+		struct rk_port *port = &dev->ports[p];
+		struct rk_attr *all[PORT_ATTR_COUNT];
+
+		list_port_attrs(&port->attrs, all);
+		for (size_t i = 0; i < PORT_ATTR_COUNT; i++)
+			rk_attr_recheck(fs, all[i]);
+		rk_counter_set_recheck(fs, &port->counters);
+		rk_counter_set_recheck(fs, &port->hw_counters);
+	}
+	rk_counter_set_recheck(fs, &dev->hw_counters);
 }
 
 int rk_host_rescan(struct rk_host *host)
@@ -355,6 +469,9 @@ int rk_host_rescan(struct rk_host *host)
 		rk_log(RK_LOG_ERR, "%s/" CLASS_DIR ": %s", rk_sysfs_root(host->fs), strerror(-err));
 		return err;
 	}
+	for (size_t i = 0; i < host->ndevices; i++)
+		if (!host->devices[i].vanished)
+			recheck_device(host->fs, &host->devices[i]);
 	for (size_t i = 0; i < count && !err; i++) {
 		struct rk_device *dev = rk_host_find_device(host, names[i]);
 
@@ -363,6 +480,7 @@ int rk_host_rescan(struct rk_host *host)
 		else if (dev->vanished)
 			reopen_device(host, dev);
 	}
+	drop_unlisted(host, names, count);
 	rk_names_free(names, count);
 	return err;
 }
@@ -469,6 +587,7 @@ void rk_host_close(struct rk_host *host)
 	for (size_t i = 0; i < host->ndevices; i++)
 		close_device(host->fs, &host->devices[i]);
 	free(host->devices);
+	free(host->unreadable);
 	rk_sysfs_close(host->fs);
 	free(host);
 }

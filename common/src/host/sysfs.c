@@ -111,21 +111,27 @@ static int check_regular(const struct stat *st)
 }
 
 /* Open relpath for reading without blocking (a FIFO's open waits for a writer otherwise), and
- * only when it is a regular file; the descriptor, or -errno. */
-static int open_regular(int dirfd, const char *relpath)
+ * only when it is a regular file (its stat in st); the descriptor, or -errno. */
+static int open_regular_stat(int dirfd, const char *relpath, struct stat *st)
 {
-	struct stat st;
 	int fd = openat(dirfd, relpath, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	int err;
 
 	if (fd < 0)
 		return -errno;
-	err = fstat(fd, &st) != 0 ? -errno : check_regular(&st);
+	err = fstat(fd, st) != 0 ? -errno : check_regular(st);
 	if (err) {
 		close(fd);
 		return err;
 	}
 	return fd;
+}
+
+static int open_regular(int dirfd, const char *relpath)
+{
+	struct stat st;
+
+	return open_regular_stat(dirfd, relpath, &st);
 }
 
 /* Without opening it: is relpath a regular file? 0 or -errno. */
@@ -140,16 +146,19 @@ static int check_regular_at(int dirfd, const char *relpath)
 
 int rk_attr_open(struct rk_sysfs *fs, const char *relpath, struct rk_attr *attr)
 {
+	struct stat st;
 	int fd = -1, err;
 
 	attr->fd = -1;
 	attr->path = NULL;
 	attr->warned = false;
 	if (fs->fds_open < fs->fd_budget) {
-		fd = open_regular(fs->root_fd, relpath);
+		fd = open_regular_stat(fs->root_fd, relpath, &st);
 		if (fd < 0)
 			return fd;
 		fs->fds_open++;
+		attr->dev = st.st_dev;
+		attr->ino = st.st_ino;
 	} else if ((err = check_regular_at(fs->root_fd, relpath)) != 0) {
 		return err;
 	} else {
@@ -161,6 +170,35 @@ int rk_attr_open(struct rk_sysfs *fs, const char *relpath, struct rk_attr *attr)
 		return -ENOMEM;
 	}
 	attr->fd = fd;
+	return 0;
+}
+
+/* Is the file at the attribute's path still the regular file its descriptor holds? */
+static bool still_the_same(const struct rk_sysfs *fs, const struct rk_attr *attr)
+{
+	struct stat st;
+
+	return fstatat(fs->root_fd, attr->path, &st, 0) == 0 && S_ISREG(st.st_mode) &&
+	       st.st_dev == attr->dev && st.st_ino == attr->ino;
+}
+
+int rk_attr_recheck(struct rk_sysfs *fs, struct rk_attr *attr)
+{
+	struct stat st;
+	int fd;
+
+	if (attr->fd < 0 || still_the_same(fs, attr))
+		return 0; /* read by path (already opened at each read), or unchanged */
+	close(attr->fd);
+	fs->fds_open--;
+	attr->fd = -1;
+	fd = open_regular_stat(fs->root_fd, attr->path, &st);
+	if (fd < 0)
+		return fd;
+	fs->fds_open++;
+	attr->fd = fd;
+	attr->dev = st.st_dev;
+	attr->ino = st.st_ino;
 	return 0;
 }
 

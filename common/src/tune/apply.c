@@ -3,6 +3,7 @@
 #include "journal.h"
 
 #include "rdmakit/log.h"
+#include "rootfs.h"
 #include "tune_internal.h"
 
 #include <errno.h>
@@ -43,20 +44,23 @@ static void hash_text(const char *bytes, size_t len, char *out)
 /* An exclusive lock on the journal directory for the time of an apply or rollback. */
 static int lock_journals(const char *root, int *fd)
 {
-	char dir[4096], path[4200];
+	char dir[] = RK_TUNE_JOURNAL_DIR;
 
-	tune_path(root, RK_TUNE_JOURNAL_DIR, dir, sizeof(dir));
-	for (char *p = dir + 1; *p; p++)
+	for (char *p = dir; *p; p++)
 		if (*p == '/') {
 			*p = '\0';
-			mkdir(dir, 0755);
+			rootfs_mkdir(root, dir, 0755);
 			*p = '/';
 		}
-	mkdir(dir, 0700);
-	snprintf(path, sizeof(path), "%s/.lock", dir);
-	*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (*fd < 0)
-		return -errno;
+	rootfs_mkdir(root, dir, 0700);
+	*fd = rootfs_open(root, RK_TUNE_JOURNAL_DIR "/.lock", O_RDWR | O_CREAT | O_NOFOLLOW, 0600);
+	if (*fd < 0) {
+		rk_log(RK_LOG_ERR,
+		       "tune: cannot lock the journals: /" RK_TUNE_JOURNAL_DIR
+		       "/.lock under %s: %s",
+		       root, strerror(-*fd));
+		return *fd;
+	}
 	if (flock(*fd, LOCK_EX | LOCK_NB) != 0) {
 		close(*fd);
 		rk_log(RK_LOG_ERR, "tune: another apply or rollback is running under %s", root);
@@ -73,15 +77,18 @@ static int need_root(const char *what)
 	return -EPERM;
 }
 
-/* Write a value to a /proc or /sys file (never created); -errno as the kernel answers. */
-static int write_live(const char *path, const char *value, size_t len)
+/* Write a value to a /proc or /sys file under root (never created, never through a link);
+ * -errno as the kernel answers. */
+static int write_live(const char *root, const char *relpath, const char *value, size_t len)
 {
-	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW);
+	int fd = rootfs_open(root, relpath, O_WRONLY | O_TRUNC | O_NOFOLLOW, 0);
 	ssize_t n;
 	int err = 0;
 
+	if (fd == -ELOOP)
+		tune_refuse_link(root, relpath);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	n = write(fd, value, len);
 	if (n < 0)
 		err = -errno;
@@ -102,17 +109,19 @@ static int record_failure(struct applying *a, const char *n, const char *path, i
 {
 	char text[300];
 	const char *fields[] = {"fail", n, text};
+	const char *why = err == -ELOOP ? "a symbolic link, refused" : strerror(-err);
 
-	snprintf(text, sizeof(text), "%s: %s", path, strerror(-err));
-	rk_log(RK_LOG_ERR, "tune: /%s: %s", path, strerror(-err));
+	snprintf(text, sizeof(text), "%s: %s", path, why);
+	rk_log(RK_LOG_ERR, "tune: /%s: %s", path, why);
 	a->result->failed++;
 	return journal_append(&a->j, fields, 3);
 }
 
-/* Create the missing directories above relpath, each journaled first. */
+/* Create the missing directories above relpath, each journaled first; a link to nothing inside
+ * the root where one belongs is refused (-ELOOP, logged) before anything is journaled. */
 static int make_parents(struct applying *a, const char *relpath)
 {
-	char rel[256], abs[4096];
+	char rel[256];
 	struct stat st;
 	int err = 0;
 
@@ -121,13 +130,21 @@ static int make_parents(struct applying *a, const char *relpath)
 		const char *fields[] = {"mkdir", rel};
 
 		*p = '\0';
-		tune_path(a->root, rel, abs, sizeof(abs));
-		if (stat(abs, &st) != 0) {
-			err = journal_append(&a->j, fields, 2);
-			if (!err && mkdir(abs, 0755) != 0)
-				err = -errno;
-			journal_step();
+		if (rootfs_stat(a->root, rel, &st) == 0) {
+			*p = '/';
+			continue;
 		}
+		if (rootfs_lstat(a->root, rel, &st) == 0 && S_ISLNK(st.st_mode)) {
+			rk_log(RK_LOG_ERR,
+			       "tune: /%s under %s is a symbolic link to nothing inside the root: "
+			       "refused",
+			       rel, a->root);
+			return -ELOOP;
+		}
+		err = journal_append(&a->j, fields, 2);
+		if (!err)
+			err = rootfs_mkdir(a->root, rel, 0755);
+		journal_step();
 		*p = '/';
 	}
 	return err;
@@ -135,12 +152,11 @@ static int make_parents(struct applying *a, const char *relpath)
 
 static int apply_file(struct applying *a, const struct rk_tune_change *c, const char *n)
 {
-	char abs[4096], backup[4200], mode[16], new_mode[16], len[24], new_len[24], hash[17],
-	    new_hash[17];
+	char backup[4200], mode[16], new_mode[16], len[24], new_len[24], hash[17], new_hash[17];
 	char *bytes = NULL;
 	size_t size = 0;
 	mode_t current_mode = 0;
-	int err = tune_slurp(a->root, c->path, &bytes, &size, &current_mode);
+	int err = tune_slurp_target(a->root, c->path, &bytes, &size, &current_mode);
 	bool existed = err == 0;
 	const char *fields[] = {"file",	  n,	   c->path, existed ? "1" : "0", mode, len, hash,
 				new_mode, new_len, new_hash};
@@ -160,8 +176,12 @@ static int apply_file(struct applying *a, const struct rk_tune_change *c, const 
 	hash_text(c->wanted, c->wanted_len, new_hash);
 	journal_backup_path(&a->j, n, backup, sizeof(backup));
 	err = make_parents(a, c->path);
+	if (err == -ELOOP) {
+		free(bytes);
+		return record_failure(a, n, c->path, err);
+	}
 	if (!err && existed) {
-		err = tune_write_atomic(backup, bytes, size, 0600);
+		err = tune_write_atomic(a->root, backup, bytes, size, 0600);
 		journal_step();
 	}
 	free(bytes);
@@ -169,8 +189,7 @@ static int apply_file(struct applying *a, const struct rk_tune_change *c, const 
 		err = journal_append(&a->j, fields, 10);
 	if (err)
 		return err;
-	tune_path(a->root, c->path, abs, sizeof(abs));
-	err = tune_write_atomic(abs, c->wanted, c->wanted_len, c->wanted_mode);
+	err = tune_write_atomic(a->root, c->path, c->wanted, c->wanted_len, c->wanted_mode);
 	journal_step();
 	if (err)
 		return record_failure(a, n, c->path, err);
@@ -190,9 +209,9 @@ static bool live_value_is(const char *raw, const char *wanted)
 
 static int apply_live(struct applying *a, const struct rk_tune_change *c, const char *n)
 {
-	char abs[4096], *raw = NULL;
+	char *raw = NULL;
 	size_t size = 0;
-	int err = tune_slurp(a->root, c->path, &raw, &size, NULL);
+	int err = tune_slurp_target(a->root, c->path, &raw, &size, NULL);
 
 	if (!err && size > JOURNAL_MAX_VALUE)
 		err = -EFBIG; /* a /proc or /sys value, not a file: it must fit a record */
@@ -212,8 +231,7 @@ static int apply_live(struct applying *a, const struct rk_tune_change *c, const 
 	free(raw);
 	if (err)
 		return err;
-	tune_path(a->root, c->path, abs, sizeof(abs));
-	err = write_live(abs, c->wanted, c->wanted_len);
+	err = write_live(a->root, c->path, c->wanted, c->wanted_len);
 	journal_step();
 	if (err)
 		return record_failure(a, n, c->path, err);
@@ -329,17 +347,15 @@ int rk_tune_apply(const char *root, const char *label, const struct rk_tune_plan
 
 static bool restore_live(const char *root, const struct jrecord *r)
 {
-	char abs[4096], line[256], value[272];
+	char line[256], value[272];
 	const char *raw = field(r, 3);
-	int err;
+	int err = write_live(root, field(r, 2), raw, strlen(raw));
 
-	tune_path(root, field(r, 2), abs, sizeof(abs));
-	err = write_live(abs, raw, strlen(raw));
 	if (err == -EINVAL) { /* a selector file ("[always] madvise") takes only the choice */
 		snprintf(line, sizeof(line), "%.*s", (int)strcspn(raw, "\n"), raw);
 		tune_selected(line, value, sizeof(value) - 1);
 		strcat(value, "\n");
-		err = write_live(abs, value, strlen(value));
+		err = write_live(root, field(r, 2), value, strlen(value));
 	}
 	if (err)
 		rk_log(RK_LOG_ERR, "tune: rollback: /%s: %s", field(r, 2), strerror(-err));
@@ -348,20 +364,23 @@ static bool restore_live(const char *root, const struct jrecord *r)
 
 static bool restore_file(const char *root, const struct journal *j, const struct jrecord *r)
 {
-	char abs[4096], temp[4200], backup[4200], *bytes = NULL;
+	char temp[4200], backup[4200], *bytes = NULL;
 	size_t len = 0;
 	int err;
 
-	tune_path(root, field(r, 2), abs, sizeof(abs));
-	tune_temp_path(abs, temp, sizeof(temp));
-	unlink(temp); /* left by an apply killed mid-write */
+	tune_temp_path(field(r, 2), temp, sizeof(temp));
+	rootfs_unlink(root, temp); /* left by an apply killed mid-write */
 	if (strcmp(field(r, 3), "1") != 0) {
-		err = unlink(abs) != 0 && errno != ENOENT ? -errno : 0;
+		err = rootfs_unlink(root, field(r, 2));
+		err = err == -ENOENT ? 0 : err;
+		if (err == -ELOOP)
+			tune_refuse_link(root, field(r, 2));
 	} else {
 		journal_backup_path(j, field(r, 1), backup, sizeof(backup));
-		err = tune_slurp("/", backup, &bytes, &len, NULL);
+		err = tune_slurp(root, backup, &bytes, &len, NULL);
 		if (!err)
-			err = tune_write_atomic(abs, bytes, len, strtoul(field(r, 4), NULL, 8));
+			err = tune_write_atomic(root, field(r, 2), bytes, len,
+						strtoul(field(r, 4), NULL, 8));
 		free(bytes);
 	}
 	if (err)
@@ -371,12 +390,11 @@ static bool restore_file(const char *root, const struct journal *j, const struct
 
 static bool restore_dir(const char *root, const struct jrecord *r)
 {
-	char abs[4096];
+	int err = rootfs_rmdir(root, field(r, 1));
 
-	tune_path(root, field(r, 1), abs, sizeof(abs));
-	if (rmdir(abs) == 0 || errno == ENOENT)
+	if (err == 0 || err == -ENOENT)
 		return true;
-	rk_log(RK_LOG_ERR, "tune: rollback: /%s: %s", field(r, 1), strerror(errno));
+	rk_log(RK_LOG_ERR, "tune: rollback: /%s: %s", field(r, 1), strerror(-err));
 	return false;
 }
 
@@ -409,9 +427,9 @@ static int undo(struct journal *j, struct rk_tune_result *result)
 	snprintf(when, sizeof(when), "%lld", (long long)time(NULL));
 	snprintf(failed, sizeof(failed), "%zu", result->failed);
 	snprintf(path, sizeof(path), "%s/journal", j->dir);
-	j->fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	j->fd = rootfs_open(j->root, path, O_WRONLY | O_APPEND | O_NOFOLLOW, 0);
 	if (j->fd < 0)
-		return -errno;
+		return j->fd;
 	if (j->torn && ftruncate(j->fd, (off_t)j->valid_len) != 0) /* drop a torn append */
 		return -errno;
 	return journal_append(j, fields, 3);
@@ -502,7 +520,7 @@ static int verify_live(const char *root, const char *id, const struct jrecord *r
 {
 	char line[128], *raw = NULL;
 	size_t len;
-	int err = tune_slurp(root, field(r, 2), &raw, &len, NULL);
+	int err = tune_slurp_target(root, field(r, 2), &raw, &len, NULL);
 
 	if (err)
 		return drift(audit, id, field(r, 2), strerror(-err), field(r, 4));
@@ -520,7 +538,7 @@ static int verify_file(const char *root, const char *id, const struct jrecord *r
 	char hash[17], *bytes = NULL;
 	size_t len = 0;
 	mode_t mode = 0;
-	int err = tune_slurp(root, field(r, 2), &bytes, &len, &mode);
+	int err = tune_slurp_target(root, field(r, 2), &bytes, &len, &mode);
 
 	if (err)
 		return drift(audit, id, field(r, 2), strerror(-err), "the file apply wrote");

@@ -111,19 +111,21 @@ void rk_tune_plan_free(struct rk_tune_plan *plan)
 
 void tune_want_live(struct tune_ctx *ctx, const char *key, const char *relpath, const char *wanted)
 {
-	char value[256], line[272];
+	char value[256] = "", line[272];
 	char *raw = NULL;
 	size_t len = 0;
 	int err;
 
 	if (!ctx->plan)
 		return;
-	err = tune_slurp(ctx->root, relpath, &raw, &len, NULL);
-	if (err)
-		return; /* logged */
-	snprintf(line, sizeof(line), "%.*s", (int)strcspn(raw, "\n"), raw);
-	tune_selected(line, value, sizeof(value));
-	if (strcmp(value, wanted) != 0) {
+	err = tune_slurp_target(ctx->root, relpath, &raw, &len, NULL);
+	if (err && err != -ELOOP)
+		return; /* logged; a link is planned, and refused by apply */
+	if (raw) {
+		snprintf(line, sizeof(line), "%.*s", (int)strcspn(raw, "\n"), raw);
+		tune_selected(line, value, sizeof(value));
+	}
+	if (!raw || strcmp(value, wanted) != 0) {
 		snprintf(line, sizeof(line), "%s\n", wanted);
 		tune_note_error(ctx, rk_tune_plan_add(ctx->plan, RK_TUNE_LIVE, key, relpath, raw,
 						      len, 0, line, strlen(line), 0));
@@ -141,9 +143,9 @@ void tune_want_file(struct tune_ctx *ctx, const char *key, const char *relpath, 
 
 	if (!ctx->plan)
 		return;
-	err = tune_slurp(ctx->root, relpath, &raw, &len, &current_mode);
-	if (err && err != -ENOENT)
-		return; /* logged */
+	err = tune_slurp_target(ctx->root, relpath, &raw, &len, &current_mode);
+	if (err && err != -ENOENT && err != -ELOOP)
+		return; /* logged; a link is planned, and refused by apply */
 	if (!err && len == strlen(text) && memcmp(raw, text, len) == 0 && current_mode == mode) {
 		free(raw);
 		return;
@@ -249,11 +251,6 @@ int rk_tune_audit_host(const struct rk_tune_options *options, struct rk_tune_aud
 
 	if (err)
 		return err;
-	err = rk_sysfs_open(ctx.root, &ctx.fs);
-	if (err) {
-		rk_log(RK_LOG_ERR, "tune: cannot open %s: %s", ctx.root, strerror(-err));
-		return err;
-	}
 	open_devices(&ctx);
 	tune_check_memory(&ctx);
 	tune_check_cpu(&ctx);
@@ -270,6 +267,5 @@ int rk_tune_audit_host(const struct rk_tune_options *options, struct rk_tune_aud
 	tune_text_free(&ctx.udev_rules);
 	if (ctx.host)
 		rk_host_close(ctx.host);
-	rk_sysfs_close(ctx.fs);
 	return ctx.err;
 }

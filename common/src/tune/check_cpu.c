@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* CPU: the frequency governor of every CPU, and C-states limited on the kernel command line. */
+#include "rootfs.h"
 #include "tune_internal.h"
 
 #include <stdio.h>
@@ -18,7 +19,7 @@ static void check_governor(struct tune_ctx *ctx)
 	char **cpus, path[128], governor[64], first[64] = "";
 	size_t count, off = 0, total = 0;
 
-	if (!want || rk_sysfs_list(ctx->fs, "sys/devices/system/cpu", &cpus, &count) != 0)
+	if (!want || rootfs_list(ctx->root, "sys/devices/system/cpu", &cpus, &count) != 0)
 		return;
 	for (size_t i = 0; i < count; i++) {
 		if (!is_cpu_dir(cpus[i]))

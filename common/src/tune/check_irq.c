@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Interrupts: the HCA's MSI-X IRQs on CPUs of its NUMA node, and irqbalance against that. */
+#include "rootfs.h"
 #include "tune_internal.h"
 
 #include "rdmakit/log.h"
@@ -63,7 +64,7 @@ static void check_device_irqs(struct tune_ctx *ctx, const struct rk_device *dev)
 	    !cpulist_or_warn(ctx, path, local_text, local))
 		return;
 	snprintf(dir, sizeof(dir), "sys/%s/device/msi_irqs", dev->dir);
-	if (rk_sysfs_list(ctx->fs, dir, &irqs, &count) != 0)
+	if (rootfs_list(ctx->root, dir, &irqs, &count) != 0)
 		return;
 	for (size_t i = 0; i < count; i++)
 		check_one_irq(ctx, irqs[i], local, local_text, &tally);
@@ -82,13 +83,17 @@ static void check_device_irqs(struct tune_ctx *ctx, const struct rk_device *dev)
 			   tally.outside, tally.total, dev->name, tally.first, local_text));
 }
 
+/* Room for any /proc/PID/comm: a workqueue worker's is up to 63 bytes
+ * ("kworker/u8:3-ext4-rsv-conversion"), not the 15 of a task's name. */
+#define PROC_COMM_SIZE 128
+
 static bool irqbalance_running(struct tune_ctx *ctx)
 {
-	char **entries, path[64], comm[32];
+	char **entries, path[64], comm[PROC_COMM_SIZE];
 	size_t count;
 	bool found = false;
 
-	if (rk_sysfs_list(ctx->fs, "proc", &entries, &count) != 0)
+	if (rootfs_list(ctx->root, "proc", &entries, &count) != 0)
 		return false;
 	for (size_t i = 0; i < count && !found; i++) {
 		if (strspn(entries[i], "0123456789") != strlen(entries[i]))

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Memory: hugepages per NUMA node, transparent hugepages, memlock for users and services. */
+#include "rootfs.h"
 #include "tune_internal.h"
 
 #include "rdmakit/log.h"
@@ -30,7 +31,7 @@ static long node_hugepages(struct tune_ctx *ctx, const char *node)
 	long total = 0, pages;
 
 	snprintf(dir, sizeof(dir), "sys/devices/system/node/%s/hugepages", node);
-	if (rk_sysfs_list(ctx->fs, dir, &sizes, &count) != 0)
+	if (rootfs_list(ctx->root, dir, &sizes, &count) != 0)
 		return 0;
 	for (size_t i = 0; i < count; i++) {
 		snprintf(path, sizeof(path), "%s/%s/nr_hugepages", dir, sizes[i]);
@@ -71,7 +72,7 @@ static void check_hugepages(struct tune_ctx *ctx)
 
 	for (n = 0; n < MAX_NODES; n++)
 		pages[n] = -1;
-	if (rk_sysfs_list(ctx->fs, "sys/devices/system/node", &nodes, &count) != 0)
+	if (rootfs_list(ctx->root, "sys/devices/system/node", &nodes, &count) != 0)
 		return;
 	for (size_t i = 0; i < count; i++)
 		if (sscanf(nodes[i], "node%d", &n) == 1 && n >= 0 && n < MAX_NODES) {
@@ -294,7 +295,7 @@ static void check_limits(struct tune_ctx *ctx)
 	}
 	find_domain(st, "*");
 	read_limits_file(ctx, "/etc/security/limits.conf", st);
-	if (rk_sysfs_list(ctx->fs, "etc/security/limits.d", &names, &count) == 0) {
+	if (rootfs_list(ctx->root, "etc/security/limits.d", &names, &count) == 0) {
 		for (size_t i = 0; i < count; i++) {
 			size_t n = strlen(names[i]);
 
@@ -343,7 +344,7 @@ static void check_systemd_default(struct tune_ctx *ctx)
 
 	if (!rk_tune_profile_value(ctx->profile, "memlock"))
 		return;
-	if (rk_sysfs_list(ctx->fs, TUNE_SYSTEMD_DROPIN_DIR, &names, &count) == 0) {
+	if (rootfs_list(ctx->root, TUNE_SYSTEMD_DROPIN_DIR, &names, &count) == 0) {
 		for (size_t i = 0; i < count; i++) {
 			snprintf(path, sizeof(path), TUNE_SYSTEMD_DROPIN_DIR "/%s", names[i]);
 			set |=
@@ -370,7 +371,7 @@ static void check_units(struct tune_ctx *ctx)
 	char **names, path[300], value[64];
 	size_t count;
 
-	if (rk_sysfs_list(ctx->fs, "etc/systemd/system", &names, &count) != 0)
+	if (rootfs_list(ctx->root, "etc/systemd/system", &names, &count) != 0)
 		return;
 	for (size_t i = 0; i < count; i++) {
 		long kib;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* IPoIB mode and MTU, ARP settings of RDMA interfaces sharing a subnet, RoCE netdev MTU. */
+#include "rootfs.h"
 #include "tune_internal.h"
 
 #include "rdmakit/tune_opensm.h"
@@ -120,7 +121,7 @@ void tune_check_ipoib(struct tune_ctx *ctx)
 	char **names;
 	size_t count;
 
-	if (rk_sysfs_list(ctx->fs, "sys/class/net", &names, &count) != 0)
+	if (rootfs_list(ctx->root, "sys/class/net", &names, &count) != 0)
 		return;
 	for (size_t i = 0; i < count; i++)
 		if (is_ipoib(ctx, names[i]))
@@ -134,7 +135,7 @@ static size_t rdma_netdevs(struct tune_ctx *ctx, char names[][32], size_t max)
 	char **ifaces;
 	size_t count, n = 0;
 
-	if (rk_sysfs_list(ctx->fs, "sys/class/net", &ifaces, &count) == 0) {
+	if (rootfs_list(ctx->root, "sys/class/net", &ifaces, &count) == 0) {
 		for (size_t i = 0; i < count && n < max; i++)
 			if (is_ipoib(ctx, ifaces[i]))
 				snprintf(names[n++], 32, "%s", ifaces[i]);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
-/* Files under the tune root: reading regular files only, bounded, with precise errors; and
- * writing them atomically. */
+/* Files under the tune root, every path resolved inside it (rootfs.c): reading regular files
+ * only, bounded, with precise errors; and writing them atomically, never through a link. */
 #include "tune_internal.h"
 
 #include "rdmakit/log.h"
+#include "rootfs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -29,12 +30,13 @@ int tune_path(const char *root, const char *relpath, char *buf, size_t size)
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
-static int open_regular(const char *path, int *fd_out, struct stat *st)
+static int open_regular(const char *root, const char *relpath, int follow, int *fd_out,
+			struct stat *st)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	int fd = rootfs_open(root, relpath, O_RDONLY | O_NONBLOCK | O_NOCTTY | follow, 0);
 
 	if (fd < 0)
-		return -errno;
+		return fd;
 	if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode)) {
 		close(fd);
 		return -EINVAL;
@@ -80,33 +82,56 @@ static int read_all(int fd, char **data, size_t *len)
 	return 0;
 }
 
-/* Say why a file that is there could not be read (a missing one is not news). */
-static void warn_unreadable(const char *path, int err)
+void tune_refuse_link(const char *root, const char *relpath)
 {
-	if (err != -ENOENT && err != -ENOTDIR)
-		rk_log(RK_LOG_WARNING, "tune: %s: %s", path,
-		       err == -EINVAL ? "not a regular file" : strerror(-err));
+	rk_log(RK_LOG_ERR,
+	       "tune: /%s under %s is a symbolic link: refused (rdmakit tune never writes a file "
+	       "or value through a link, nor replaces one)",
+	       relpath + strspn(relpath, "/"), root);
 }
 
-int tune_slurp(const char *root, const char *relpath, char **data, size_t *len, mode_t *mode)
+/* Say why a file that is there could not be read (a missing one is not news). */
+static void warn_unreadable(const char *root, const char *relpath, int nofollow, int err)
 {
 	char path[4096];
-	struct stat st;
-	int fd, err = tune_path(root, relpath, path, sizeof(path));
 
-	if (!err)
-		err = open_regular(path, &fd, &st);
+	if (err == -ELOOP && nofollow) {
+		tune_refuse_link(root, relpath);
+	} else if (err != -ENOENT && err != -ENOTDIR) {
+		tune_path(root, relpath, path, sizeof(path));
+		rk_log(RK_LOG_WARNING, "tune: %s: %s", path,
+		       err == -EINVAL ? "not a regular file" : strerror(-err));
+	}
+}
+
+/* Read the file at relpath whole; a link at its end followed (inside root) unless nofollow. */
+static int slurp(const char *root, const char *relpath, int nofollow, char **data, size_t *len,
+		 mode_t *mode)
+{
+	struct stat st;
+	int fd, err = open_regular(root, relpath, nofollow, &fd, &st);
+
 	if (err) {
-		warn_unreadable(path, err);
+		warn_unreadable(root, relpath, nofollow, err);
 		return err;
 	}
 	err = read_all(fd, data, len);
 	close(fd);
 	if (err)
-		warn_unreadable(path, err);
+		warn_unreadable(root, relpath, nofollow, err);
 	else if (mode)
 		*mode = st.st_mode & 07777;
 	return err;
+}
+
+int tune_slurp(const char *root, const char *relpath, char **data, size_t *len, mode_t *mode)
+{
+	return slurp(root, relpath, 0, data, len, mode);
+}
+
+int tune_slurp_target(const char *root, const char *relpath, char **data, size_t *len, mode_t *mode)
+{
+	return slurp(root, relpath, O_NOFOLLOW, data, len, mode);
 }
 
 ssize_t tune_read_text(const char *root, const char *relpath, char *buf, size_t size)
@@ -276,15 +301,11 @@ int tune_write_all(int fd, const void *bytes, size_t len)
 	return 0;
 }
 
-int tune_fsync_dir_of(const char *path)
+/* fsync the directory dirfd (an O_PATH descriptor) names. */
+static int fsync_dir(int dirfd)
 {
-	char dir[4096];
-	const char *slash = strrchr(path, '/');
-	int fd, err = 0;
+	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), err = 0;
 
-	snprintf(dir, sizeof(dir), "%.*s", slash && slash != path ? (int)(slash - path) : 1,
-		 slash ? path : ".");
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	if (fsync(fd) != 0)
@@ -293,13 +314,24 @@ int tune_fsync_dir_of(const char *path)
 	return err;
 }
 
-int tune_write_atomic(const char *path, const void *bytes, size_t len, unsigned mode)
+int tune_fsync_dir_of(const char *root, const char *relpath)
 {
-	char temp[4200];
-	int fd, err;
+	char name[256];
+	int dirfd = rootfs_open_parent(root, relpath, name, sizeof(name)), err;
 
-	tune_temp_path(path, temp, sizeof(temp));
-	fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (dirfd < 0)
+		return dirfd;
+	err = fsync_dir(dirfd);
+	close(dirfd);
+	return err;
+}
+
+/* Write the temporary file temp in dirfd whole, with its mode, and fsync it. */
+static int write_temp(int dirfd, const char *temp, const void *bytes, size_t len, unsigned mode)
+{
+	int fd = openat(dirfd, temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+	int err;
+
 	if (fd < 0)
 		return -errno;
 	err = tune_write_all(fd, bytes, len);
@@ -309,9 +341,38 @@ int tune_write_atomic(const char *path, const void *bytes, size_t len, unsigned 
 		err = -errno;
 	if (close(fd) != 0 && !err)
 		err = -errno;
-	if (!err && rename(temp, path) != 0)
+	return err;
+}
+
+/* Write name in dirfd atomically; a link there is refused (-ELOOP), never replaced. */
+static int replace_at(int dirfd, const char *name, const void *bytes, size_t len, unsigned mode)
+{
+	char temp[300];
+	struct stat st;
+	int err;
+
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+		return -ELOOP;
+	tune_temp_path(name, temp, sizeof(temp));
+	err = write_temp(dirfd, temp, bytes, len, mode);
+	if (!err && renameat(dirfd, temp, dirfd, name) != 0)
 		err = -errno;
 	if (err)
-		unlink(temp);
-	return err ? err : tune_fsync_dir_of(path);
+		unlinkat(dirfd, temp, 0);
+	return err ? err : fsync_dir(dirfd);
+}
+
+int tune_write_atomic(const char *root, const char *relpath, const void *bytes, size_t len,
+		      unsigned mode)
+{
+	char name[256];
+	int dirfd = rootfs_open_parent(root, relpath, name, sizeof(name)), err;
+
+	if (dirfd < 0)
+		return dirfd;
+	err = replace_at(dirfd, name, bytes, len, mode);
+	close(dirfd);
+	if (err == -ELOOP)
+		tune_refuse_link(root, relpath);
+	return err;
 }

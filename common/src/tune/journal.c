@@ -6,6 +6,7 @@
 #include "journal.h"
 
 #include "rdmakit/log.h"
+#include "rootfs.h"
 #include "tune_internal.h"
 
 #include <ctype.h>
@@ -170,7 +171,7 @@ static void check_head(struct journal *j)
 	size_t count = 0;
 
 	snprintf(path, sizeof(path), "%s/head", j->dir);
-	if (tune_read_text("/", path, text, sizeof(text)) < 0 ||
+	if (tune_read_text(j->root, path, text, sizeof(text)) < 0 ||
 	    sscanf(text, "%zu %16s", &count, hash) != 2) {
 		damaged(j, "its head file is missing or unreadable");
 	} else if (j->count < count) {
@@ -199,7 +200,7 @@ static void check_backup(struct journal *j, const struct jrecord *r)
 	if (strcmp(field(r, 3), "1") != 0)
 		return;
 	journal_backup_path(j, field(r, 1), path, sizeof(path));
-	if (tune_slurp("/", path, &data, &len, NULL) != 0) {
+	if (tune_slurp(j->root, path, &data, &len, NULL) != 0) {
 		damaged(j, "backup %s is missing", field(r, 1));
 		return;
 	}
@@ -265,21 +266,13 @@ static void summarize(struct journal *j)
 	}
 }
 
-/* j->dir is absolute: its files are read as paths under "/", so a relative --root is taken
- * from the working directory. */
+/* j->dir is relative to the root, and every file in it is opened inside the root. */
 static void set_dir(struct journal *j, const char *root, const char *id)
 {
-	char rel[256], joined[3000], cwd[1024];
-
 	snprintf(j->root, sizeof(j->root), "%s", root);
 	snprintf(j->id, sizeof(j->id), "%s", id);
 	snprintf(j->info.id, sizeof(j->info.id), "%s", id);
-	snprintf(rel, sizeof(rel), RK_TUNE_JOURNAL_DIR "/%s", id);
-	tune_path(root, rel, joined, sizeof(joined));
-	if (joined[0] == '/' || !getcwd(cwd, sizeof(cwd)))
-		snprintf(j->dir, sizeof(j->dir), "%s", joined);
-	else
-		snprintf(j->dir, sizeof(j->dir), "%s/%s", cwd, joined);
+	snprintf(j->dir, sizeof(j->dir), RK_TUNE_JOURNAL_DIR "/%s", id);
 }
 
 int journal_load(const char *root, const char *id, struct journal *j)
@@ -292,7 +285,7 @@ int journal_load(const char *root, const char *id, struct journal *j)
 	set_dir(j, root, id);
 	j->info.state = RK_TUNE_INCOMPLETE;
 	snprintf(path, sizeof(path), "%s/journal", j->dir);
-	err = tune_slurp("/", path, &data, &len, NULL);
+	err = tune_slurp(j->root, path, &data, &len, NULL);
 	if (err) {
 		damaged(j, "its journal file cannot be read");
 		return err == -ENOENT ? 0 : err;
@@ -312,22 +305,24 @@ static int write_head(struct journal *j)
 	int n = snprintf(text, sizeof(text), "%zu %s\n", j->count, j->last_hash);
 
 	snprintf(path, sizeof(path), "%s/head", j->dir);
-	return tune_write_atomic(path, text, (size_t)n, 0600);
+	return tune_write_atomic(j->root, path, text, (size_t)n, 0600);
 }
 
-static int mkdir_p(const char *path, mode_t mode)
+/* Make relpath and the directories above it inside root (those already there are kept). */
+static int mkdir_p(const char *root, const char *relpath, mode_t mode)
 {
 	char copy[4096];
+	int err = 0;
 
-	snprintf(copy, sizeof(copy), "%s", path);
-	for (char *p = copy + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			if (mkdir(copy, mode) != 0 && errno != EEXIST)
-				return -errno;
-			*p = '/';
-		}
-	return mkdir(copy, mode) != 0 && errno != EEXIST ? -errno : 0;
+	snprintf(copy, sizeof(copy), "%s", relpath);
+	for (char *p = strchr(copy, '/'); p && !err; p = strchr(p + 1, '/')) {
+		*p = '\0';
+		err = rootfs_mkdir(root, copy, mode);
+		err = err == -EEXIST ? 0 : err;
+		*p = '/';
+	}
+	err = err ? err : rootfs_mkdir(root, copy, mode);
+	return err == -EEXIST ? 0 : err;
 }
 
 static int next_id(const char *root, char *id, size_t size)
@@ -351,29 +346,29 @@ static int next_id(const char *root, char *id, size_t size)
 
 int journal_create(const char *root, struct journal *j)
 {
-	char base[4096], id[24], path[4200];
+	char id[24], path[4200];
 	int err;
 
 	*j = (struct journal){.fd = -1};
-	tune_path(root, RK_TUNE_JOURNAL_DIR, base, sizeof(base));
-	err = mkdir_p(base, 0700);
+	err = mkdir_p(root, RK_TUNE_JOURNAL_DIR, 0700);
 	if (!err)
 		err = next_id(root, id, sizeof(id));
 	if (err)
 		return err;
 	set_dir(j, root, id);
-	if (mkdir(j->dir, 0700) != 0)
-		return -errno;
+	err = rootfs_mkdir(root, j->dir, 0700);
+	if (err)
+		return err;
 	memcpy(j->last_hash, ZERO_HASH, sizeof(j->last_hash));
 	err = write_head(j);
 	if (err)
 		return err;
 	snprintf(path, sizeof(path), "%s/journal", j->dir);
-	j->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
+	j->fd = rootfs_open(root, path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_NOFOLLOW, 0600);
 	if (j->fd < 0)
-		return -errno;
+		return j->fd;
 	j->info.state = RK_TUNE_INCOMPLETE;
-	return tune_fsync_dir_of(path);
+	return tune_fsync_dir_of(root, path);
 }
 
 int journal_append(struct journal *j, const char *const *fields, size_t nfields)
@@ -433,17 +428,12 @@ void journal_free(struct journal *j)
 
 int journal_list(const char *root, char ***ids, size_t *count)
 {
-	struct rk_sysfs *fs;
 	char **names;
 	size_t n, kept = 0;
-	int err = rk_sysfs_open(root, &fs);
+	int err = rootfs_list(root, RK_TUNE_JOURNAL_DIR, &names, &n);
 
 	*ids = NULL;
 	*count = 0;
-	if (err)
-		return err;
-	err = rk_sysfs_list(fs, RK_TUNE_JOURNAL_DIR, &names, &n);
-	rk_sysfs_close(fs);
 	if (err == -ENOENT)
 		return 0;
 	if (err == -EACCES || err == -EPERM)

@@ -23,7 +23,7 @@ struct jrecord {
 /* A journal directory, loaded and checked, or being written. */
 struct journal {
 	char root[4096];
-	char dir[4096]; /* absolute path of RK_TUNE_JOURNAL_DIR/<id> */
+	char dir[4096]; /* RK_TUNE_JOURNAL_DIR/<id>, relative to root */
 	char id[16];
 	struct jrecord *records;
 	size_t count, capacity;

@@ -24,7 +24,6 @@ struct tune_ctx {
 	const char *partitions; /* partitions.conf for the fabric's IPoIB MTU, or NULL */
 	struct rk_tune_audit *audit;
 	struct rk_tune_plan *plan; /* NULL: audit only */
-	struct rk_sysfs *fs;	   /* the root, for listings */
 	struct rk_host *host;	   /* RDMA devices under root/sys; NULL when there are none */
 	struct tune_text sysctl_dropin;
 	struct tune_text udev_rules; /* settings of network devices, applied when they appear */
@@ -44,20 +43,29 @@ struct tune_ctx {
 /** root joined with relpath into buf; -ENAMETOOLONG when it does not fit. */
 int tune_path(const char *root, const char *relpath, char *buf, size_t size);
 
-/** Write bytes to path atomically: a temporary file, fsync, rename, fsync of the directory. */
-int tune_write_atomic(const char *path, const void *bytes, size_t len, unsigned mode);
+/** Write bytes to relpath under root atomically: a temporary file, fsync, rename, fsync of the
+ * directory; a symlink there is refused (-ELOOP, logged), never followed nor replaced. */
+int tune_write_atomic(const char *root, const char *relpath, const void *bytes, size_t len,
+		      unsigned mode);
 
 /** Write all of bytes to fd, again after EINTR; 0 or -errno. */
 int tune_write_all(int fd, const void *bytes, size_t len);
 
-/** fsync the directory that holds path; 0 or -errno. */
-int tune_fsync_dir_of(const char *path);
+/** fsync the directory that holds relpath under root; 0 or -errno. */
+int tune_fsync_dir_of(const char *root, const char *relpath);
 
 /** The temporary name tune_write_atomic uses for path. */
 void tune_temp_path(const char *path, char *buf, size_t size);
 
 /** Read a whole regular file under root (FIFOs and devices refused); -errno. */
 int tune_slurp(const char *root, const char *relpath, char **data, size_t *len, mode_t *mode);
+
+/** Read a file rdmakit may write: as tune_slurp, but a symlink at relpath is refused (-ELOOP). */
+int tune_slurp_target(const char *root, const char *relpath, char **data, size_t *len,
+		      mode_t *mode);
+
+/** Log that the symlink at relpath under root is refused as a place to write. */
+void tune_refuse_link(const char *root, const char *relpath);
 
 /** Read a small file under root into buf without trailing whitespace; length or -errno. */
 ssize_t tune_read_text(const char *root, const char *relpath, char *buf, size_t size);

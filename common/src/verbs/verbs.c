@@ -2,6 +2,7 @@
 #include "rdmakit/verbs.h"
 
 #include "rdmakit/log.h"
+#include "rdmakit/rdma_stack.h"
 
 #include <endian.h>
 #include <errno.h>
@@ -222,6 +223,25 @@ int rk_verbs_query_context(struct ibv_context *ctx, struct rk_verbs_device *dev)
 	return err;
 }
 
+/* Why libibverbs finds no device, read from sysfs and /dev; NULL when they do not tell. */
+static const char *missing_verbs(void)
+{
+	struct rk_rdma_stack stack;
+
+	rk_rdma_stack_read("/sys", "/dev", &stack);
+	return rk_rdma_stack_no_verbs(&stack);
+}
+
+/* Why an empty device list is empty. */
+static const char *no_device_reason(void)
+{
+	const char *why = missing_verbs();
+
+	return why ? why
+		   : "no RDMA device on this host that libibverbs can open (is its verbs "
+		     "provider installed? ibv_devices lists what it sees)";
+}
+
 int rk_verbs_open(const char *name, struct ibv_context **ctx)
 {
 	int count = 0;
@@ -230,8 +250,14 @@ int rk_verbs_open(const char *name, struct ibv_context **ctx)
 
 	*ctx = NULL;
 	if (!list) {
-		rk_log(RK_LOG_ERR, "cannot list RDMA devices: %s", strerror(errno));
-		return -errno;
+		int err = errno;
+		const char *why = missing_verbs();
+
+		if (why)
+			rk_log(RK_LOG_ERR, "cannot list RDMA devices: %s; %s", strerror(err), why);
+		else
+			rk_log(RK_LOG_ERR, "cannot list RDMA devices: %s", strerror(err));
+		return -err;
 	}
 	for (int i = 0; i < count && !found; i++)
 		if (!name || strcmp(ibv_get_device_name(list[i]), name) == 0)
@@ -243,7 +269,7 @@ int rk_verbs_open(const char *name, struct ibv_context **ctx)
 		if (name)
 			rk_log(RK_LOG_ERR, "no RDMA device named \"%s\"", name);
 		else
-			rk_log(RK_LOG_ERR, "no RDMA device on this host (is a driver loaded?)");
+			rk_log(RK_LOG_ERR, "%s", no_device_reason());
 		return -ENODEV;
 	}
 	if (!*ctx) {

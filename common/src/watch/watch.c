@@ -7,6 +7,9 @@
 #include "rdmakit/log.h"
 
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -179,6 +182,16 @@ int rk_watch_new(const struct rk_watch_settings *settings, struct rk_watch **out
 	return 0;
 }
 
+/* Give back to the system the pages freed since the last publish (a snapshot let go, a pass's
+ * buffers): glibc keeps what a thread frees in that thread's arena, and after a large free raises
+ * its trim threshold, so without this the daemon keeps every pass's high-water mark. */
+static void return_freed_memory(void)
+{
+#ifdef __GLIBC__
+	malloc_trim(0);
+#endif
+}
+
 /* The one before is let go; events are handed over with the snapshot that holds their cause,
  * also when there is no new snapshot (out of memory). */
 void watch_publish(struct rk_watch *watch, const bool passed[], double seconds)
@@ -209,6 +222,7 @@ void watch_publish(struct rk_watch *watch, const bool passed[], double seconds)
 	pthread_mutex_unlock(&watch->publishing);
 	if (snap)
 		rk_watch_release(before);
+	return_freed_memory();
 }
 
 struct rk_watch_snapshot *rk_watch_take(struct rk_watch *watch, enum rk_watch_job job,
