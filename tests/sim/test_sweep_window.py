@@ -78,28 +78,45 @@ class LargeWindow(simlib.SimTestCase):
                 self.assertEqual(doc["ports_swept"], 280)
                 self.assertEqual(counters(doc), counters(base))
 
-    def test_at_most_max_per_agent_in_flight_to_one_node(self):
-        """64 SMInfo queries to a stopped OpenSM at window 4096: none is answered, so each
-        stays in flight until its deadline, and only MAX_PER_AGENT go at a time: four rounds
-        of 100 ms, where the old engine sent all 64 at once (one round)."""
+    def probe_stopped_sm(self, *extra):
+        """mad_probe at window 4096 with 64 SMInfo queries to the SM's LID while its OpenSM is
+        stopped (nothing answers them: each stays in flight until its 100 ms deadline)."""
         sm_lid = str(self.sim.lid("host1 HCA-1"))
         pidfile = os.path.join(self.tmp.name, f"rdmakit-sim-{self.sim.name}", "opensm-Hca1.pid")
         with open(pidfile) as f:
             opensm = int(f.read())
-        args = [MAD_PROBE, "--quiet", "--window", "4096", "--timeout", "100", "--retries", "0"]
+        args = [MAD_PROBE, "--window", "4096", "--timeout", "100", "--retries", "0", *extra]
         for _ in range(64):
             args += ["--sminfo", sm_lid]
         os.kill(opensm, signal.SIGSTOP)
         try:
-            proc = self.sim.run(*args, timeout=BOUND_S)
+            return self.sim.run(*args, timeout=BOUND_S)
         finally:
             os.kill(opensm, signal.SIGCONT)
+
+    def test_at_most_max_per_agent_in_flight_to_one_node(self):
+        """Only MAX_PER_AGENT of the 64 go at a time: four rounds of 100 ms, where the old
+        engine sent all 64 at once (one round)."""
+        proc = self.probe_stopped_sm("--quiet")
         stats = stats_line(proc.stdout)
         self.assertEqual((stats["requests"], stats["timeouts"], stats["done_calls"]),
                          (64, 64, 64), proc.stdout + proc.stderr)
         self.assertEqual(stats["most_to_one_agent"], MAX_PER_AGENT)
         self.assertEqual(stats["most_in_flight"], MAX_PER_AGENT)
         self.assertGreaterEqual(float(stats["elapsed_ms"]), 4 * 100 - 5)
+
+    def test_a_cancelled_run_completes_the_requests_waiting_for_room_once(self):
+        """Cancelled when the first round has timed out (the 16th done call): the 16 timed
+        out, and the 48 in flight or still waiting for room at the SM end -ECANCELED, each
+        done exactly once."""
+        proc = self.probe_stopped_sm("--cancel-after", "16")
+        self.assertEqual(proc.returncode, 1)  # the run returned -ECANCELED
+        stats = stats_line(proc.stdout)
+        self.assertEqual((stats["rc"], stats["done_calls"], stats["done_dups"]), (-125, 64, 0))
+        statuses = [line.split()[2] for line in proc.stdout.splitlines()
+                    if line.startswith("sminfo ")]
+        self.assertEqual(statuses.count("status=-110"), 16)
+        self.assertEqual(statuses.count("status=-125"), 48)
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
