@@ -4,12 +4,14 @@
  *
  *   mad_probe [--ca NAME] [--port N] [--window N] [--timeout MS] [--retries N]
  *             [--targets FILE] [--sminfo LID]... [--dr P1,P2,...]... [--runs N]
- *             [--gap-ms MS] [--quiet] [--check-busy] [LID:PORT[/SELECT] ...]
+ *             [--gap-ms MS] [--quiet] [--check-busy] [--cancel-after N]
+ *             [LID:PORT[/SELECT] ...]
  *
  * Opens the port, prints its local facts, then queries PortCounters (attribute 0x12, port
  * select in the data: PORT, or SELECT when given) of every target, SMInfo of every --sminfo
  * LID and NodeInfo along every --dr path, in one rk_mad_run per --runs (--gap-ms between
- * runs). Prints one line per request in input order and a stats line per run:
+ * runs; --cancel-after N raises the run's cancel token from the Nth done call). Prints one
+ * line per request in input order and a stats line per run:
  *
  *   second_open rc=..    (--check-busy: a second rk_mad_port_open in the process)
  *   local ca=.. port=.. lid=.. sm_lid=.. sm_sl=.. port_guid=0x.. state=..
@@ -17,11 +19,12 @@
  *   sminfo lid=.. status=.. attempts=.. mad_status=0x.. done_ms=.. guid=0x.. priority=..
  *   dr path=0,1,.. status=.. ... node_type=.. num_ports=.. node_guid=0x..
  *   stats run=.. requests=.. sent=.. answered=.. timeouts=.. retried=.. errors=.. ignored=..
- *         elapsed_ms=.. rc=.. done_calls=.. done_dups=..
+ *         elapsed_ms=.. rc=.. done_calls=.. done_dups=.. most_in_flight=.. most_to_one_agent=..
  *
  * Exit status: 0 when every run returned 0 and done() came exactly once per request, 1
  * otherwise, 2 for bad usage.
  */
+#include "rdmakit/cancel.h"
 #include "rdmakit/log.h"
 #include "rdmakit/mad.h"
 
@@ -58,6 +61,9 @@ struct batch {
 	struct probe *probes;
 	size_t count, capacity;
 	struct timespec start;
+	struct rk_cancel *cancel; /* --cancel-after: raised by the done call of that number */
+	unsigned long cancel_after;
+	size_t completed;
 };
 
 static double ms_since(const struct timespec *t0)
@@ -70,12 +76,12 @@ static double ms_since(const struct timespec *t0)
 
 static void usage(FILE *f)
 {
-	fprintf(
-	    f, "usage: mad_probe [--ca NAME] [--port N] [--window N] [--timeout MS] "
-	       "[--retries N]\n"
-	       "                 [--targets FILE] [--sminfo LID]... [--dr P1,P2,...]... "
-	       "[--runs N]\n"
-	       "                 [--gap-ms MS] [--quiet] [--check-busy] [LID:PORT[/SELECT] ...]\n");
+	fprintf(f, "usage: mad_probe [--ca NAME] [--port N] [--window N] [--timeout MS] "
+		   "[--retries N]\n"
+		   "                 [--targets FILE] [--sminfo LID]... [--dr P1,P2,...]... "
+		   "[--runs N]\n"
+		   "                 [--gap-ms MS] [--quiet] [--check-busy] [--cancel-after N]\n"
+		   "                 [LID:PORT[/SELECT] ...]\n");
 }
 
 static int parse_uint(const char *text, unsigned long max, unsigned long *out)
@@ -209,6 +215,8 @@ static void on_done(struct rk_mad_request *req, void *ctx)
 
 	p->done_calls++;
 	p->done_ms = ms_since(&b->start);
+	if (b->cancel && ++b->completed == b->cancel_after)
+		rk_cancel_raise(b->cancel);
 }
 
 static void print_head(const char *what, const struct rk_mad_request *req, const struct probe *p)
@@ -292,6 +300,7 @@ static bool run_once(struct rk_mad_port *port, struct batch *b, const struct con
 		b->probes[i].done_ms = -1;
 		b->requests[i].user = &b->probes[i];
 	}
+	b->completed = 0;
 	clock_gettime(CLOCK_MONOTONIC, &b->start);
 	rc = rk_mad_run(port, b->requests, b->count, &cfg->options, on_done, b, &st);
 	elapsed = ms_since(&b->start);
@@ -308,9 +317,10 @@ static bool run_once(struct rk_mad_port *port, struct batch *b, const struct con
 			print_dr(&b->requests[i], &b->probes[i]);
 	}
 	printf("stats run=%u requests=%zu sent=%zu answered=%zu timeouts=%zu retried=%zu "
-	       "errors=%zu ignored=%zu elapsed_ms=%.3f rc=%d done_calls=%zu done_dups=%zu\n",
+	       "errors=%zu ignored=%zu elapsed_ms=%.3f rc=%d done_calls=%zu done_dups=%zu "
+	       "most_in_flight=%zu most_to_one_agent=%zu\n",
 	       run, b->count, st.sent, st.answered, st.timeouts, st.retried, st.errors, st.ignored,
-	       elapsed, rc, calls, dups);
+	       elapsed, rc, calls, dups, st.most_in_flight, st.most_to_one_agent);
 	fflush(stdout);
 	return rc == 0 && calls == b->count && dups == 0;
 }
@@ -344,6 +354,8 @@ static int parse_option(int opt, const char *arg, struct config *cfg, struct bat
 	case 'b':
 		cfg->check_busy = true;
 		return 0;
+	case 'x':
+		return parse_uint(arg, 100000, &b->cancel_after) || !b->cancel_after ? -EINVAL : 0;
 	case 'f':
 		return add_targets_file(b, arg);
 	case 's':
@@ -358,13 +370,21 @@ static int parse_option(int opt, const char *arg, struct config *cfg, struct bat
 static int parse_args(int argc, char **argv, struct config *cfg, struct batch *b)
 {
 	static const struct option longopts[] = {
-	    {"ca", required_argument, NULL, 'c'},      {"port", required_argument, NULL, 'p'},
-	    {"window", required_argument, NULL, 'w'},  {"timeout", required_argument, NULL, 't'},
-	    {"retries", required_argument, NULL, 'r'}, {"runs", required_argument, NULL, 'n'},
-	    {"gap-ms", required_argument, NULL, 'g'},  {"targets", required_argument, NULL, 'f'},
-	    {"sminfo", required_argument, NULL, 's'},  {"dr", required_argument, NULL, 'd'},
-	    {"quiet", no_argument, NULL, 'q'},	       {"check-busy", no_argument, NULL, 'b'},
-	    {"help", no_argument, NULL, 'h'},	       {NULL, 0, NULL, 0},
+	    {"ca", required_argument, NULL, 'c'},
+	    {"port", required_argument, NULL, 'p'},
+	    {"window", required_argument, NULL, 'w'},
+	    {"timeout", required_argument, NULL, 't'},
+	    {"retries", required_argument, NULL, 'r'},
+	    {"runs", required_argument, NULL, 'n'},
+	    {"gap-ms", required_argument, NULL, 'g'},
+	    {"targets", required_argument, NULL, 'f'},
+	    {"sminfo", required_argument, NULL, 's'},
+	    {"dr", required_argument, NULL, 'd'},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"check-busy", no_argument, NULL, 'b'},
+	    {"cancel-after", required_argument, NULL, 'x'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	int opt;
 
@@ -391,12 +411,21 @@ int main(int argc, char **argv)
 	struct config cfg = {.runs = 1};
 	struct batch b = {0};
 	struct rk_mad_port *port;
+	struct rk_cancel token;
 	bool ok = true;
 
 	rk_mad_options_defaults(&cfg.options);
 	if (parse_args(argc, argv, &cfg, &b)) {
 		usage(stderr);
 		return 2;
+	}
+	if (b.cancel_after) {
+		if (rk_cancel_init(&token)) {
+			fprintf(stderr, "mad_probe: cannot make a cancel token\n");
+			return 1;
+		}
+		b.cancel = &token;
+		cfg.options.cancel = &token;
 	}
 	if (rk_mad_port_open(cfg.ca, cfg.port, &port)) {
 		fprintf(stderr, "mad_probe: cannot open the umad port\n");
@@ -421,6 +450,8 @@ int main(int argc, char **argv)
 		ok = run_once(port, &b, &cfg, run) && ok;
 	}
 	rk_mad_port_close(port);
+	if (b.cancel)
+		rk_cancel_destroy(b.cancel);
 	free(b.requests);
 	free(b.probes);
 	return ok ? 0 : 1;

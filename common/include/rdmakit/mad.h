@@ -77,13 +77,20 @@ struct rk_mad_options {
 
 /* Totals of one run: answered + timeouts + errors == requests. */
 struct rk_mad_stats {
-	size_t sent;	 /* MADs sent, retries included */
-	size_t answered; /* requests answered with MAD status 0 */
-	size_t timeouts; /* requests with no answer after all attempts */
-	size_t retried;	 /* resends after an attempt timed out */
-	size_t errors;	 /* requests failed otherwise (MAD status, send error, bad request) */
-	size_t ignored;	 /* received MADs that matched no attempt in flight (late, stray) */
+	size_t sent;	       /* MADs sent, retries included */
+	size_t answered;       /* requests answered with MAD status 0 */
+	size_t timeouts;       /* requests with no answer after all attempts */
+	size_t retried;	       /* resends after an attempt timed out */
+	size_t errors;	       /* requests failed otherwise (MAD status, send error, bad request) */
+	size_t ignored;	       /* received MADs that matched no attempt in flight (late, stray) */
+	size_t most_in_flight; /* the most MADs in flight at once */
+	size_t most_to_one_agent; /* the most in flight at once to one destination's agent */
 };
+
+/* MADs the engine keeps in flight to one destination's agent (a LID's SMA or PMA, or one
+ * directed-route path): a node's agent has little queue room, so a larger window spreads
+ * over more nodes instead of queueing on one. */
+#define RK_MAD_MAX_PER_AGENT 16
 
 /* Called as each request completes (answered, failed or timed out), in completion order.
  * It must not start another run on the same port. */

@@ -22,6 +22,8 @@
 
 #define MAD_HDR_SIZE	24  /* common MAD header: what the kernel hands back on a send timeout */
 #define DRAIN_MAX	256 /* MADs read in a row before deadlines are looked at again */
+#define SEND_BURST	4   /* MADs sent in a row before what has arrived is read */
+#define PACE_WAIT_MS	1   /* after a burst, the wait for an answer when more are in flight */
 #define NSEC_PER_MSEC	1000000ULL
 #define CLASS_VERSION_1 1
 
@@ -56,6 +58,17 @@ struct slot {
 	uint8_t *umad; /* umad header + MAD, built once per request; each attempt sets its TID */
 };
 
+#define NO_DEST UINT32_MAX /* a malformed request's destination: it is never sent */
+
+/* Where requests go: one entry per destination agent (rk_mad_request's LID and class, or its
+ * directed-route path), with the requests waiting for room there, in order. */
+struct dest {
+	uint64_t key;
+	bool used;
+	unsigned in_flight;   /* sent, or picked to go next (on the ready ring) */
+	uint32_t first, last; /* the waiting requests: index + 1, linked by next_waiting */
+};
+
 /* The state of one rk_mad_run. */
 struct run {
 	struct rk_mad_port *port;
@@ -73,7 +86,13 @@ struct run {
 	uint32_t *slot_of; /* request index -> slot number + 1; 0: not in flight */
 	uint8_t *buffers;  /* the slots' send buffers, then the receive buffer */
 	uint8_t *recv;
-	size_t next; /* first request not started yet */
+	struct dest *dests; /* open addressing, dest_mask + 1 entries */
+	size_t dest_mask;
+	uint32_t *dest_of;	/* request index -> its entry in dests, or NO_DEST */
+	uint32_t *next_waiting; /* request index -> the next waiting for its destination + 1 */
+	uint32_t *ready; /* ring of nslots: waiting requests their destination has room for */
+	unsigned ready_head, ready_count;
+	size_t next; /* first request not looked at yet */
 	size_t completed;
 	uint32_t tid_base;
 	size_t invalid, send_failures; /* logged once, then summed up */
@@ -469,6 +488,133 @@ static int build_umad(uint8_t *umad, struct rk_mad_request *req, int agent)
 	return mad_build_pkt(umad, &rpc, &dport, NULL, req->data) < 0 ? -EINVAL : 0;
 }
 
+/* ---- destinations ------------------------------------------------------------------------ */
+
+static uint64_t mix(uint64_t hash, uint64_t value)
+{
+	return (hash ^ value) * 0x100000001b3ULL; /* FNV-1a's prime */
+}
+
+/* Who answers a request: the agent kind and LID, or the directed-route path. Two destinations
+ * with the same key share one cap, which is only stricter. */
+static uint64_t dest_key(const struct rk_mad_request *req, int agent)
+{
+	uint64_t key = mix(0xcbf29ce484222325ULL, (uint64_t)agent);
+
+	if (agent != AGENT_DR)
+		return mix(key, req->lid);
+	key = mix(key, req->hops);
+	for (unsigned h = 1; h <= req->hops; h++)
+		key = mix(key, req->path[h]);
+	return key;
+}
+
+/* The entry of key in the run's table, made when new (the table has room for every request). */
+static uint32_t dest_entry(struct run *r, uint64_t key)
+{
+	size_t at = (size_t)(key ^ (key >> 29)) & r->dest_mask;
+
+	while (r->dests[at].used && r->dests[at].key != key)
+		at = (at + 1) & r->dest_mask;
+	r->dests[at].used = true;
+	r->dests[at].key = key;
+	return (uint32_t)at;
+}
+
+static size_t dest_table_size(size_t count)
+{
+	size_t size = 16;
+
+	while (size < 2 * count)
+		size *= 2;
+	return size;
+}
+
+static void note_dest_peak(struct run *r, const struct dest *d)
+{
+	if (d->in_flight > r->stats.most_to_one_agent)
+		r->stats.most_to_one_agent = d->in_flight;
+}
+
+/* A request whose destination is full: reset its results and queue it there. */
+static void wait_for_room(struct run *r, size_t index)
+{
+	struct rk_mad_request *req = &r->requests[index];
+	struct dest *d = &r->dests[r->dest_of[index]];
+
+	req->attempts = 0;
+	req->mad_status = 0;
+	req->status = -EINPROGRESS;
+	memset(req->reply, 0, sizeof(req->reply));
+	r->next_waiting[index] = 0;
+	if (d->last)
+		r->next_waiting[d->last - 1] = (uint32_t)index + 1;
+	else
+		d->first = (uint32_t)index + 1;
+	d->last = (uint32_t)index + 1;
+}
+
+/* A request that went to its destination is over: the first one waiting there goes next. */
+static void leave_dest(struct run *r, size_t index)
+{
+	struct dest *d;
+	size_t waiting;
+
+	if (r->dest_of[index] == NO_DEST)
+		return;
+	d = &r->dests[r->dest_of[index]];
+	d->in_flight--;
+	if (!d->first)
+		return;
+	waiting = d->first - 1;
+	d->first = r->next_waiting[waiting];
+	if (!d->first)
+		d->last = 0;
+	d->in_flight++;
+	r->ready[(r->ready_head + r->ready_count++) % r->nslots] = (uint32_t)waiting;
+}
+
+/* The next request to start: one its destination made room for, else the next in order whose
+ * destination has room (the others wait there); SIZE_MAX when none is left to start. */
+static size_t next_startable(struct run *r)
+{
+	if (r->ready_count) {
+		size_t index = r->ready[r->ready_head];
+
+		r->ready_head = (r->ready_head + 1) % r->nslots;
+		r->ready_count--;
+		return index;
+	}
+	while (r->next < r->count) {
+		size_t index = r->next++;
+		struct dest *d;
+
+		if (r->dest_of[index] == NO_DEST)
+			return index;
+		d = &r->dests[r->dest_of[index]];
+		if (d->in_flight < RK_MAD_MAX_PER_AGENT) {
+			d->in_flight++;
+			note_dest_peak(r, d);
+			return index;
+		}
+		wait_for_room(r, index);
+	}
+	return SIZE_MAX;
+}
+
+/* Fill in every request's destination. */
+static void map_dests(struct run *r)
+{
+	for (size_t i = 0; i < r->count; i++) {
+		int agent = request_agent(&r->requests[i]);
+
+		r->dest_of[i] =
+		    agent < 0 ? NO_DEST : dest_entry(r, dest_key(&r->requests[i], agent));
+	}
+}
+
+/* ---- a run ------------------------------------------------------------------------------- */
+
 static void finish(struct run *r, size_t index, int status)
 {
 	struct rk_mad_request *req = &r->requests[index];
@@ -498,6 +644,7 @@ static void finish_slot(struct run *r, unsigned s, int status)
 	size_t index = r->slots[s].index;
 
 	release_slot(r, s);
+	leave_dest(r, index);
 	finish(r, index, status);
 }
 
@@ -523,6 +670,8 @@ static void send_attempt(struct run *r, unsigned s)
 		return;
 	}
 	r->stats.sent++;
+	if (r->nslots - r->nfree > r->stats.most_in_flight)
+		r->stats.most_in_flight = r->nslots - r->nfree;
 }
 
 static void reject(struct run *r, size_t index, const char *why)
@@ -555,6 +704,7 @@ static void start(struct run *r, size_t index)
 	s = r->free_slots[--r->nfree];
 	if (build_umad(r->slots[s].umad, req, agent) < 0) {
 		r->free_slots[r->nfree++] = s;
+		leave_dest(r, index);
 		reject(r, index, "libibmad cannot encode it");
 		return;
 	}
@@ -565,10 +715,29 @@ static void start(struct run *r, size_t index)
 	send_attempt(r, s);
 }
 
-static void fill_window(struct run *r)
+static int wait_and_drain(struct run *r, int wait_ms);
+
+/*
+ * Start requests while slots are free, SEND_BURST sends at a time, and after each burst read
+ * what has arrived (waiting up to PACE_WAIT_MS for an answer while more than a burst is in
+ * flight): answers never pile up behind a long run of sends. Under ibsim's umad shim they
+ * must not: its send holds the lock its receiver thread needs to take an answer in, so once
+ * the simulator is blocked handing over answers nobody reads, the next send never returns.
+ */
+static int fill_window(struct run *r)
 {
-	while (r->nfree > 0 && r->next < r->count)
-		start(r, r->next++);
+	for (;;) {
+		size_t sent = r->stats.sent, index = 0;
+
+		while (r->stats.sent - sent < SEND_BURST && r->nfree > 0 &&
+		       (index = next_startable(r)) != SIZE_MAX)
+			start(r, index);
+		if (r->nfree == 0 || index == SIZE_MAX)
+			return 0;
+		int err = wait_and_drain(r, r->nslots - r->nfree > SEND_BURST ? PACE_WAIT_MS : 0);
+		if (err)
+			return err;
+	}
 }
 
 /* The current attempt got no answer (our deadline, or the kernel's timeout): retry or give up. */
@@ -643,7 +812,7 @@ ignore:
 	r->stats.ignored++;
 }
 
-/* Read every MAD queued on the port (bounded), refilling the window as requests complete. */
+/* Read every MAD queued on the port (bounded). */
 static int drain(struct run *r)
 {
 	for (int i = 0; i < DRAIN_MAX; i++) {
@@ -658,7 +827,6 @@ static int drain(struct run *r)
 			return rc;
 		}
 		handle_mad(r, len);
-		fill_window(r);
 	}
 	return 0;
 }
@@ -690,18 +858,28 @@ static int wait_and_drain(struct run *r, int wait_ms)
 	return n > 0 ? drain(r) : 0;
 }
 
-/* Give up on attempts past their deadline; the earliest deadline left (UINT64_MAX: none). */
-static uint64_t expire(struct run *r, uint64_t now)
+/* Retry or give up on attempts past their deadline, reading what has arrived after each
+ * SEND_BURST resends; *earliest: the earliest deadline left (UINT64_MAX: none). */
+static int expire(struct run *r, uint64_t now, uint64_t *earliest)
 {
-	uint64_t earliest = UINT64_MAX;
+	size_t sent = r->stats.sent;
 
+	*earliest = UINT64_MAX;
 	for (unsigned s = 0; s < r->nslots; s++) {
 		if (r->slots[s].busy && r->slots[s].deadline <= now)
 			attempt_failed(r, s, ETIMEDOUT);
-		if (r->slots[s].busy && r->slots[s].deadline < earliest)
-			earliest = r->slots[s].deadline;
+		if (r->stats.sent - sent >= SEND_BURST) {
+			int err = wait_and_drain(r, 0);
+
+			if (err)
+				return err;
+			sent = r->stats.sent;
+		}
 	}
-	return earliest;
+	for (unsigned s = 0; s < r->nslots; s++)
+		if (r->slots[s].busy && r->slots[s].deadline < *earliest)
+			*earliest = r->slots[s].deadline;
+	return 0;
 }
 
 static int ms_until(uint64_t deadline, uint64_t now)
@@ -714,12 +892,16 @@ static int ms_until(uint64_t deadline, uint64_t now)
 	return ms > INT_MAX ? INT_MAX : (int)ms;
 }
 
-/* The run cannot go on: complete everything still open with err. */
+/* The run cannot go on: complete everything still open with err (in flight, waiting for
+ * room at its destination, or not looked at yet). */
 static void abort_run(struct run *r, int err)
 {
 	for (unsigned s = 0; s < r->nslots; s++)
 		if (r->slots[s].busy)
 			finish_slot(r, s, err);
+	for (size_t i = 0; i < r->next; i++)
+		if (r->requests[i].status == -EINPROGRESS)
+			finish(r, i, err);
 	while (r->next < r->count) {
 		struct rk_mad_request *req = &r->requests[r->next];
 
@@ -736,6 +918,10 @@ static void run_free(struct run *r)
 	free(r->free_slots);
 	free(r->slot_of);
 	free(r->buffers);
+	free(r->dests);
+	free(r->dest_of);
+	free(r->next_waiting);
+	free(r->ready);
 }
 
 static int run_init(struct run *r, struct rk_mad_port *port, struct rk_mad_request *requests,
@@ -759,7 +945,13 @@ static int run_init(struct run *r, struct rk_mad_port *port, struct rk_mad_reque
 	r->free_slots = calloc(r->nslots, sizeof(*r->free_slots));
 	r->slot_of = calloc(count, sizeof(*r->slot_of));
 	r->buffers = calloc((size_t)r->nslots + 1, umad_buffer_size());
-	if (!r->slots || !r->free_slots || !r->slot_of || !r->buffers) {
+	r->dest_mask = dest_table_size(count) - 1;
+	r->dests = calloc(r->dest_mask + 1, sizeof(*r->dests));
+	r->dest_of = calloc(count, sizeof(*r->dest_of));
+	r->next_waiting = calloc(count, sizeof(*r->next_waiting));
+	r->ready = calloc(r->nslots, sizeof(*r->ready));
+	if (!r->slots || !r->free_slots || !r->slot_of || !r->buffers || !r->dests || !r->dest_of ||
+	    !r->next_waiting || !r->ready) {
 		run_free(r);
 		return -ENOMEM;
 	}
@@ -768,29 +960,33 @@ static int run_init(struct run *r, struct rk_mad_port *port, struct rk_mad_reque
 		r->free_slots[r->nfree++] = r->nslots - 1 - s;
 	}
 	r->recv = r->buffers + (size_t)r->nslots * umad_buffer_size();
+	map_dests(r);
 	return 0;
+}
+
+static int run_step(struct run *r)
+{
+	uint64_t now = now_ns(), earliest;
+	int err = expire(r, now, &earliest);
+
+	if (!err)
+		err = fill_window(r);
+	if (err || r->completed == r->count)
+		return err;
+	if (earliest == UINT64_MAX)
+		earliest = now + r->opt.timeout_ms * NSEC_PER_MSEC;
+	return wait_and_drain(r, ms_until(earliest, now_ns()));
 }
 
 static int run_loop(struct run *r)
 {
-	fill_window(r);
-	while (r->completed < r->count) {
-		uint64_t now = now_ns();
-		uint64_t earliest = expire(r, now);
-		int err;
+	int err = fill_window(r);
 
-		fill_window(r);
-		if (r->completed == r->count)
-			break;
-		if (earliest == UINT64_MAX)
-			earliest = now + r->opt.timeout_ms * NSEC_PER_MSEC;
-		err = wait_and_drain(r, ms_until(earliest, now_ns()));
-		if (err) {
-			abort_run(r, err);
-			return err;
-		}
-	}
-	return 0;
+	while (!err && r->completed < r->count)
+		err = run_step(r);
+	if (err)
+		abort_run(r, err);
+	return err;
 }
 
 static void log_summary(const struct run *r)

@@ -172,6 +172,10 @@ static void add_stats(struct rk_mad_stats *total, const struct rk_mad_stats *par
 	total->timeouts += part->timeouts;
 	total->retried += part->retried;
 	total->errors += part->errors;
+	if (part->most_in_flight > total->most_in_flight)
+		total->most_in_flight = part->most_in_flight;
+	if (part->most_to_one_agent > total->most_to_one_agent)
+		total->most_to_one_agent = part->most_to_one_agent;
 }
 
 /* Decode an answer straight into the port's raw[]; extended data wins over 32-bit data. */
