@@ -241,14 +241,15 @@ static int register_def(const struct ak_table_def *def)
 	return netsnmp_register_handler(reg) == MIB_REGISTERED_OK ? 0 : -EEXIST;
 }
 
-int ak_agent_register(struct ak_mailbox *box)
+int ak_agent_register(struct ak_mailbox *box, unsigned modes)
 {
 	size_t count;
 	const struct ak_table_def *defs = ak_table_defs(&count);
 	int err = 0;
 
 	for (size_t i = 0; i < count && !err; i++)
-		err = register_def(&defs[i]);
+		if (ak_table_mode(defs[i].id) & modes)
+			err = register_def(&defs[i]);
 	if (err)
 		return err;
 	/* No client argument: snmp_shutdown frees the ones it was given. */

@@ -6,9 +6,9 @@
 
 #include "ak_mailbox.h"
 
-/** Register the MIB's subtrees and the mailbox's descriptor; call between init_agent() and
- * init_snmp(). */
-int ak_agent_register(struct ak_mailbox *box);
+/** Register the MIB's subtrees of the modes set in modes (enum ak_mode: the others are not
+ * served at all) and the mailbox's descriptor; call between init_agent() and init_snmp(). */
+int ak_agent_register(struct ak_mailbox *box, unsigned modes);
 
 /** Take what the mailbox holds: the newest snapshot, log lines, and traps to send. */
 void ak_agent_drain(struct ak_mailbox *box);

@@ -2,6 +2,7 @@
 #include "ak_build.h"
 
 #include "ak_columns.h"
+#include "ak_oid.h"
 
 #include "rdmakit/catalog.h"
 #include "rdmakit/clock.h"
@@ -168,6 +169,8 @@ static int add_port(struct ak_table *table, uint32_t dev_index, const struct rk_
 	if (!row)
 		return -ENOMEM;
 	err = ak_row_set_facts(row, RK_SCOPE_PORT, &subject);
+	if (!err)
+		err = ak_row_set_string(row, AK_PORT_DEVICE_NAME, dev->name);
 	return err ? err : set_worst(row, worst_finding(findings, dev, port->num));
 }
 
@@ -234,20 +237,39 @@ static int add_port_counters(struct ak_build_state *state, struct ak_table *tabl
 		   : ak_row_set_octets(row, AK_PC_UNAVAILABLE, unavailable, sizeof(unavailable));
 }
 
-/* Driver counters of one directory; port_key is the port number + 1, or 0 for the device. */
-static int add_driver_counters(struct ak_table *table, uint32_t dev_index, uint32_t port_key,
+/* The row of one driver counter: its names and its state. */
+static struct ak_row *add_driver_counter(struct ak_table *table, const uint32_t index[3],
+					 const struct rk_device *dev,
+					 const struct rk_counter *counter)
+{
+	struct ak_row *row = ak_table_add_row(table, index, 3);
+
+	if (!row || ak_row_set_string(row, AK_DC_NAME, counter->name) != 0 ||
+	    ak_row_set_string(row, AK_DC_DEVICE_NAME, dev->name) != 0)
+		return NULL;
+	ak_row_set_number(row, AK_DC_PORT_NUM, AK_CELL_UNSIGNED, index[1] ? index[1] - 1 : 0);
+	return row;
+}
+
+/* Driver counters of one directory; port_key is the port number + 1, or 0 for the device.
+ * Every file takes its number by name (lifespan too, so that the first numbers are the
+ * files' places in name order). */
+static int add_driver_counters(struct ak_build_state *build, struct ak_table *table,
+			       uint32_t dev_index, const struct rk_device *dev, uint32_t port_key,
 			       const struct rk_counter_set *set)
 {
 	for (size_t i = 0; i < set->count; i++) {
 		const struct rk_counter *counter = &set->items[i];
-		uint32_t index[3] = {dev_index, port_key, (uint32_t)i + 1};
+		uint32_t index[3] = {
+		    dev_index, port_key,
+		    ak_index_map_counter(&build->indexes, dev->name, port_key, counter->name)};
 		struct ak_row *row;
 		unsigned state;
 
-		if (counter->metric->kind != RK_KIND_COUNTER)
+		if (counter->metric->kind != RK_KIND_COUNTER || index[2] == 0)
 			continue; /* lifespan is a setting, not a counter */
-		row = ak_table_add_row(table, index, 3);
-		if (!row || ak_row_set_string(row, AK_DC_NAME, counter->name) != 0)
+		row = add_driver_counter(table, index, dev, counter);
+		if (!row)
 			return -ENOMEM;
 		state = !counter->sampled || counter->state == RK_VALUE_UNAVAILABLE ? 2
 			: counter->state == RK_VALUE_SATURATED			    ? 3
@@ -265,7 +287,7 @@ static int add_device_rows(struct ak_build_state *state, struct ak_snapshot *sna
 	int err = add_device(&snap->tables[AK_T_DEVICE], index, dev);
 
 	if (!err)
-		err = add_driver_counters(&snap->tables[AK_T_DRIVER_COUNTER], index, 0,
+		err = add_driver_counters(state, &snap->tables[AK_T_DRIVER_COUNTER], index, dev, 0,
 					  &dev->hw_counters);
 	for (unsigned p = 0; p < dev->nports && !err; p++) {
 		const struct rk_port *port = &dev->ports[p];
@@ -275,8 +297,8 @@ static int add_device_rows(struct ak_build_state *state, struct ak_snapshot *sna
 			err = add_port_counters(state, &snap->tables[AK_T_PORT_COUNTER], index, dev,
 						port);
 		if (!err)
-			err = add_driver_counters(&snap->tables[AK_T_DRIVER_COUNTER], index,
-						  port->num + 1, &port->hw_counters);
+			err = add_driver_counters(state, &snap->tables[AK_T_DRIVER_COUNTER], index,
+						  dev, port->num + 1, &port->hw_counters);
 	}
 	return err;
 }
@@ -286,6 +308,7 @@ static int add_agent(struct ak_snapshot *snap, const struct ak_refresh_stats *st
 {
 	uint32_t zero = 0;
 	struct ak_row *row = ak_table_add_row(&snap->tables[AK_T_AGENT], &zero, 1);
+	char modes[32];
 
 	if (!row)
 		return -ENOMEM;
@@ -302,6 +325,9 @@ static int add_agent(struct ak_snapshot *snap, const struct ak_refresh_stats *st
 				  stats->fabric_errors);
 	}
 	ak_row_set_number(row, AK_AGENT_ACTIVE_FINDINGS, AK_CELL_UNSIGNED, nfindings);
+	ak_modes_text(stats->modes, modes, sizeof(modes));
+	if (ak_row_set_string(row, AK_AGENT_SERVED_MODES, modes) != 0)
+		return -ENOMEM;
 	return ak_row_set_string(row, AK_AGENT_VERSION, RDMAKIT_VERSION);
 }
 
@@ -316,10 +342,14 @@ int ak_build_host(struct ak_build_state *state, const struct rk_host *host,
 		return -ENOMEM;
 	snap->taken_at = rk_monotonic_seconds();
 	err = add_agent(snap, stats, findings->count);
-	for (size_t i = 0; i < host->ndevices && !err; i++)
-		if (!host->devices[i].vanished)
-			err = add_device_rows(state, snap, (uint32_t)i + 1, &host->devices[i],
-					      findings);
+	for (size_t i = 0; i < host->ndevices && !err; i++) {
+		const struct rk_device *dev = &host->devices[i];
+		uint32_t index = ak_index_map_device(&state->indexes, dev->name);
+
+		if (!dev->vanished && index != 0)
+			err = add_device_rows(state, snap, index, dev, findings);
+	}
+	ak_index_map_save(&state->indexes);
 	if (!err)
 		err = ak_build_findings(state, findings, snap);
 	if (err) {

@@ -3,6 +3,7 @@
 #ifndef AK_BUILD_H
 #define AK_BUILD_H
 
+#include "ak_index_map.h"
 #include "ak_snapshot.h"
 
 #include "rdmakit/facts.h"
@@ -34,6 +35,7 @@ struct ak_build_state {
 	uint32_t next_finding;
 	struct ak_discontinuity *discontinuities;
 	size_t ndiscontinuities;
+	struct ak_index_map indexes; /* devices' and driver counters' numbers, by name */
 };
 
 /* How the refresh went. */
@@ -42,6 +44,7 @@ struct ak_refresh_stats {
 	uint32_t duration_ms;
 	uint32_t errors; /* failed refreshes so far */
 	bool fabric;	 /* fabric or SM mode is on */
+	unsigned modes;	 /* the modes served (enum ak_mode) */
 	uint32_t fabric_swept_at, fabric_duration_ms, fabric_errors;
 };
 
@@ -50,7 +53,7 @@ int ak_build_host(struct ak_build_state *state, const struct rk_host *host,
 		  const struct rk_findings *findings, const struct ak_refresh_stats *stats,
 		  struct ak_snapshot **out);
 
-/** Free what the build state keeps. */
+/** Free what the build state keeps (its index map too). */
 void ak_build_state_free(struct ak_build_state *state);
 
 /** Add the findings table rows, numbering new findings and keeping old numbers. */

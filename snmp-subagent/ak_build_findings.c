@@ -95,5 +95,6 @@ void ak_build_state_free(struct ak_build_state *state)
 {
 	free(state->findings);
 	free(state->discontinuities);
+	ak_index_map_free(&state->indexes);
 	memset(state, 0, sizeof(*state));
 }

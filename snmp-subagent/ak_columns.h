@@ -21,6 +21,7 @@ enum {
 	AK_AGENT_FABRIC_SWEEP_DURATION,
 	AK_AGENT_FABRIC_SWEEP_ERRORS,
 	AK_AGENT_ACTIVE_FINDINGS,
+	AK_AGENT_SERVED_MODES,
 };
 
 /* rdmakitDeviceEntry: the facts' columns (ak_row_set_facts), and the name; the GUID traps send */
@@ -36,6 +37,7 @@ enum {
 #define AK_PORT_PROBE_STATUS   92 /* the loopback probe (ak_probe.h) */
 #define AK_PORT_PROBE_RTT      93
 #define AK_PORT_PROBE_FAILURE  94
+#define AK_PORT_DEVICE_NAME    95
 
 /* rdmakitPortCounterEntry and rdmakitFabricCounterEntry: the catalog's PMA columns, and */
 #define AK_PC_DISCONTINUITY 90 /* host ports only */
@@ -47,6 +49,8 @@ enum {
 	AK_DC_NAME = 3,
 	AK_DC_VALUE,
 	AK_DC_STATE,
+	AK_DC_DEVICE_NAME,
+	AK_DC_PORT_NUM,
 };
 
 /* rdmakitFindingEntry */

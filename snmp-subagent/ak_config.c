@@ -28,6 +28,7 @@ void ak_config_free(struct ak_config *config)
 	free(config->agentx_socket);
 	free(config->sysfs_root);
 	free(config->pidfile);
+	free(config->state_dir);
 	free(config->user);
 	free(config->ca);
 	free(config->node_name_map);
@@ -83,6 +84,7 @@ static const struct ak_key keys[] = {
     {KEY("sysfs-root", KEY_TEXT, sysfs_root)},
     {KEY("pidfile", KEY_TEXT, pidfile)},
     {KEY("user", KEY_TEXT, user)},
+    {KEY("state-dir", KEY_TEXT, state_dir)},
     {KEY("refresh", KEY_NUMBER, refresh), .min = 0.1, .max = 3600},
     {KEY("expect-rate", KEY_NUMBER, expect_rate_gbps), .min = 0, .max = 10000},
     {KEY("probe", KEY_BOOL, probe.enabled)},

@@ -19,6 +19,7 @@ struct ak_config {
 	char *agentx_socket; /* NULL: net-snmp's default */
 	char *sysfs_root;    /* "/sys" */
 	char *pidfile, *user;
+	char *state_dir;	 /* the index map's directory; NULL: indexes kept in memory */
 	double refresh;		 /* seconds between host refreshes */
 	double expect_rate_gbps; /* health option; 0 = none */
 	bool fabric, sm;	 /* fabric and SM modes (a management node) */

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "ak_fabric.h"
 
+#include "ak_oid.h"
+
 #include <string.h>
 
 /* Below the AgentX thread: a pass (and the discovery helper it starts) yields the CPU. */
@@ -34,6 +36,12 @@ int ak_fabric_open(struct ak_fabric_watch *watch, const struct ak_config *config
 		return 0;
 	settings_of(config, &settings);
 	return rk_watch_new(&settings, &watch->watch);
+}
+
+unsigned ak_fabric_modes(const struct ak_fabric_watch *watch)
+{
+	return AK_MODE_HOST | (watch->ports ? AK_MODE_FABRIC : 0u) | (watch->sm ? AK_MODE_SM : 0u) |
+	       (watch->tune ? AK_MODE_TUNE : 0u) | (watch->probe ? AK_MODE_PROBE : 0u);
 }
 
 void ak_fabric_run_once(struct ak_fabric_watch *watch)

@@ -30,6 +30,9 @@ struct ak_fabric_watch {
  * -errno. */
 int ak_fabric_open(struct ak_fabric_watch *watch, const struct ak_config *config);
 
+/** The modes served (enum ak_mode): host, and those of the watch. */
+unsigned ak_fabric_modes(const struct ak_fabric_watch *watch);
+
 /** The engine's first pass, now in this thread (with the privileges that open the port). */
 void ak_fabric_run_once(struct ak_fabric_watch *watch);
 

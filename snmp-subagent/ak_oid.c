@@ -5,18 +5,19 @@
 
 #include "rdmakit/catalog.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 static struct ak_table_def defs[AK_T_COUNT] = {
-    {AK_T_AGENT, "rdmakitAgent", {1, 1}, 2, {1, 2, 3, 4, 5, 6, 7, 8, 9}, 9, {0}},
+    {AK_T_AGENT, "rdmakitAgent", {1, 1}, 2, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, 10, {0}},
     {AK_T_DEVICE, "rdmakitDeviceEntry", {1, 2, 1, 1}, 4, {AK_DEVICE_NAME}, 1, {0}},
     {AK_T_PORT,
      "rdmakitPortEntry",
      {1, 2, 2, 1},
      4,
      {AK_PORT_WORST_SEVERITY, AK_PORT_WORST_FINDING, AK_PORT_PROBE_STATUS, AK_PORT_PROBE_RTT,
-      AK_PORT_PROBE_FAILURE},
-     5,
+      AK_PORT_PROBE_FAILURE, AK_PORT_DEVICE_NAME},
+     6,
      {0}},
     {AK_T_PORT_COUNTER,
      "rdmakitPortCounterEntry",
@@ -25,7 +26,7 @@ static struct ak_table_def defs[AK_T_COUNT] = {
      {AK_PC_DISCONTINUITY, AK_PC_SATURATED, AK_PC_UNAVAILABLE},
      3,
      {0}},
-    {AK_T_DRIVER_COUNTER, "rdmakitDriverCounterEntry", {1, 2, 4, 1}, 4, {3, 4, 5}, 3, {0}},
+    {AK_T_DRIVER_COUNTER, "rdmakitDriverCounterEntry", {1, 2, 4, 1}, 4, {3, 4, 5, 6, 7}, 5, {0}},
     {AK_T_FINDING, "rdmakitFindingEntry", {1, 3, 1, 1}, 4, {2, 3, 4, 5, 6, 7}, 6, {0}},
     {AK_T_SM_MASTER, "rdmakitSmScalars", {1, 4, 1}, 3, {AK_SM_MASTER_GUID}, 1, {0}},
     {AK_T_SM, "rdmakitSmEntry", {1, 4, 2, 1}, 4, {0}, 0, {0}},
@@ -109,4 +110,34 @@ const struct ak_table_def *ak_table_defs(size_t *count)
 const struct ak_table_def *ak_table_def(enum ak_table_id id)
 {
 	return &defs[id];
+}
+
+unsigned ak_table_mode(enum ak_table_id id)
+{
+	switch (id) {
+	case AK_T_SM_MASTER:
+	case AK_T_SM:
+		return AK_MODE_SM;
+	case AK_T_FABRIC_SUMMARY:
+	case AK_T_FABRIC_NODE:
+	case AK_T_FABRIC_PORT:
+	case AK_T_FABRIC_COUNTER:
+		return AK_MODE_FABRIC;
+	default:
+		return AK_MODE_HOST;
+	}
+}
+
+/* The modes' names, in the order of their bits. */
+static const char *const mode_names[] = {"host", "fabric", "sm", "tune", "probe"};
+
+void ak_modes_text(unsigned modes, char *buf, size_t size)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(mode_names) / sizeof(mode_names[0]); i++)
+		if (modes & (1u << i) && used < size)
+			used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? "," : "",
+						 mode_names[i]);
 }

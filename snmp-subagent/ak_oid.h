@@ -35,6 +35,21 @@ const struct ak_table_def *ak_table_defs(size_t *count);
 /** The definition of one table. */
 const struct ak_table_def *ak_table_def(enum ak_table_id id);
 
+/* The modes an agent runs (rdmakitServedModes), as bits. */
+enum ak_mode {
+	AK_MODE_HOST = 1u << 0,
+	AK_MODE_FABRIC = 1u << 1,
+	AK_MODE_SM = 1u << 2,
+	AK_MODE_TUNE = 1u << 3,
+	AK_MODE_PROBE = 1u << 4,
+};
+
+/** The mode a table is served in (AK_MODE_HOST, AK_MODE_FABRIC or AK_MODE_SM). */
+unsigned ak_table_mode(enum ak_table_id id);
+
+/** The names of the modes set in modes, comma-separated in the MIB's order ("host,sm"). */
+void ak_modes_text(unsigned modes, char *buf, size_t size);
+
 /* Notifications: rdmakitNotifications.N */
 #define AK_TRAP_FINDING_RAISED	 1
 #define AK_TRAP_FINDING_CLEARED	 2

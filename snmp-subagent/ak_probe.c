@@ -38,18 +38,21 @@ static int fill_row(struct ak_row *row, const struct rk_probe_outcome *outcome)
 	return ak_row_set_string(row, AK_PORT_PROBE_FAILURE, failure);
 }
 
-int ak_probe_fill(const struct rk_watch_probes *probes, const struct rk_host *host,
-		  struct ak_table *ports)
+int ak_probe_fill(const struct rk_watch_probes *probes, struct ak_table *ports)
 {
 	int err = 0;
 
 	for (size_t i = 0; i < ports->nrows && !err; i++) {
 		struct ak_row *row = &ports->rows[i];
-		size_t d = row->index[0] - 1;
+		const struct ak_cell *name = ak_row_cell(row, AK_PORT_DEVICE_NAME);
+		char device[64];
 
-		if (row->index_len == 2 && d < host->ndevices)
-			err =
-			    fill_row(row, outcome_of(probes, host->devices[d].name, row->index[1]));
+		if (row->index_len != 2 || !name || name->type != AK_CELL_OCTETS ||
+		    name->len >= sizeof(device))
+			continue;
+		memcpy(device, ak_cell_octets(name), name->len);
+		device[name->len] = '\0';
+		err = fill_row(row, outcome_of(probes, device, row->index[1]));
 	}
 	return err;
 }

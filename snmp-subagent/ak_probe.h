@@ -25,9 +25,8 @@ struct ak_probe_config {
 	double interval; /* seconds */
 };
 
-/** Set the probe columns of the port table's rows (index: device number, port) of host from
- * the watch engine's last round of probes. */
-int ak_probe_fill(const struct rk_watch_probes *probes, const struct rk_host *host,
-		  struct ak_table *ports);
+/** Set the probe columns of the port table's rows (index: device number, port; the device
+ * named by the row's rdmakitPortDeviceName) from the watch engine's last round of probes. */
+int ak_probe_fill(const struct rk_watch_probes *probes, struct ak_table *ports);
 
 #endif

@@ -53,7 +53,7 @@ static void collect_events(struct ak_refresher *refresher)
 }
 
 /* A trap for an event, with the indexes of its objects; false when it is not one. */
-static bool trap_of(const struct ak_refresher *refresher, const struct rk_event *event,
+static bool trap_of(struct ak_refresher *refresher, const struct rk_event *event,
 		    struct ak_trap *trap)
 {
 	if (!is_trap(event))
@@ -65,7 +65,8 @@ static bool trap_of(const struct ak_refresher *refresher, const struct rk_event 
 		trap->finding_index = ak_build_finding_index(&refresher->build, &event->finding);
 	for (size_t d = 0; d < refresher->host->ndevices; d++)
 		if (strcmp(refresher->host->devices[d].name, event->device) == 0) {
-			trap->device_index = (uint32_t)d + 1;
+			trap->device_index =
+			    ak_index_map_device(&refresher->build.indexes, event->device);
 			ak_parse_hex_bytes(refresher->host->devices[d].node_guid, trap->node_guid,
 					   sizeof(trap->node_guid));
 		}
@@ -148,8 +149,7 @@ static int build(struct ak_refresher *refresher, const struct rk_findings *findi
 	if (!err)
 		err = ak_build_host(&refresher->build, refresher->host, &all, stats, out);
 	if (!err)
-		err = ak_probe_fill(snap ? &snap->probes : &none, refresher->host,
-				    &(*out)->tables[AK_T_PORT]);
+		err = ak_probe_fill(snap ? &snap->probes : &none, &(*out)->tables[AK_T_PORT]);
 	if (!err && ak_snapshot_seal(*out) > 0)
 		rk_log(RK_LOG_WARNING, "rows with the same index were dropped");
 	if (!err && refresher->fabric_part)
@@ -168,6 +168,7 @@ static void fabric_stats(const struct ak_fabric_watch *fabric, struct ak_refresh
 	const struct rk_watch_snapshot *snap = fabric->snap;
 
 	stats->fabric = fabric->ports || fabric->sm;
+	stats->modes = ak_fabric_modes(fabric);
 	if (!snap)
 		return;
 	stats->fabric_swept_at = (uint32_t)snap->passed_at;
@@ -236,11 +237,14 @@ static void *run(void *arg)
 
 int ak_refresher_init(struct ak_refresher *refresher, struct ak_mailbox *box, struct rk_host *host,
 		      struct ak_fabric_watch *fabric, double interval,
-		      const struct rk_health_options *health)
+		      const struct rk_health_options *health, const char *state_dir)
 {
 	int err;
 
 	memset(refresher, 0, sizeof(*refresher));
+	err = ak_index_map_load(&refresher->build.indexes, state_dir);
+	if (err)
+		return err;
 	refresher->box = box;
 	refresher->host = host;
 	refresher->fabric = fabric;
@@ -248,11 +252,14 @@ int ak_refresher_init(struct ak_refresher *refresher, struct ak_mailbox *box, st
 	refresher->health = *health;
 	refresher->build.started_at = rk_monotonic_seconds();
 	err = rk_watch_host_new(0, &refresher->host_watch);
-	if (err)
+	if (err) {
+		ak_index_map_free(&refresher->build.indexes);
 		return err;
+	}
 	err = rk_monotonic_sync_init(&refresher->lock, &refresher->wake);
 	if (err) {
 		rk_watch_host_free(refresher->host_watch);
+		ak_index_map_free(&refresher->build.indexes);
 		return err;
 	}
 	ak_fabric_run_once(fabric);

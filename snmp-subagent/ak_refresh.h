@@ -39,10 +39,10 @@ struct ak_refresher {
 
 /** Set up and refresh once now, with the privileges needed to open sysfs and the umad port,
  * after the watch engine's first passes (the first probe round too when probe is enabled), so
- * the first request has data; -errno. */
+ * the first request has data; the index map is kept in state_dir (NULL: in memory); -errno. */
 int ak_refresher_init(struct ak_refresher *refresher, struct ak_mailbox *box, struct rk_host *host,
 		      struct ak_fabric_watch *fabric, double interval,
-		      const struct rk_health_options *health);
+		      const struct rk_health_options *health, const char *state_dir);
 
 /** Start refreshing every interval in a thread of its own; -errno. */
 int ak_refresher_start(struct ak_refresher *refresher);

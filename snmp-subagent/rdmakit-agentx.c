@@ -53,6 +53,7 @@ static const struct option long_options[] = {
     {"window", required_argument, NULL, 'W'},
     {"timeout", required_argument, NULL, 'T'},
     {"fabric-interval", required_argument, NULL, 'I'},
+    {"state-dir", required_argument, NULL, 'D'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -75,8 +76,9 @@ static void usage(FILE *out)
 	    "  --sysfs-root DIR   read DIR instead of /sys\n"
 	    "  --refresh SECONDS  seconds between host refreshes (default 10)\n"
 	    "  --expect-rate GBPS flag ports below this rate\n"
+	    "  --state-dir DIR    keep the devices' and driver counters' indexes in DIR/index\n"
 	    "The config file takes the same settings as \"key value\" lines: agentx-socket,\n"
-	    "sysfs-root, refresh, expect-rate, pidfile, user; and tune, tune-interval,\n"
+	    "sysfs-root, refresh, expect-rate, pidfile, user, state-dir; and tune, tune-interval,\n"
 	    "tune-root, tune-profile for the audit of the host's tuning. SIGHUP rereads it.\n");
 }
 
@@ -112,6 +114,8 @@ static const char *setting_of(int option)
 		return "timeout";
 	case 'I':
 		return "fabric-interval";
+	case 'D':
+		return "state-dir";
 	default:
 		return NULL;
 	}
@@ -269,7 +273,7 @@ static void reload(const struct ak_args *args, struct ak_config *running,
 }
 
 /* net-snmp's side: a subagent that pings its master every second. */
-static int start_agentx(const struct ak_config *config)
+static int start_agentx(const struct ak_config *config, unsigned modes)
 {
 	int err;
 
@@ -283,7 +287,7 @@ static int start_agentx(const struct ak_config *config)
 	init_agent(APP_NAME);
 	/* After init_agent, which resets it: reconnect within about a second of snmpd. */
 	netsnmp_ds_set_int(NETSNMP_DS_APPLICATION_ID, NETSNMP_DS_AGENT_AGENTX_PING_INTERVAL, 1);
-	err = ak_agent_register(&mailbox);
+	err = ak_agent_register(&mailbox, modes);
 	if (err) {
 		snmp_log(LOG_ERR, "registering RDMAKIT-MIB failed: %s\n", strerror(-err));
 		return err;
@@ -337,7 +341,8 @@ static int serve(const struct ak_args *args, struct ak_config *config, struct rk
 {
 	struct rk_health_options health = {.expect_rate_gbps = config->expect_rate_gbps};
 	struct ak_refresher refresher;
-	int err = ak_refresher_init(&refresher, &mailbox, host, fabric, config->refresh, &health);
+	int err = ak_refresher_init(&refresher, &mailbox, host, fabric, config->refresh, &health,
+				    config->state_dir);
 
 	if (err) {
 		snmp_log(LOG_ERR, "starting the refresh failed: %s\n", strerror(-err));
@@ -345,7 +350,7 @@ static int serve(const struct ak_args *args, struct ak_config *config, struct rk
 	}
 	err = become_daemon(args, config);
 	if (!err)
-		err = start_agentx(config);
+		err = start_agentx(config, ak_fabric_modes(fabric));
 	if (!err) {
 		err = ak_refresher_start(&refresher);
 		if (err)

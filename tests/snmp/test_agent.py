@@ -234,7 +234,7 @@ class Traps(unittest.TestCase):
             self.assertIn("rdmakitDeviceName.2 = mlx5_1", text)
             self.assertIn("rdmakitPortState.2.1 = down", text)
             self.assertIn("rdmakitNotifyOldPortState.2.1 = active", text)
-            self.assertIn("rdmakitDeviceNodeGuid.2 = b8:59:9f:3:0:d4:6f:2b", text)
+            self.assertIn("rdmakitDeviceNodeGuid.2 = b859:9f03:d4:6f2b", text)
             wait_for(lambda: "rdmakitFindingRaised" in trapd.text(), 10, "finding raised")
             self.assertIn("rdmakitFindingCode.1 = PORT_DOWN", trapd.text())
             # snmpd away: the trap waits and arrives once after the reconnect

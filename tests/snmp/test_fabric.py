@@ -76,6 +76,13 @@ class FabricMode(unittest.TestCase):
         nodes.update({HCA + 16 * n: 1 for n in range(1, LEAVES * HOSTS + 1)})
         return {guid_index(g): str(t) for g, t in nodes.items()}
 
+    def test_served_modes_name_fabric_and_sm(self):
+        """Issue 19: the modes a template discovers the SM and fabric objects by."""
+        agent = self.setup.named(snmptest.ROOT_OID + ".1.1")
+        self.assertEqual(agent["rdmakitServedModes.0"], "host,fabric,sm")
+        sm = self.setup.named(snmptest.ROOT_OID + ".1.4")
+        self.assertGreater(int(sm["rdmakitSmMasterLid.0"]), 0)
+
     def test_nodes_match_the_fabric(self):
         rows = self.setup.walk(snmptest.ROOT_OID + ".1.5")
         self.assertEqual(column(rows, NODE, 2), self.expected_nodes())
@@ -92,7 +99,8 @@ class FabricMode(unittest.TestCase):
         for n in range(1, LEAVES * HOSTS + 1):
             self.assertEqual(states[guid_index(HCA + 16 * n) + ".1"], "4")  # active
         peer = column(rows, PORT, 6)[guid_index(LEAF + 1) + ".2"]
-        self.assertEqual("".join(f"{int(x, 16):02x}" for x in peer.split(":")),
+        self.assertEqual(len(peer.split(":")), 4)  # DISPLAY-HINT "2x:"
+        self.assertEqual("".join(f"{int(x, 16):04x}" for x in peer.split(":")),
                          f"{HCA + 16 * 2:016x}")
         self.assertEqual(column(rows, PORT, 7)[guid_index(LEAF + 1) + ".2"], "1")
         degraded = {k for k, v in column(rows, PORT, 8).items() if v == "1"}

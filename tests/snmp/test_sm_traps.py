@@ -50,10 +50,10 @@ class MasterChange(unittest.TestCase):
             text = trapd.text()
             self.assertEqual(trapd.count("rdmakitSmMasterChange"), 1)
             self.assertIn(f"rdmakitSmMasterLid.0 = {new_lid}", text)
-            self.assertIn("rdmakitSmMasterGuid.0 = 0:2:c9:3:0:0:0:21", text)
+            self.assertIn("rdmakitSmMasterGuid.0 = 2:c903:0:21", text)
             self.assertIn("rdmakitSmMasterPriority.0 = 5", text)
             self.assertIn(f"rdmakitNotifyOldMasterLid.0 = {old_lid}", text)
-            self.assertIn("rdmakitNotifyOldMasterGuid.0 = 0:2:c9:3:0:0:0:11", text)
+            self.assertIn("rdmakitNotifyOldMasterGuid.0 = 2:c903:0:11", text)
         finally:
             trapd.stop()
             s.__exit__(None, None, None)
