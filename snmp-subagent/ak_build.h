@@ -18,6 +18,7 @@ struct ak_active_finding {
 	char subject[224];
 	uint32_t index;
 	uint32_t raised_at; /* Unix time */
+	enum rk_severity severity;
 };
 
 /* When a port's counters last went back. */
@@ -33,6 +34,9 @@ struct ak_build_state {
 	struct ak_active_finding *findings;
 	size_t nfindings;
 	uint32_t next_finding;
+	uint32_t findings_raised, findings_cleared; /* since the start, the first build's too */
+	uint32_t findings_changed_at;		    /* Unix time of the last raise, clear or
+						     * change of severity; 0 before any */
 	struct ak_discontinuity *discontinuities;
 	size_t ndiscontinuities;
 	struct ak_index_map indexes; /* devices' and driver counters' numbers, by name */

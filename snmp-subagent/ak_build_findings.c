@@ -28,11 +28,45 @@ uint32_t ak_build_finding_index(const struct ak_build_state *state,
 	return active ? active->index : 0;
 }
 
+static const struct ak_active_finding *with_index(const struct ak_active_finding *list,
+						  size_t count, uint32_t index)
+{
+	for (size_t i = 0; i < count; i++)
+		if (list[i].index == index)
+			return &list[i];
+	return NULL;
+}
+
+/* Count what came and went between the last read's list and this one's, and note when
+ * something came, went or changed severity. */
+static void count_changes(struct ak_build_state *state, const struct ak_active_finding *list,
+			  size_t count, uint32_t now)
+{
+	bool changed = false;
+
+	for (size_t i = 0; i < state->nfindings; i++)
+		if (!with_index(list, count, state->findings[i].index)) {
+			state->findings_cleared++;
+			changed = true;
+		}
+	for (size_t i = 0; i < count; i++) {
+		const struct ak_active_finding *before =
+		    with_index(state->findings, state->nfindings, list[i].index);
+
+		if (!before)
+			state->findings_raised++;
+		changed |= !before || before->severity != list[i].severity;
+	}
+	if (changed)
+		state->findings_changed_at = now;
+}
+
 /* The numbers of this read's findings: the old ones kept, new ones after the last. */
 static int number_findings(struct ak_build_state *state, const struct rk_findings *findings,
 			   struct ak_active_finding **out)
 {
 	struct ak_active_finding *list = calloc(findings->count + 1, sizeof(*list));
+	uint32_t now = (uint32_t)time(NULL);
 
 	if (!list)
 		return -ENOMEM;
@@ -43,8 +77,10 @@ static int number_findings(struct ak_build_state *state, const struct rk_finding
 		snprintf(list[i].code, sizeof(list[i].code), "%s", finding->code);
 		snprintf(list[i].subject, sizeof(list[i].subject), "%s", finding->subject);
 		list[i].index = old ? old->index : ++state->next_finding;
-		list[i].raised_at = old ? old->raised_at : (uint32_t)time(NULL);
+		list[i].raised_at = old ? old->raised_at : now;
+		list[i].severity = finding->severity;
 	}
+	count_changes(state, list, findings->count, now);
 	*out = list;
 	return 0;
 }
@@ -73,6 +109,36 @@ static int add_finding(struct ak_table *table, const struct ak_active_finding *a
 	return err ? err : truncated(row, AK_FINDING_REMEDY, finding->remedy);
 }
 
+static uint32_t count_severity(const struct rk_findings *findings, enum rk_severity severity)
+{
+	uint32_t count = 0;
+
+	for (size_t i = 0; i < findings->count; i++)
+		count += findings->items[i].severity == severity;
+	return count;
+}
+
+/* rdmakitFindingSummary: findings raised and cleared so far, the last change, and the
+ * critical and warning findings now active. */
+static int add_summary(struct ak_table *table, const struct ak_build_state *state,
+		       const struct rk_findings *findings)
+{
+	uint32_t zero = 0;
+	struct ak_row *row = ak_table_add_row(table, &zero, 1);
+
+	if (!row)
+		return -ENOMEM;
+	ak_row_set_number(row, AK_FINDINGS_RAISED, AK_CELL_COUNTER32, state->findings_raised);
+	ak_row_set_number(row, AK_FINDINGS_CLEARED, AK_CELL_COUNTER32, state->findings_cleared);
+	ak_row_set_number(row, AK_FINDINGS_LAST_CHANGE, AK_CELL_UNSIGNED,
+			  state->findings_changed_at);
+	ak_row_set_number(row, AK_FINDINGS_CRITICAL, AK_CELL_UNSIGNED,
+			  count_severity(findings, RK_SEVERITY_CRITICAL));
+	ak_row_set_number(row, AK_FINDINGS_WARNING, AK_CELL_UNSIGNED,
+			  count_severity(findings, RK_SEVERITY_WARNING));
+	return 0;
+}
+
 int ak_build_findings(struct ak_build_state *state, const struct rk_findings *findings,
 		      struct ak_snapshot *snapshot)
 {
@@ -81,6 +147,8 @@ int ak_build_findings(struct ak_build_state *state, const struct rk_findings *fi
 
 	for (size_t i = 0; i < findings->count && !err; i++)
 		err = add_finding(&snapshot->tables[AK_T_FINDING], &list[i], &findings->items[i]);
+	if (!err)
+		err = add_summary(&snapshot->tables[AK_T_FINDING_SUMMARY], state, findings);
 	if (err) {
 		free(list);
 		return err;

@@ -63,6 +63,15 @@ enum {
 	AK_FINDING_RAISED_AT,
 };
 
+/* rdmakitFindingSummary scalars: what a poller without traps follows findings by */
+enum {
+	AK_FINDINGS_RAISED = 1,
+	AK_FINDINGS_CLEARED,
+	AK_FINDINGS_LAST_CHANGE,
+	AK_FINDINGS_CRITICAL,
+	AK_FINDINGS_WARNING,
+};
+
 /* rdmakitSmScalars: the SM facts' columns (those traps send), and the master's GUID; the SM,
  * fabric node and fabric port tables have only facts' columns */
 #define AK_SM_MASTER_LID      AK_FACT_COLUMN(RK_FACT_SM_MASTER_LID)

@@ -211,6 +211,59 @@ int ak_config_set(struct ak_config *config, const char *key, const char *value, 
 	return -EINVAL;
 }
 
+static bool same_text(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+static bool same_value(const struct ak_key *key, const struct ak_config *a,
+		       const struct ak_config *b)
+{
+	const void *x = (const char *)a + key->offset, *y = (const char *)b + key->offset;
+
+	switch (key->kind) {
+	case KEY_TEXT:
+	case KEY_DIRECTORY:
+		return same_text(*(char *const *)x, *(char *const *)y);
+	case KEY_BOOL:
+		return *(const bool *)x == *(const bool *)y;
+	case KEY_LIMIT_UNSIGNED:
+		return *(const unsigned *)x == *(const unsigned *)y;
+	case KEY_LIMIT_INT:
+		return *(const int *)x == *(const int *)y;
+	case KEY_PROFILE:
+		return *(const struct rk_tune_profile *const *)x ==
+		       *(const struct rk_tune_profile *const *)y;
+	default:
+		return *(const double *)x == *(const double *)y;
+	}
+}
+
+static bool listed(const char *const *names, const char *name)
+{
+	for (; names && *names; names++)
+		if (strcmp(*names, name) == 0)
+			return true;
+	return false;
+}
+
+size_t ak_config_changed_keys(const struct ak_config *a, const struct ak_config *b,
+			      const char *const *skip, char *out, size_t out_size)
+{
+	size_t count = 0, used = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (listed(skip, keys[i].name) || same_value(&keys[i], a, b))
+			continue;
+		if (used < out_size)
+			used += (size_t)snprintf(out + used, out_size - used, "%s%s",
+						 count ? ", " : "", keys[i].name);
+		count++;
+	}
+	return count;
+}
+
 /* Split "key value # comment" in place; *key is "" for a blank or comment line. */
 static void split_line(char *line, char **key, char **value)
 {

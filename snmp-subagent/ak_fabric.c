@@ -55,6 +55,14 @@ int ak_fabric_start(struct ak_fabric_watch *watch)
 	return watch->watch ? rk_watch_start(watch->watch) : 0;
 }
 
+void ak_fabric_update(struct ak_fabric_watch *watch, const struct ak_config *config)
+{
+	if (!watch->watch)
+		return;
+	rk_watch_set_interval(watch->watch, RK_WATCH_SWEEP, config->fabric_interval);
+	rk_watch_set_interval(watch->watch, RK_WATCH_PROBE, config->probe.interval);
+}
+
 static unsigned long passes_of(const struct rk_watch_snapshot *snap)
 {
 	return snap ? snap->passes[RK_WATCH_SWEEP] + snap->passes[RK_WATCH_SM] : 0;

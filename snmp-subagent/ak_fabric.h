@@ -39,6 +39,10 @@ void ak_fabric_run_once(struct ak_fabric_watch *watch);
 /** Start the engine's thread (after the fork into a daemon); -errno. */
 int ak_fabric_start(struct ak_fabric_watch *watch);
 
+/** Apply the intervals of a reloaded config (fabric-interval, probe-interval) to the running
+ * engine, from the start of each job's last pass. */
+void ak_fabric_update(struct ak_fabric_watch *watch, const struct ak_config *config);
+
 /** Take the engine's latest snapshot and events; true when a sweep or SM query answered since
  * the last take (the SM and fabric tables are to be built again). */
 bool ak_fabric_poll(struct ak_fabric_watch *watch);

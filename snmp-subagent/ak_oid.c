@@ -28,6 +28,7 @@ static struct ak_table_def defs[AK_T_COUNT] = {
      {0}},
     {AK_T_DRIVER_COUNTER, "rdmakitDriverCounterEntry", {1, 2, 4, 1}, 4, {3, 4, 5, 6, 7}, 5, {0}},
     {AK_T_FINDING, "rdmakitFindingEntry", {1, 3, 1, 1}, 4, {2, 3, 4, 5, 6, 7}, 6, {0}},
+    {AK_T_FINDING_SUMMARY, "rdmakitFindingSummary", {1, 3, 2}, 3, {1, 2, 3, 4, 5}, 5, {0}},
     {AK_T_SM_MASTER, "rdmakitSmScalars", {1, 4, 1}, 3, {AK_SM_MASTER_GUID}, 1, {0}},
     {AK_T_SM, "rdmakitSmEntry", {1, 4, 2, 1}, 4, {0}, 0, {0}},
     {AK_T_FABRIC_SUMMARY, "rdmakitFabricSummary", {1, 5, 4}, 3, {0}, 0, {0}},

@@ -55,5 +55,6 @@ void ak_modes_text(unsigned modes, char *buf, size_t size);
 #define AK_TRAP_FINDING_CLEARED	 2
 #define AK_TRAP_PORT_STATE	 3
 #define AK_TRAP_SM_MASTER_CHANGE 4
+#define AK_TRAP_FINDING_CHANGED	 5
 
 #endif

@@ -67,7 +67,8 @@ enum ak_table_id {
 	AK_T_PORT_COUNTER,
 	AK_T_DRIVER_COUNTER,
 	AK_T_FINDING,
-	AK_T_SM_MASTER, /* scalars */
+	AK_T_FINDING_SUMMARY, /* scalars */
+	AK_T_SM_MASTER,	      /* scalars */
 	AK_T_SM,
 	AK_T_FABRIC_SUMMARY, /* scalars */
 	AK_T_FABRIC_NODE,

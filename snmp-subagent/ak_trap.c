@@ -45,6 +45,14 @@ static void add_integer(netsnmp_variable_list **vars, struct ak_name name, long 
 	snmp_varlist_add_variable(vars, name.subids, name.len, ASN_INTEGER, &value, sizeof(value));
 }
 
+static void add_unsigned(netsnmp_variable_list **vars, struct ak_name name, uint64_t value)
+{
+	u_long number = (u_long)value;
+
+	snmp_varlist_add_variable(vars, name.subids, name.len, ASN_UNSIGNED, &number,
+				  sizeof(number));
+}
+
 static void add_trap_oid(netsnmp_variable_list **vars, oid notification)
 {
 	static const oid snmp_trap_oid[] = {1, 3, 6, 1, 6, 3, 1, 1, 4, 1, 0};
@@ -55,28 +63,63 @@ static void add_trap_oid(netsnmp_variable_list **vars, oid notification)
 				  value.subids, value.len * sizeof(oid));
 }
 
-static void add_finding(netsnmp_variable_list **vars, const struct ak_trap *trap, bool raised)
-{
-	const struct ak_table_def *def = ak_table_def(AK_T_FINDING);
-	const struct rk_finding *finding = &trap->event.finding;
-	const uint32_t *arcs = def->arcs, *index = &trap->finding_index;
-
-	add_trap_oid(vars, raised ? AK_TRAP_FINDING_RAISED : AK_TRAP_FINDING_CLEARED);
-	add_string(vars, name_of(arcs, def->narcs, AK_FINDING_CODE, index, 1), finding->code);
-	add_integer(vars, name_of(arcs, def->narcs, AK_FINDING_SEVERITY, index, 1),
-		    (long)finding->severity + 1);
-	add_string(vars, name_of(arcs, def->narcs, AK_FINDING_SUBJECT, index, 1), finding->subject);
-	add_string(vars, name_of(arcs, def->narcs, AK_FINDING_MESSAGE, index, 1), finding->message);
-	if (raised)
-		add_string(vars, name_of(arcs, def->narcs, AK_FINDING_REMEDY, index, 1),
-			   finding->remedy);
-}
-
 /* rdmakitNotifyObjects ::= { rdmakitNotifications 100 } */
 #define AK_NOTIFY_OLD_PORT_STATE  1
 #define AK_NOTIFY_OLD_PHYS_STATE  2
 #define AK_NOTIFY_OLD_MASTER_LID  3
 #define AK_NOTIFY_OLD_MASTER_GUID 4
+#define AK_NOTIFY_DEVICE	  5
+#define AK_NOTIFY_PORT		  6
+#define AK_NOTIFY_SEVERITY	  7
+#define AK_NOTIFY_OLD_SEVERITY	  8
+
+static struct ak_name notify_name(oid object)
+{
+	static const uint32_t notify[] = {0, 100};
+	static const uint32_t zero = 0;
+
+	return name_of(notify, 2, object, &zero, 1);
+}
+
+/* What every notification ends with: the event's severity (RdmakitSeverity: ok when it
+ * cleared), and for host events the device and port in plain text. */
+static void add_subject(netsnmp_variable_list **vars, const struct ak_trap *trap, bool located)
+{
+	add_integer(vars, notify_name(AK_NOTIFY_SEVERITY), (long)trap->event.severity + 1);
+	if (!located)
+		return;
+	add_string(vars, notify_name(AK_NOTIFY_DEVICE), trap->device);
+	add_unsigned(vars, notify_name(AK_NOTIFY_PORT), trap->port);
+}
+
+static oid finding_notification(const struct ak_trap *trap)
+{
+	if (trap->event.kind == RK_EVENT_FINDING_CHANGED)
+		return AK_TRAP_FINDING_CHANGED;
+	return trap->cleared ? AK_TRAP_FINDING_CLEARED : AK_TRAP_FINDING_RAISED;
+}
+
+static void add_finding(netsnmp_variable_list **vars, const struct ak_trap *trap)
+{
+	const struct ak_table_def *def = ak_table_def(AK_T_FINDING);
+	const struct rk_finding *finding = &trap->event.finding;
+	const uint32_t *arcs = def->arcs, *index = &trap->finding_index;
+	oid notification = finding_notification(trap);
+
+	add_trap_oid(vars, notification);
+	add_string(vars, name_of(arcs, def->narcs, AK_FINDING_CODE, index, 1), finding->code);
+	add_integer(vars, name_of(arcs, def->narcs, AK_FINDING_SEVERITY, index, 1),
+		    (long)finding->severity + 1);
+	add_string(vars, name_of(arcs, def->narcs, AK_FINDING_SUBJECT, index, 1), finding->subject);
+	add_string(vars, name_of(arcs, def->narcs, AK_FINDING_MESSAGE, index, 1), finding->message);
+	if (!trap->cleared)
+		add_string(vars, name_of(arcs, def->narcs, AK_FINDING_REMEDY, index, 1),
+			   finding->remedy);
+	if (notification == AK_TRAP_FINDING_CHANGED)
+		add_integer(vars, notify_name(AK_NOTIFY_OLD_SEVERITY),
+			    (long)trap->event.old.number + 1);
+	add_subject(vars, trap, true);
+}
 
 static void add_port_state(netsnmp_variable_list **vars, const struct ak_trap *trap)
 {
@@ -99,6 +142,7 @@ static void add_port_state(netsnmp_variable_list **vars, const struct ak_trap *t
 		    (long)trap->event.old.number);
 	add_integer(vars, name_of(notify, 2, AK_NOTIFY_OLD_PHYS_STATE, index, 2),
 		    (long)trap->event.old.detail);
+	add_subject(vars, trap, true);
 }
 
 static void add_guid(netsnmp_variable_list **vars, struct ak_name name, uint64_t guid)
@@ -108,14 +152,6 @@ static void add_guid(netsnmp_variable_list **vars, struct ak_name name, uint64_t
 	for (int i = 0; i < 8; i++)
 		octets[i] = (unsigned char)(guid >> (56 - 8 * i));
 	snmp_varlist_add_variable(vars, name.subids, name.len, ASN_OCTET_STR, octets, 8);
-}
-
-static void add_unsigned(netsnmp_variable_list **vars, struct ak_name name, uint64_t value)
-{
-	u_long number = (u_long)value;
-
-	snmp_varlist_add_variable(vars, name.subids, name.len, ASN_UNSIGNED, &number,
-				  sizeof(number));
 }
 
 /* rdmakitSmMasterChange: the new master (rdmakitSmMaster scalars) and the old one. */
@@ -137,6 +173,7 @@ static void add_master_change(netsnmp_variable_list **vars, const struct ak_trap
 		     old->known ? (uint64_t)old->number : 0);
 	add_guid(vars, name_of(notify, 2, AK_NOTIFY_OLD_MASTER_GUID, &zero, 1),
 		 old->known ? old->guid : 0);
+	add_subject(vars, trap, false);
 }
 
 void ak_trap_send(const struct ak_trap *trap)
@@ -148,7 +185,7 @@ void ak_trap_send(const struct ak_trap *trap)
 	else if (trap->event.kind == RK_EVENT_SM_MASTER_CHANGED)
 		add_master_change(&vars, trap);
 	else
-		add_finding(&vars, trap, !trap->cleared);
+		add_finding(&vars, trap);
 	send_v2trap(vars);
 	snmp_free_varbind(vars);
 }

@@ -195,10 +195,10 @@ static int apply_options(const struct ak_args *args, struct ak_config *config)
 	return 0;
 }
 
-static int load_config(const struct ak_args *args, struct ak_config *config)
+static int load_config(const struct ak_args *args, struct ak_config *config, FILE *err)
 {
 	ak_config_defaults(config);
-	if (ak_config_read(args->config_path, !args->config_given, config, stderr) != 0 ||
+	if (ak_config_read(args->config_path, !args->config_given, config, err) != 0 ||
 	    apply_options(args, config) != 0) {
 		ak_config_free(config);
 		return -EINVAL;
@@ -237,37 +237,64 @@ static void catch_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-static bool same_text(const char *a, const char *b)
+/* The config read again with the same checks as at the start, each error a line of the log
+ * ("FILE:LINE: key: why"); -EINVAL when it has errors. */
+static int reread_config(const struct ak_args *args, struct ak_config *fresh)
 {
-	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+	char *errors = NULL, *line, *next;
+	size_t size = 0;
+	FILE *err = open_memstream(&errors, &size);
+	int status;
+
+	if (!err)
+		return -ENOMEM;
+	status = load_config(args, fresh, err);
+	fclose(err);
+	for (line = errors; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		snmp_log(LOG_ERR, "%s\n", line);
+	}
+	free(errors);
+	return status;
 }
 
-/* SIGHUP: reread the config; the refresh settings apply at once, the others at a restart. */
+/* The keys that apply at once, and the tune keys (logged on their own). */
+static const char *const live_keys[] = {"refresh",	  "expect-rate",  "fabric-interval",
+					"probe-interval", "tune",	  "tune-interval",
+					"tune-root",	  "tune-profile", NULL};
+
+/* SIGHUP: reread the config; the refresh settings and the fabric and probe intervals apply at
+ * once (from the start of the last sweep or round of probes), the others at a restart. */
 static void reload(const struct ak_args *args, struct ak_config *running,
 		   struct ak_refresher *refresher)
 {
 	struct ak_config fresh;
 	struct rk_health_options health = {0};
+	char keys[512];
 
-	if (load_config(args, &fresh) != 0) {
+	if (reread_config(args, &fresh) != 0) {
 		snmp_log(LOG_ERR, "%s: not reloaded: the config has errors (see above)\n",
 			 args->config_path);
 		return;
 	}
-	if (!same_text(fresh.agentx_socket, running->agentx_socket) ||
-	    !same_text(fresh.sysfs_root, running->sysfs_root) ||
-	    !same_text(fresh.user, running->user) || !same_text(fresh.pidfile, running->pidfile))
-		snmp_log(LOG_WARNING,
-			 "%s: agentx-socket, sysfs-root, user and pidfile change only "
-			 "at a restart\n",
-			 args->config_path);
+	if (ak_config_changed_keys(&fresh, running, live_keys, keys, sizeof(keys)) > 0)
+		snmp_log(LOG_WARNING, "%s: %s change only at a restart\n", args->config_path, keys);
 	if (!ak_tune_same_config(&fresh, running))
 		snmp_log(LOG_WARNING, "%s: the tune settings change only at a restart\n",
 			 args->config_path);
 	health.expect_rate_gbps = fresh.expect_rate_gbps;
 	ak_refresher_update(refresher, fresh.refresh, &health);
+	ak_fabric_update(refresher->fabric, &fresh);
+	if (fresh.fabric_interval != running->fabric_interval ||
+	    fresh.probe.interval != running->probe.interval)
+		snmp_log(LOG_INFO, "%s: fabric-interval %g s, probe-interval %g s from now on\n",
+			 args->config_path, fresh.fabric_interval, fresh.probe.interval);
 	running->refresh = fresh.refresh;
 	running->expect_rate_gbps = fresh.expect_rate_gbps;
+	running->fabric_interval = fresh.fabric_interval;
+	running->probe.interval = fresh.probe.interval;
 	ak_config_free(&fresh);
 	snmp_log(LOG_INFO, "%s: reloaded (refresh %g s)\n", args->config_path, running->refresh);
 }
@@ -409,7 +436,7 @@ int main(int argc, char **argv)
 
 	if (status)
 		return status - 1;
-	if (load_config(&args, &config) != 0)
+	if (load_config(&args, &config, stderr) != 0)
 		return EXIT_USAGE;
 	if (!args.log_given) {
 		if (args.foreground)

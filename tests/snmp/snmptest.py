@@ -58,17 +58,19 @@ class Snmpd:
 
 
 class Trapd:
-    """A private snmptrapd on 127.0.0.1:port writing every notification to a log."""
+    """A private snmptrapd on 127.0.0.1:port writing every notification to a log; with
+    mib=False it loads no MIB (as a stock receiver without RDMAKIT-MIB) and prints numbers."""
 
-    def __init__(self, workdir, port):
+    def __init__(self, workdir, port, mib=True, name="traps"):
         self.port = port
-        self.log = os.path.join(workdir, "traps.log")
-        conf = os.path.join(workdir, "snmptrapd.conf")
+        self.log = os.path.join(workdir, f"{name}.log")
+        conf = os.path.join(workdir, f"snmptrapd-{name}.conf")
         with open(conf, "w") as f:
             f.write("disableAuthorization yes\n")
+        mibs = ["-m", "RDMAKIT-MIB", "-OQ"] if mib else ["-m", "", "-On", "-Oe"]
         self.proc = subprocess.Popen(
-            ["snmptrapd", "-f", "-C", "-c", conf, "-Lf", self.log, "-M", MIBDIRS,
-             "-m", "RDMAKIT-MIB", "-OQ", f"udp:127.0.0.1:{port}"],
+            ["snmptrapd", "-f", "-C", "-c", conf, "-Lf", self.log, "-M", MIBDIRS, *mibs,
+             f"udp:127.0.0.1:{port}"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env(workdir))
         wait_for(lambda: os.path.exists(self.log) and "NET-SNMP" in self.text(), 10,
                  "snmptrapd started")

@@ -4,7 +4,7 @@
 tune-interval (not every refresh), its findings as rows of rdmakitFindingTable, and a setting
 that drifts away from the profile trapped once when it drifts and once when it is set back;
 the tree is only read; an audit that fails keeps the last findings; a SIGHUP keeps the tune
-settings; bad values of the tune settings refused line by line."""
+settings; a finding that changes severity trapped as rdmakitFindingChanged; bad values of the tune settings refused line by line."""
 import os
 import re
 import shutil
@@ -192,6 +192,30 @@ class Drift(unittest.TestCase):
         self.assertEqual(self.audits()[-1][1], self.audits()[first - 1][1])
         time.sleep(0.5)
         self.assertEqual(self.trapd.text().count("rdmakitFinding"), traps, "no trap")
+
+    def test_7_a_severity_change_is_trapped(self):
+        mtu = os.path.join(self.root, "sys/class/net/ib0/mtu")
+        (index, row), = by_code(findings(self.setup), "TUNE_IPOIB_MTU").items()
+        self.assertEqual((row["Subject"], row["Severity"]), ("ib0", CRITICAL))
+        with open(mtu, "w") as f:
+            f.write("3000\n")  # below the datagram maximum: a warning, the same finding
+        try:
+            changed = wait_for(lambda: self.tune_traps("Changed"), 3 * INTERVAL,
+                               "the severity change trap")
+            self.assertEqual(changed, [(index, "TUNE_IPOIB_MTU", "ib0")])
+            block = self.trapd.text().split("rdmakitFindingChanged")[1]
+            self.assertIn(f"rdmakitFindingSeverity.{index} = warning", block)
+            self.assertIn("rdmakitNotifyOldSeverity.0 = critical", block)
+            self.assertIn("has MTU 3000", block)
+            rows = by_code(findings(self.setup), "TUNE_IPOIB_MTU")
+            self.assertEqual(list(rows), [index], "the same row")
+            self.assertEqual(rows[index]["Severity"], WARNING)
+            self.assertEqual([t for t in self.tune_traps("Raised") if t[1] == "TUNE_IPOIB_MTU"],
+                             [], "no raise")
+        finally:
+            with open(mtu, "w") as f:
+                f.write("4096\n")
+        wait_for(lambda: len(self.tune_traps("Changed")) == 2, 3 * INTERVAL, "changed back")
 
 
 class BadConfig(unittest.TestCase):

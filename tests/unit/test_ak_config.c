@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Unit tests of the subagent's settings (ak_config.c): the fabric, SM, probe and tune settings
  * take the core's ranges (rdmakit/limits.h), the collectd plugin's, and the core's message;
- * whole numbers land in their fields. */
+ * whole numbers land in their fields; a reload names the keys that changed. */
 #include "ak_config.h"
 
 #include <errno.h>
@@ -127,6 +127,31 @@ static void own_settings_and_other_keys(void **state)
 	assert_string_equal(why, "unknown setting \"FabricInterval\"");
 }
 
+/* A reload names the keys that changed, of every kind, but for those it is told to skip. */
+static void changed_keys_by_name(void **state)
+{
+	struct ak_config *config = *state, fresh;
+	const char *const skip[] = {"refresh", "tune", NULL};
+	char why[256], keys[64];
+
+	ak_config_defaults(&fresh);
+	assert_int_equal(ak_config_changed_keys(&fresh, config, NULL, keys, sizeof(keys)), 0);
+	assert_string_equal(keys, "");
+	assert_int_equal(set(&fresh, "refresh", "2", why), 0);
+	assert_int_equal(set(&fresh, "tune", "yes", why), 0);
+	assert_int_equal(ak_config_changed_keys(&fresh, config, skip, keys, sizeof(keys)), 0);
+	assert_int_equal(set(&fresh, "probe-interval", "120", why), 0);
+	assert_int_equal(set(&fresh, "window", "8", why), 0);
+	assert_int_equal(set(&fresh, "ca", "mlx5_1", why), 0);
+	assert_int_equal(set(&fresh, "tune-profile", "latency", why), 0);
+	assert_int_equal(set(config, "ca-port", "2", why), 0);
+	assert_int_equal(ak_config_changed_keys(&fresh, config, skip, keys, sizeof(keys)), 5);
+	assert_string_equal(keys, "probe-interval, ca, ca-port, window, tune-profile");
+	assert_int_equal(ak_config_changed_keys(&fresh, config, NULL, keys, 12), 7);
+	assert_string_equal(keys, "refresh, pr"); /* cut short, still counted */
+	ak_config_free(&fresh);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -138,6 +163,7 @@ int main(void)
 					    free_config),
 	    cmocka_unit_test_setup_teardown(own_settings_and_other_keys, with_defaults,
 					    free_config),
+	    cmocka_unit_test_setup_teardown(changed_keys_by_name, with_defaults, free_config),
 	};
 
 	return cmocka_run_group_tests_name("ak_config", tests, NULL, NULL);

@@ -560,6 +560,38 @@ static void rediscovery_in_the_middle_of_a_rising_counter(void **unused)
 	bench_close(&b);
 }
 
+/* The same code and subject at another severity: one FINDING_CHANGED with both severities,
+ * then nothing while it stays. */
+static void finding_that_changes_severity(void **unused)
+{
+	struct bench b;
+	struct rk_findings f = {0};
+	const struct rk_event *e;
+
+	(void)unused;
+	bench_open(&b, NULL);
+	add(&f, RK_SEVERITY_CRITICAL, "TUNE_IPOIB_MTU", "ib0");
+	add(&f, RK_SEVERITY_WARNING, "TUNE_ARP", "ib0");
+	assert_int_equal(track_fabric(&b, &f), 2);
+	f.items[0].severity = RK_SEVERITY_WARNING;
+	assert_int_equal(track_fabric(&b, &f), 1);
+	e = &b.events.items[0];
+	assert_int_equal(e->kind, RK_EVENT_FINDING_CHANGED);
+	assert_true(e->is_finding);
+	assert_false(e->cleared);
+	assert_int_equal(e->severity, RK_SEVERITY_WARNING);
+	assert_int_equal(e->finding.severity, RK_SEVERITY_WARNING);
+	assert_true(e->old.known);
+	assert_int_equal(e->old.number, RK_SEVERITY_CRITICAL);
+	assert_int_equal(e->now.number, RK_SEVERITY_WARNING);
+	assert_string_equal(e->finding.code, "TUNE_IPOIB_MTU");
+	assert_string_equal(e->message, "ib0: ib0 is bad");
+	assert_int_equal(track_fabric(&b, &f), 0);
+	assert_string_equal(rk_event_kind_name(RK_EVENT_FINDING_CHANGED), "finding_changed");
+	rk_findings_free(&f);
+	bench_close(&b);
+}
+
 static void kinds_have_names(void **unused)
 {
 	(void)unused;
@@ -589,6 +621,7 @@ int main(void)
 	    cmocka_unit_test(sm_master_seen_changed_and_lost),
 	    cmocka_unit_test(new_silent_sm_is_reported_once),
 	    cmocka_unit_test(rediscovery_in_the_middle_of_a_rising_counter),
+	    cmocka_unit_test(finding_that_changes_severity),
 	    cmocka_unit_test(kinds_have_names),
 	};
 

@@ -472,6 +472,45 @@ static void the_probe_job_probes_the_ports_chosen(void **state)
 	fixture_discard(root);
 }
 
+static unsigned long probe_passes(struct rk_watch *watch)
+{
+	struct rk_watch_events events = {0};
+	struct rk_watch_snapshot *snap = rk_watch_take(watch, RK_WATCH_PROBE, &events);
+	unsigned long passes = snap ? snap->passes[RK_WATCH_PROBE] : 0;
+
+	rk_watch_release(snap);
+	rk_watch_events_free(&events);
+	return passes;
+}
+
+/* A new interval moves the next pass of a running lane at once (a reload): shorter, it runs
+ * within it; longer, it waits again. */
+static void a_new_interval_moves_the_next_pass(void **state)
+{
+	char *root = fixture_copy("ib-hdr");
+	struct rk_watch *watch = new_probe_watch(root, NULL);
+	double until;
+	unsigned long passes;
+
+	(void)state;
+	rk_watch_run_once(watch); /* the next round is due in the default interval */
+	assert_int_equal(rk_watch_start(watch), 0);
+	usleep(300000);
+	assert_int_equal(probe_passes(watch), 1);
+	rk_watch_set_interval(watch, RK_WATCH_PROBE, 0.2);
+	until = rk_monotonic_seconds() + 5;
+	while (probe_passes(watch) < 3 && rk_monotonic_seconds() < until)
+		usleep(20000);
+	assert_true(probe_passes(watch) >= 3);
+	rk_watch_set_interval(watch, RK_WATCH_PROBE, 3600);
+	usleep(300000); /* a round under way ends */
+	passes = probe_passes(watch);
+	usleep(600000);
+	assert_int_equal(probe_passes(watch), passes);
+	rk_watch_stop(watch);
+	fixture_discard(root);
+}
+
 /* The PID the hanging helper wrote, once it runs (0 after 5 s without it). */
 static pid_t helper_pid(void)
 {
@@ -554,6 +593,7 @@ int main(void)
 	    cmocka_unit_test(an_unreadable_device_is_one_event_per_transition),
 	    cmocka_unit_test(the_probe_job_probes_each_active_port_once_a_round),
 	    cmocka_unit_test(the_probe_job_probes_the_ports_chosen),
+	    cmocka_unit_test(a_new_interval_moves_the_next_pass),
 	    cmocka_unit_test(stop_returns_in_time_while_a_discovery_hangs),
 	    cmocka_unit_test(a_raised_token_stays_raised),
 	};

@@ -36,6 +36,7 @@ enum rk_event_kind {
 	RK_EVENT_FABRIC_PORT_ANSWERS, /* PORT_NO_ANSWER cleared */
 	RK_EVENT_LINK_DEGRADED,	      /* LINK_DEGRADED raised */
 	RK_EVENT_LINK_RECOVERED,      /* LINK_DEGRADED cleared */
+	RK_EVENT_FINDING_CHANGED, /* an active finding's severity changed (old.number: the old) */
 	RK_EVENT_KIND_COUNT,
 };
 

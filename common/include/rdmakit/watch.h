@@ -156,6 +156,10 @@ void rk_watch_run_once(struct rk_watch *watch);
 /** Start the engine's threads: each job at its interval from now on; -errno. */
 int rk_watch_start(struct rk_watch *watch);
 
+/** Run the lane of job (the sweep and the SM query share one) every seconds from now on: its
+ * next pass is due that long after the start of its last one (at once when that is past). */
+void rk_watch_set_interval(struct rk_watch *watch, enum rk_watch_job job, double seconds);
+
 /** The latest snapshot, held (rk_watch_release it; NULL before the first pass), and in events
  * (emptied first) the job's events since the last take. */
 struct rk_watch_snapshot *rk_watch_take(struct rk_watch *watch, enum rk_watch_job job,

@@ -33,6 +33,7 @@ static const char *const kind_names[RK_EVENT_KIND_COUNT] = {
     [RK_EVENT_FABRIC_PORT_ANSWERS] = "fabric_port_answers",
     [RK_EVENT_LINK_DEGRADED] = "link_degraded",
     [RK_EVENT_LINK_RECOVERED] = "link_recovered",
+    [RK_EVENT_FINDING_CHANGED] = "finding_changed",
 };
 
 /* Findings whose raising and clearing have kinds of their own. */
@@ -162,7 +163,24 @@ static int finding_event(struct rk_event_list *events, enum rk_event_domain doma
 	return 0;
 }
 
-/* Walk the last set and the new one side by side: what is only in one was raised or cleared. */
+/* A finding still active at another severity: raised again at the new one, with the old. */
+static int severity_event(struct rk_event_list *events, enum rk_event_domain domain,
+			  const struct rk_finding *old, const struct rk_finding *now)
+{
+	struct rk_event *event;
+
+	if (finding_event(events, domain, now, true) != 0)
+		return -ENOMEM;
+	event = &events->items[events->count - 1];
+	event->kind = RK_EVENT_FINDING_CHANGED;
+	event->old.known = event->now.known = true;
+	event->old.number = old->severity;
+	event->now.number = now->severity;
+	return 0;
+}
+
+/* Walk the last set and the new one side by side: what is only in one was raised or cleared,
+ * what is in both at another severity changed. */
 static int diff_findings(const struct finding_set *old, const struct finding_set *now,
 			 enum rk_event_domain domain, struct rk_event_list *events)
 {
@@ -178,6 +196,8 @@ static int diff_findings(const struct finding_set *old, const struct finding_set
 			err = finding_event(events, domain, &old->items[j++], false);
 		else if (order < 0)
 			err = finding_event(events, domain, &now->items[i++], true);
+		else if (now->items[i].severity != old->items[j].severity)
+			err = severity_event(events, domain, &old->items[j++], &now->items[i++]);
 		else
 			i++, j++;
 	}

@@ -57,14 +57,30 @@ void rk_watch_run_once(struct rk_watch *watch)
 	}
 }
 
-/* Sleep until the lane's next pass is due, or until told to stop; false when stopping. */
+static struct timespec timespec_of(double seconds)
+{
+	struct timespec ts = {.tv_sec = (time_t)seconds};
+
+	ts.tv_nsec = (long)((seconds - (double)ts.tv_sec) * 1e9);
+	return ts;
+}
+
+/* Sleep until the lane's next pass is due (it may move meanwhile: rk_watch_set_interval), or
+ * until told to stop; false when stopping. When due, the pass after is set. */
 static bool wait_until_due(struct watch_lane *lane)
 {
 	struct rk_watch *watch = lane->watch;
 	bool stop;
 
 	pthread_mutex_lock(&watch->lock);
-	stop = rk_monotonic_wait(&watch->wake, &watch->lock, &watch->stop, lane->next_at);
+	while (!watch->stop && rk_monotonic_seconds() < lane->next_at) {
+		struct timespec due = timespec_of(lane->next_at);
+
+		pthread_cond_timedwait(&watch->wake, &watch->lock, &due);
+	}
+	stop = watch->stop;
+	if (!stop)
+		lane->next_at = rk_monotonic_seconds() + lane->interval;
 	pthread_mutex_unlock(&watch->lock);
 	return !stop;
 }
@@ -78,15 +94,28 @@ static void *run(void *arg)
 	if (watch->settings.nice &&
 	    setpriority(PRIO_PROCESS, (id_t)gettid(), watch->settings.nice) != 0)
 		rk_log(RK_LOG_INFO, "the watch thread keeps its priority: %s", strerror(errno));
-	while (wait_until_due(lane)) {
-		lane->next_at = rk_monotonic_seconds() + lane->interval;
+	while (wait_until_due(lane))
 		watch_lane_pass(lane);
-	}
 	pthread_mutex_lock(&watch->lock);
 	lane->ended = true;
 	pthread_cond_broadcast(&watch->wake);
 	pthread_mutex_unlock(&watch->lock);
 	return NULL;
+}
+
+void rk_watch_set_interval(struct rk_watch *watch, enum rk_watch_job job, double seconds)
+{
+	for (int l = 0; l < WATCH_LANES; l++) {
+		struct watch_lane *lane = &watch->lanes[l];
+
+		if (job < lane->first || job > lane->last)
+			continue;
+		pthread_mutex_lock(&watch->lock);
+		lane->next_at += seconds - lane->interval;
+		lane->interval = seconds;
+		pthread_cond_broadcast(&watch->wake);
+		pthread_mutex_unlock(&watch->lock);
+	}
 }
 
 /* A lane with a job to run gets a thread. */
