@@ -407,26 +407,38 @@ class Problems(unittest.TestCase):
 
 class Traps(unittest.TestCase):
     def test_a_trap_reaches_its_item_with_and_without_the_mib(self):
-        key = next(k for k in LAB.items("snmptrap[") if "rdmakitPortStateChange" in k)
-        itemid = LAB.items(key)[key]["itemid"]
-        relpath = "class/infiniband/mlx5_1/ports/1/phys_state"
-        good = read_fixture(relpath)
-        write_attr(LAB.root, relpath, "3: Disabled")
+        port = "class/infiniband/mlx5_1/ports/1/"
+        changes = {port + "phys_state": "3: Disabled", port + "state": "1: DOWN"}
+        good = {path: read_fixture(path) for path in changes}
+        for path, bad in changes.items():
+            write_attr(LAB.root, path, bad)
+        # One trap, two receivers: snmptrapd with RDMAKIT-MIB and one without any MIB.
+        port_state = ("SNMPv2-SMI::snmpModules.1.1.4.1.0 RDMAKIT-MIB::rdmakitPortStateChange\n"
+                      "RDMAKIT-MIB::rdmakitDeviceName.2 mlx5_1",
+                      "iso.3.6.1.6.3.1.1.4.1.0 iso.3.6.1.4.1.8072.9999.9999.42.0.3\n"
+                      'iso.3.6.1.4.1.8072.9999.9999.42.1.2.1.1.90.2 "mlx5_1"')
+        try:
+            self.wait_for_trap("rdmakitPortStateChange", port_state)
+            self.wait_for_trap("rdmakitFindingRaised", (
+                "RDMAKIT-MIB::rdmakitFindingRaised\nRDMAKIT-MIB::rdmakitFindingCode.",
+                "iso.3.6.1.4.1.8072.9999.9999.42.0.1\n", '"PORT_DISABLED"'))
+        finally:
+            for path, text in good.items():
+                write_attr(LAB.root, path, text)
 
-        def texts():
+    def wait_for_trap(self, name, texts):
+        key = next(k for k in LAB.items("snmptrap[") if name in k)
+        itemid = LAB.items(key)[key]["itemid"]
+
+        def history():
             return "\n".join(h["value"] for h in LAB.zbx.call("history.get", {
                 "itemids": itemid, "history": 2, "output": "extend"}))
-        with_mib = "RDMAKIT-MIB::rdmakitDeviceName.2 mlx5_1"
-        without = ("iso.3.6.1.6.3.1.1.4.1.0 iso.3.6.1.4.1.8072.9999.9999.42.0.3\n"
-                   'iso.3.6.1.4.1.8072.9999.9999.42.1.2.1.1.90.2 "mlx5_1"')
         try:
-            # One trap, two receivers: snmptrapd with RDMAKIT-MIB and one without any MIB.
-            wait_for(lambda: with_mib in texts() and without in texts(), 60,
-                     "mlx5_1's port state trap in Zabbix, both ways")
-        finally:
-            write_attr(LAB.root, relpath, good)
-        self.assertIn("SNMPv2-SMI::snmpModules.1.1.4.1.0 RDMAKIT-MIB::rdmakitPortStateChange\n"
-                      + with_mib, texts())
+            wait_for(lambda: all(t in history() for t in texts), 60, f"{name}, both ways")
+        except AssertionError:
+            self.fail(f"{texts} not all in the history of {key}:\n{history()[-3000:]}")
+
+    def test_no_rdmakit_trap_is_unmatched(self):
         # snmpd's own coldStart may arrive before the host exists; no rdmakit trap is unmatched.
         with open(os.path.join(LAB.zbx.dir, "zbx", "server.log")) as f:
             unmatched = [t for t in f.read().split("unmatched trap received")[1:]
