@@ -365,12 +365,15 @@ def read_fixture(relpath):
 
 
 class Problems(unittest.TestCase):
-    def raise_and_resolve(self, relpath, bad, prefix, severity):
-        """Write bad into the fixture's attribute and put it back: a problem whose name starts
-        with prefix is raised within two polls, then resolved by an OK event."""
-        good = read_fixture(relpath)
+    def raise_and_resolve(self, changes, prefix, severity):
+        """Write changes ({attribute: text}) into the fixture and put the old texts back: a
+        problem whose name starts with prefix is raised within two polls, then resolved by an
+        OK event. Returns its name and the names of every problem raised meanwhile."""
+        good = {path: read_fixture(path) for path in changes}
+        before = set(LAB.problems())
         changed = time.monotonic()
-        write_attr(LAB.root, relpath, bad)
+        for path, bad in changes.items():
+            write_attr(LAB.root, path, bad)
 
         def problem():
             return next((p for n, p in LAB.problems().items() if n.startswith(prefix)), None)
@@ -379,8 +382,10 @@ class Problems(unittest.TestCase):
             took = time.monotonic() - changed
             self.assertEqual(raised["severity"], severity)
             self.assertEqual(raised["r_eventid"], "0")
+            time.sleep(2 * INTERVAL)  # what else the change raises
         finally:
-            write_attr(LAB.root, relpath, good)
+            for path, text in good.items():
+                write_attr(LAB.root, path, text)
         resolved = wait_for(lambda: problem()["r_eventid"] != "0" and problem(), 60,
                             f"{prefix} resolved")
         ok = LAB.zbx.call("event.get", {"eventids": resolved["r_eventid"],
@@ -389,20 +394,31 @@ class Problems(unittest.TestCase):
         print(f"zabbix: {raised['name']!r} raised after {took:.1f} s", file=sys.stderr)
         # The subagent refreshes every second and Zabbix polls every INTERVAL seconds.
         self.assertLess(took, 2 * INTERVAL + 1 + 1)
-        return raised["name"]
+        return raised["name"], sorted(set(LAB.problems()) - before)
 
     def test_a_port_going_down_raises_and_resolves(self):
-        name = self.raise_and_resolve("class/infiniband/mlx5_0/ports/1/state", "1: DOWN",
-                                      "mlx5_0 port 1: not ACTIVE", "3")
+        port = "class/infiniband/mlx5_0/ports/1/"
+        name, raised = self.raise_and_resolve({port + "state": "1: DOWN"},
+                                              "mlx5_0 port 1: not ACTIVE", "3")
         self.assertEqual(name, "mlx5_0 port 1: not ACTIVE (down (1))")
-        # PORT_DOWN, the finding, is a warning; its trigger depends on the not-ACTIVE one.
-        self.assertEqual([n for n, p in LAB.problems().items()
-                          if "mlx5_0 port 1: warning finding" in n], [])
+        # PORT_DOWN, the finding, is a warning of a port that is not ACTIVE: no problem.
+        self.assertEqual(raised, [name])
+
+    def test_a_link_going_down_is_one_problem(self):
+        port = "class/infiniband/mlx5_0/ports/1/"
+        name, raised = self.raise_and_resolve(
+            {port + "phys_state": "2: Polling", port + "state": "1: DOWN"},
+            "mlx5_0 port 1: physical link down", "3")
+        self.assertEqual(name, "mlx5_0 port 1: physical link down (polling (2))")
+        self.assertEqual(raised, [name])
 
     def test_a_finding_raises_and_resolves(self):
-        name = self.raise_and_resolve("class/infiniband/mlx5_1/ports/1/sm_lid", "0x0",
-                                      "mlx5_1 port 1: critical finding: ", "4")
-        self.assertIn("PORT_SM_LID_ZERO", name)
+        name, raised = self.raise_and_resolve(
+            {"class/infiniband/mlx5_1/ports/1/sm_lid": "0x0"},
+            "mlx5_1 port 1: critical finding: ", "4")
+        self.assertEqual(name, "mlx5_1 port 1: critical finding: PORT_SM_LID_ZERO: port is "
+                         "ACTIVE but its SM LID is 0: no subnet manager is known")
+        self.assertEqual(raised, [name])
 
 
 class Traps(unittest.TestCase):
