@@ -5,8 +5,11 @@ once for the file: the template is imported through the API and linked to a host
 interface is a private snmpd with rdmakit-agentx on a copy of the ib-hdr fixture. The tests
 check that no item is unsupported, that every port is named by device and port, that the
 values equal the fixture's, that a port going down raises its problem within two polling
-intervals and resolves with an OK event, that a finding does the same, and that a trap
-reaches its trap item through snmptrapd, with and without RDMAKIT-MIB loaded there.
+intervals and resolves with an OK event (and a link going down physically is one problem),
+that a finding does the same, and that a trap reaches its trap item through snmptrapd, with
+and without RDMAKIT-MIB loaded there. A second host runs the subagent in fabric and SM mode
+on an ibsim fabric with two OpenSMs: nothing unsupported there either, the SM and fabric
+items discovered from rdmakitServedModes, and the master OpenSM stopped gives one problem.
 
 ctest test zabbix_template (label zabbix). It needs root and the packages that
 scripts/install-deps.sh installs (PostgreSQL, zabbix-server-pgsql, PHP); without them it
@@ -15,6 +18,7 @@ import gzip
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -24,8 +28,11 @@ import urllib.request
 
 sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", d)
                 for d in ("lib", "snmp")]
-from rktest import TOP, copy_fixture, read_text, wait_for, write_attr  # noqa: E402
+from rktest import TOP, copy_fixture, read_text, umad2sim_env, wait_for, write_attr  # noqa: E402
 from snmptest import MIBDIRS, Setup, env, free_port  # noqa: E402
+
+sys.path.insert(0, os.path.join(TOP, "tests", "sim"))
+import simlib  # noqa: E402
 
 PACKAGES = ["zabbix-server-pgsql", "zabbix-frontend-php", "php-pgsql", "php-cli", "php8.2-cgi",
             "php-gd", "php-bcmath", "php-mbstring", "php-xml", "php-ldap", "postgresql"]
@@ -240,35 +247,37 @@ class Lab:
             "discoveryRules": every, "triggers": every, "valueMaps": every, "graphs": every,
             "templateDashboards": every}})
 
-    def create_host(self):
+    def create_host(self, name="rdmakit-test", snmp=None, macros=()):
         template = self.zbx.call("template.get", {"filter": {"host": "RDMA by SNMP rdmakit"}})
         group = self.zbx.call("hostgroup.get", {"filter": {"name": "Templates/Network devices"}})
         return self.zbx.call("host.create", {
-            "host": "rdmakit-test", "groups": [{"groupid": group[0]["groupid"]}],
+            "host": name, "groups": [{"groupid": group[0]["groupid"]}],
             "templates": [{"templateid": template[0]["templateid"]}],
             "macros": [{"macro": "{$RDMAKIT.INTERVAL}", "value": f"{INTERVAL}s"},
-                       {"macro": "{$RDMAKIT.DISCOVERY}", "value": "5s"}],
+                       {"macro": "{$RDMAKIT.DISCOVERY}", "value": "5s"}, *macros],
             "interfaces": [{"type": 2, "main": 1, "useip": 1, "ip": "127.0.0.1", "dns": "",
-                            "port": str(self.snmp.snmpd.port),
+                            "port": str((snmp or self.snmp).snmpd.port),
                             "details": {"version": 2, "bulk": 1, "community": "public"}}]
         })["hostids"][0]
 
-    def discover(self):
-        rules = self.zbx.call("discoveryrule.get", {"hostids": self.hostid,
-                                                    "output": ["itemid"]})
+    def discover(self, hostid=None, expected=("rdmakit.port.worst.text[2.1]",
+                                               "rdmakit.port.port_rcv_data[2.1]")):
+        hostid = hostid or self.hostid
+        started = time.monotonic()
+        rules = self.zbx.call("discoveryrule.get", {"hostids": hostid, "output": ["itemid"]})
         self.zbx.call("task.create", [{"type": 6, "request": {"itemid": r["itemid"]}}
                                       for r in rules])
-        wait_for(lambda: "rdmakit.port.worst.text[2.1]" in self.items()
-                 and "rdmakit.port.port_rcv_data[2.1]" in self.items(), 60, "discovered ports")
-        wait_for(self.polled, 60, "a value or an error for every polled item")
-        print(f"zabbix: set up and discovered in {time.monotonic() - self.started:.0f} s",
-              file=sys.stderr)
+        wait_for(lambda: all(k in self.items(hostid=hostid) for k in expected), 60,
+                 f"discovered {expected}")
+        wait_for(lambda: self.polled(hostid), 60, "a value or an error for every polled item")
+        print(f"zabbix: host {hostid} discovered and polled in "
+              f"{time.monotonic() - started:.0f} s", file=sys.stderr)
 
-    def polled(self):
+    def polled(self, hostid=None):
         """Whether every polled item has a value or an error; else ask Zabbix to poll the
         others now (the hourly ones are scheduled anywhere in the hour, and a request made
         before the server's config sync saw a new item is lost)."""
-        waiting = [i["itemid"] for i in self.items().values()
+        waiting = [i["itemid"] for i in self.items(hostid=hostid).values()
                    if i["type"] != "17" and i["lastclock"] == "0" and i["state"] != "1"]
         if waiting:
             self.zbx.call("task.create", [{"type": 6, "request": {"itemid": i}}
@@ -276,16 +285,16 @@ class Lab:
             time.sleep(2)
         return not waiting
 
-    def items(self, prefix=""):
+    def items(self, prefix="", hostid=None):
         return {i["key_"]: i for i in self.zbx.call("item.get", {
-            "hostids": self.hostid, "search": {"key_": prefix}, "output": "extend"})}
+            "hostids": hostid or self.hostid, "search": {"key_": prefix}, "output": "extend"})}
 
     def last(self, key):
         return self.items(key)[key]["lastvalue"]
 
-    def problems(self):
+    def problems(self, hostid=None):
         return {p["name"]: p for p in self.zbx.call("problem.get", {
-            "hostids": self.hostid, "recent": True, "output": "extend"})}
+            "hostids": hostid or self.hostid, "recent": True, "output": "extend"})}
 
     def stop(self):
         try:
@@ -362,6 +371,70 @@ class Discovery(unittest.TestCase):
 def read_fixture(relpath):
     with open(os.path.join(LAB.root, relpath)) as f:
         return f.read().strip()
+
+
+class FabricAndSm(unittest.TestCase):
+    """A second host: the subagent in fabric and SM mode on an ibsim fabric with two
+    OpenSMs (failing over fast), as on a management node."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        net = simlib.generate(os.path.join(cls.tmp.name, "ft.net"), leaves=2, hosts=2,
+                              spines=1, radix=4)
+        cls.sim = simlib.Sim(f"rkzbx{os.getpid()}", net, cls.tmp.name).__enter__()
+        cls.snmp = None
+        try:
+            cls.sim.fast_failover()
+            cls.sim.opensm("Hca1", 10)
+            cls.sim.opensm("Hca2", 5)
+            cls.snmp = Setup(copy_fixture("ib-hdr", cls.tmp.name),
+                             config="refresh 1\nfabric yes\nsm yes\nfabric-interval 1\n"
+                             "rediscover 2\n", offset=50, env_extra=umad2sim_env(cls.sim.name))
+            cls.snmp.__enter__()
+            wait_for(lambda: cls.snmp.get_raw("RDMAKIT-MIB::rdmakitSmStandbys.0") == "1", 60,
+                     "one standby SM")
+            cls.hostid = LAB.create_host("rdmakit-fabric", cls.snmp, [
+                {"macro": "{$RDMAKIT.FABRIC.PORTS}", "value": ".*"}])
+            LAB.discover(cls.hostid, ("rdmakit.sm.masters[0]", "rdmakit.fabric.degraded[0]",
+                                      "rdmakit.port.state[2.1]"))
+        except BaseException:
+            cls.tearDownClass()
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        # Deleted before its snmpd stops: pollers waiting on an unreachable host would delay
+        # the other host's polls.
+        if getattr(cls, "hostid", None):
+            LAB.zbx.call("host.delete", [cls.hostid])
+        if cls.snmp:
+            cls.snmp.__exit__(None, None, None)
+        cls.sim.__exit__(None, None, None)
+        cls.tmp.cleanup()
+
+    def test_no_item_is_unsupported(self):
+        items = LAB.items(hostid=self.hostid)
+        self.assertEqual({k: i["error"] for k, i in items.items() if i["state"] == "1"}, {})
+        self.assertEqual(items["rdmakit.modes"]["lastvalue"], "host,fabric,sm")
+        self.assertEqual(items["rdmakit.sm.masters[0]"]["lastvalue"], "1")
+        self.assertEqual(items["rdmakit.sm.standbys[0]"]["lastvalue"], "1")
+        self.assertEqual(items["rdmakit.port.state[1.1]"]["name"], "mlx5_0 port 1: state")
+        self.assertTrue([k for k in items if k.startswith("rdmakit.fabric.port.state[")])
+        self.assertTrue([k for k in items if k.startswith("rdmakit.sm.state[")])
+
+    def test_the_sm_master_changing_is_one_problem(self):
+        with open(os.path.join(self.tmp.name, f"rdmakit-sim-{self.sim.name}",
+                               "opensm-Hca1.pid")) as f:
+            pid = int(f.read())
+        os.kill(pid, signal.SIGTERM)  # the sim's master OpenSM, started by this class
+        new_lid = self.sim.lid("host2 HCA-1")
+        name = f"SM: master changed (LID {new_lid})"
+        wait_for(lambda: name in LAB.problems(self.hostid), 90, name)
+        time.sleep(2 * INTERVAL)
+        changes = [n for n in LAB.problems(self.hostid) if n.startswith("SM: master changed")]
+        self.assertEqual(changes, [name])
+        self.assertEqual(LAB.problems(self.hostid)[name]["r_eventid"], "0", "closed by hand only")
 
 
 class Problems(unittest.TestCase):
