@@ -16,6 +16,8 @@ packages="
   qemu-system-x86 busybox-static ibverbs-providers ibverbs-utils rdmacm-utils perftest
   gnuplot-nox cpio
   graphviz
+  zabbix-server-pgsql zabbix-frontend-php php-pgsql php-cli php8.2-cgi php-gd php-bcmath
+  php-mbstring php-xml php-ldap postgresql libsnmp-perl
 "
 
 missing=""
@@ -44,6 +46,8 @@ fi
 
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
+# --no-upgrade: installing postgresql would otherwise upgrade the postgresql-common already
+# there; php8.2-cgi in the list keeps php from pulling in apache2 (tests/zabbix).
 # shellcheck disable=SC2086 # the list is meant to split into words
-apt-get install -y -q --no-install-recommends $missing
+apt-get install -y -q --no-install-recommends --no-upgrade $missing
 fetch_vm_kernel
