@@ -3,10 +3,12 @@
 """End-to-end tests of --root that confines: hostile roots (absolute and ".."-climbing links to a
 sentinel tree beside the root for etc/sysctl.d, proc/sys and the journal directory, a symlinked
 drop-in and live value, a resealed journal whose path goes through a link) never change anything
-outside the root, and a link where tune writes is refused by name, never followed nor replaced.
+outside the root, an RDMA device that is an absolute link out of the root is audited from the
+root's own copy, and a link where tune writes is refused by name, never followed nor replaced.
 Each case runs with openat2 and again with the walk by hand of kernels before 5.6 (the
 RDMAKIT_TUNE_NO_OPENAT2 test hook). Last, an audit of this host's real / warns of nothing."""
 import contextlib
+import json
 import os
 import shutil
 import stat
@@ -189,6 +191,36 @@ class HostileRoot(unittest.TestCase):
         proc = self.run_tune("rollback")
         self.assertNotEqual(proc.returncode, 0)
         self.assertIn("/evil/90-rdmakit-tune.conf", proc.stderr)
+        self.expect_outside_untouched()
+
+    def test_device_absolute_link_is_read_inside_the_root(self):
+        """R/sys/class/infiniband/mlx5_1 -> /S/dev/mlx5_1: audit reads the root's own copy at
+        R/S/dev/mlx5_1 (its absolute device link resolved inside R too), never S/dev/mlx5_1,
+        whose device link leads to a PCI function with 77 of 99 VFs enabled."""
+        device = os.path.join(self.root, "sys/class/infiniband/mlx5_1")
+        pci = os.path.realpath(os.path.join(device, "device"))
+        target = os.path.join(self.outside, "dev/mlx5_1")
+        outside_pci = os.path.join(self.outside, "pci", os.path.basename(pci))
+        shutil.copytree(device, target, symlinks=True)
+        shutil.copytree(pci, outside_pci, symlinks=True)
+        write(os.path.join(outside_pci, "sriov_numvfs"), "77\n")
+        write(os.path.join(outside_pci, "sriov_totalvfs"), "99\n")
+        os.unlink(os.path.join(target, "device"))
+        os.symlink(outside_pci, os.path.join(target, "device"))
+        inside = os.path.join(self.root, target.lstrip("/"))
+        shutil.copytree(device, inside, symlinks=True)
+        os.unlink(os.path.join(inside, "device"))
+        os.symlink("/" + os.path.relpath(pci, self.root), os.path.join(inside, "device"))
+        self.link("sys/class/infiniband/mlx5_1", target)
+        self.sentinel = snapshot(self.outside)
+        proc = self.run_tune("audit", "--profile", "latency", "--json")
+        self.assertEqual(proc.returncode, 2, proc.stderr)
+        sriov = {f["subject"]: (f["current"], f["recommended"])
+                 for f in json.loads(proc.stdout)["findings"] if f["code"] == "TUNE_SRIOV"}
+        self.assertEqual(sriov, {name: ("0 VFs", "up to 8 VFs")
+                                 for name in ("mlx5_0", "mlx5_1", "mlx5_2")})
+        self.assertNotIn("77 VFs", proc.stdout)
+        self.assertNotIn("99 VFs", proc.stdout)
         self.expect_outside_untouched()
 
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
-/* Unit tests of the sysfs module: value parsers, attribute reads, the descriptor budget. */
+/* Unit tests of the sysfs module: value parsers, attribute reads, the descriptor budget, a tree
+ * confined to a root. */
 #include "fixture_util.h"
 #include "rdmakit/sysfs.h"
 
@@ -275,6 +276,117 @@ static void open_missing_root_fails(void **state)
 	assert_int_equal(log_capture_count("/nonexistent/rdmakit: cannot open sysfs root"), 1);
 }
 
+/* mkdir -p of root/relpath. */
+static void make_dirs(const char *root, const char *relpath)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s", root, relpath);
+	for (char *slash = strchr(path + strlen(root) + 1, '/'); slash;
+	     slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		mkdir(path, 0755);
+		*slash = '/';
+	}
+	mkdir(path, 0755);
+}
+
+/* A device directory at top/relpath: board_id holds board, device links to the function pci. */
+static void make_device(const char *top, const char *relpath, const char *board, const char *pci)
+{
+	char path[4096], file[4096];
+
+	make_dirs(top, relpath);
+	snprintf(file, sizeof(file), "%s/board_id", relpath);
+	write_file(top, file, board);
+	snprintf(path, sizeof(path), "%s/%s/device", top, relpath);
+	assert_int_equal(symlink(pci, path), 0);
+}
+
+/* top/root/sys/class/infiniband/dev is an absolute link to top/out/dev (outside the root); the
+ * root has its own copy at the same path inside it. */
+static void make_root_with_outside_device(const char *top, char *root, size_t size)
+{
+	char inside[512], outside[256], link[512];
+
+	snprintf(root, size, "%s/root", top);
+	snprintf(outside, sizeof(outside), "%s/out/dev", top);
+	snprintf(inside, sizeof(inside), "root%s", outside);
+	make_device(top, "out/dev", "OUTSIDE\n", "../pci/0000:99:00.0");
+	write_file(top, "out/dev/only_outside", "1\n");
+	make_device(top, inside, "INSIDE\n", "../pci/0000:01:00.0");
+	make_dirs(top, "root/sys/class/infiniband");
+	snprintf(link, sizeof(link), "%s/sys/class/infiniband/dev", root);
+	assert_int_equal(symlink(outside, link), 0);
+}
+
+/* Every read of a tree opened in a root stays inside the root, the absolute link included. */
+static void expect_reads_inside(const char *root)
+{
+	struct rk_sysfs *fs = NULL;
+	struct rk_attr attr;
+	char buf[64], shown[4096], **names;
+	size_t count;
+
+	assert_int_equal(rk_sysfs_open_in_root(root, "sys", &fs), 0);
+	snprintf(shown, sizeof(shown), "%s/sys", root);
+	assert_string_equal(rk_sysfs_root(fs), shown);
+	assert_int_equal(rk_sysfs_read(fs, "class/infiniband/dev/board_id", buf, sizeof(buf)), 6);
+	assert_string_equal(buf, "INSIDE");
+	assert_int_equal(rk_attr_open(fs, "class/infiniband/dev/board_id", &attr), 0);
+	assert_int_equal(rk_attr_recheck(fs, &attr), 0);
+	assert_int_equal(rk_attr_read(fs, &attr, buf, sizeof(buf)), 6);
+	assert_string_equal(buf, "INSIDE");
+	rk_attr_close(fs, &attr);
+	assert_int_equal(rk_sysfs_link_name(fs, "class/infiniband/dev/device", buf, sizeof(buf)),
+			 0);
+	assert_string_equal(buf, "0000:01:00.0");
+	assert_true(rk_sysfs_exists(fs, "class/infiniband/dev/board_id"));
+	assert_false(rk_sysfs_exists(fs, "class/infiniband/dev/only_outside"));
+	assert_int_equal(rk_sysfs_list(fs, "class/infiniband/dev", &names, &count), 0);
+	assert_int_equal(count, 2);
+	assert_string_equal(names[0], "board_id");
+	assert_string_equal(names[1], "device");
+	rk_names_free(names, count);
+	rk_sysfs_close(fs);
+}
+
+static void open_in_root_keeps_absolute_links_inside(void **state)
+{
+	char top[] = "/tmp/rdmakit-sysfs-root-XXXXXX", root[256], sys[512], buf[64];
+	struct rk_sysfs *fs = NULL;
+
+	(void)state;
+	assert_non_null(mkdtemp(top));
+	make_root_with_outside_device(top, root, sizeof(root));
+	snprintf(sys, sizeof(sys), "%s/sys", root);
+	assert_int_equal(rk_sysfs_open(sys, &fs), 0); /* not confined: the link leads out */
+	assert_int_equal(rk_sysfs_read(fs, "class/infiniband/dev/board_id", buf, sizeof(buf)), 7);
+	assert_string_equal(buf, "OUTSIDE");
+	rk_sysfs_close(fs);
+	expect_reads_inside(root);
+	setenv("RDMAKIT_TUNE_NO_OPENAT2", "1",
+	       1); /* the walk by hand, in RDMAKIT_TEST_HOOKS builds */
+	expect_reads_inside(root);
+	unsetenv("RDMAKIT_TUNE_NO_OPENAT2");
+	remove_tree(top);
+}
+
+static void open_in_root_without_the_tree_fails(void **state)
+{
+	char top[] = "/tmp/rdmakit-sysfs-root-XXXXXX", message[4096];
+	struct rk_sysfs *fs = NULL;
+
+	(void)state;
+	assert_non_null(mkdtemp(top));
+	log_capture_start();
+	assert_int_equal(rk_sysfs_open_in_root(top, "sys", &fs), -ENOENT);
+	assert_null(fs);
+	snprintf(message, sizeof(message), "%s/sys: cannot open sysfs root", top);
+	assert_int_equal(log_capture_count(message), 1);
+	remove_tree(top);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -286,6 +398,8 @@ int main(void)
 	    cmocka_unit_test(list_sorts_like_versions),
 	    cmocka_unit_test(link_name_gives_pci_address),
 	    cmocka_unit_test(open_missing_root_fails),
+	    cmocka_unit_test(open_in_root_keeps_absolute_links_inside),
+	    cmocka_unit_test(open_in_root_without_the_tree_fails),
 	    cmocka_unit_test(non_files_are_refused_without_blocking),
 	    cmocka_unit_test(fallback_read_of_a_fifo_does_not_block),
 	    cmocka_unit_test(huge_binary_attribute_is_cut_to_the_buffer),

@@ -106,6 +106,10 @@ struct rk_host {
 /** Find the RDMA devices under root (e.g. "/sys") and read their static facts. */
 int rk_host_open(const char *root, struct rk_host **out);
 
+/** Like rk_host_open for the sysfs tree at reldir inside root, every path confined to root
+ * (rk_sysfs_open_in_root): an image's absolute link never leads outside it. */
+int rk_host_open_in_root(const char *root, const char *reldir, struct rk_host **out);
+
 /** Like rk_host_open, keeping at most max_open attributes open (the rest are reopened). */
 int rk_host_open_limited(const char *root, size_t max_open, struct rk_host **out);
 

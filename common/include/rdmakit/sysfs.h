@@ -23,6 +23,10 @@ struct rk_attr {
 /** Open a sysfs root; raises the soft descriptor limit where the hard limit allows. */
 int rk_sysfs_open(const char *root, struct rk_sysfs **out);
 
+/** Open the sysfs tree at reldir inside root (e.g. "sys" in a tune --root) confined to it: every
+ * path, each symlink's target too, is resolved inside root as if it were "/". */
+int rk_sysfs_open_in_root(const char *root, const char *reldir, struct rk_sysfs **out);
+
 /** Close the root (attributes must have been closed first). */
 void rk_sysfs_close(struct rk_sysfs *fs);
 

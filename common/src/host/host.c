@@ -314,20 +314,17 @@ static int open_device(struct rk_sysfs *fs, const char *name, struct rk_device *
 	return 0;
 }
 
-static int open_host(const char *root, size_t max_open, bool limited, struct rk_host **out)
+/* The host read from the open tree fs (closed here on failure). */
+static int open_host(struct rk_sysfs *fs, struct rk_host **out)
 {
 	struct rk_host *host = calloc(1, sizeof(*host));
 	int err;
 
-	if (!host)
+	if (!host) {
+		rk_sysfs_close(fs);
 		return -ENOMEM;
-	err = rk_sysfs_open(root, &host->fs);
-	if (err) {
-		free(host);
-		return err;
 	}
-	if (limited)
-		rk_sysfs_set_fd_budget(host->fs, max_open);
+	host->fs = fs;
 	err = rk_host_rescan(host);
 	if (err) {
 		rk_host_close(host);
@@ -339,12 +336,29 @@ static int open_host(const char *root, size_t max_open, bool limited, struct rk_
 
 int rk_host_open(const char *root, struct rk_host **out)
 {
-	return open_host(root, 0, false, out);
+	struct rk_sysfs *fs;
+	int err = rk_sysfs_open(root, &fs);
+
+	return err ? err : open_host(fs, out);
+}
+
+int rk_host_open_in_root(const char *root, const char *reldir, struct rk_host **out)
+{
+	struct rk_sysfs *fs;
+	int err = rk_sysfs_open_in_root(root, reldir, &fs);
+
+	return err ? err : open_host(fs, out);
 }
 
 int rk_host_open_limited(const char *root, size_t max_open, struct rk_host **out)
 {
-	return open_host(root, max_open, true, out);
+	struct rk_sysfs *fs;
+	int err = rk_sysfs_open(root, &fs);
+
+	if (err)
+		return err;
+	rk_sysfs_set_fd_budget(fs, max_open);
+	return open_host(fs, out);
 }
 
 static struct rk_unreadable_device *find_unreadable(struct rk_host *host, const char *name)

@@ -2,11 +2,13 @@
 #include "rdmakit/sysfs.h"
 
 #include "rdmakit/log.h"
+#include "rootfs.h"
 
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +22,9 @@
 #define FD_CEILING 65536
 
 struct rk_sysfs {
-	int root_fd;
-	char *root;
+	int root_fd;  /* the tree, or in a root (in_root) the root it is confined to */
+	char *root;   /* the tree's path, for messages */
+	char *reldir; /* in a root: the tree's path inside it ("sys"); NULL otherwise */
 	size_t fd_budget;
 	size_t fds_open;
 	size_t fallbacks;
@@ -43,29 +46,72 @@ static size_t raise_fd_limit(void)
 	return limit.rlim_cur > 2 * FD_RESERVE ? limit.rlim_cur - FD_RESERVE : limit.rlim_cur / 2;
 }
 
-int rk_sysfs_open(const char *root, struct rk_sysfs **out)
+/* A tree whose descriptor (root_fd, closed here on failure) is open and whose path is shown as
+ * shown; NULL for -ENOMEM. */
+static struct rk_sysfs *new_sysfs(int root_fd, const char *shown, const char *reldir)
 {
 	struct rk_sysfs *fs = calloc(1, sizeof(*fs));
 
-	if (!fs)
-		return -ENOMEM;
-	fs->root_fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fs->root_fd < 0) {
+	if (!fs) {
+		close(root_fd);
+		return NULL;
+	}
+	fs->root_fd = root_fd;
+	fs->root = strdup(shown);
+	fs->reldir = reldir ? strdup(reldir) : NULL;
+	fs->fd_budget = raise_fd_limit();
+	if (!fs->root || (reldir && !fs->reldir)) {
+		rk_sysfs_close(fs);
+		return NULL;
+	}
+	return fs;
+}
+
+int rk_sysfs_open(const char *root, struct rk_sysfs **out)
+{
+	int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0) {
 		int err = -errno;
 
 		rk_log(RK_LOG_ERR, "%s: cannot open sysfs root: %s", root, strerror(errno));
-		free(fs);
 		return err;
 	}
-	fs->root = strdup(root);
-	if (!fs->root) {
-		close(fs->root_fd);
-		free(fs);
-		return -ENOMEM;
+	*out = new_sysfs(fd, root, NULL);
+	return *out ? 0 : -ENOMEM;
+}
+
+/* "root/reldir" as a message shows it: "/sys" for the root "/". */
+static int join_shown(const char *root, const char *reldir, char *buf, size_t size)
+{
+	size_t rootlen = strlen(root);
+	int n;
+
+	while (rootlen > 0 && root[rootlen - 1] == '/')
+		rootlen--;
+	reldir += strspn(reldir, "/");
+	n = snprintf(buf, size, "%.*s/%s", (int)rootlen, root, reldir);
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+int rk_sysfs_open_in_root(const char *root, const char *reldir, struct rk_sysfs **out)
+{
+	char shown[PATH_MAX];
+	int fd, tree;
+
+	if (join_shown(root, reldir, shown, sizeof(shown)) != 0)
+		return -ENAMETOOLONG;
+	fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	tree = fd < 0 ? -errno : rootfs_openat(fd, reldir, O_PATH | O_DIRECTORY, 0);
+	if (tree < 0) {
+		rk_log(RK_LOG_ERR, "%s: cannot open sysfs root: %s", shown, strerror(-tree));
+		if (fd >= 0)
+			close(fd);
+		return tree;
 	}
-	fs->fd_budget = raise_fd_limit();
-	*out = fs;
-	return 0;
+	close(tree);
+	*out = new_sysfs(fd, shown, reldir);
+	return *out ? 0 : -ENOMEM;
 }
 
 void rk_sysfs_close(struct rk_sysfs *fs)
@@ -74,7 +120,62 @@ void rk_sysfs_close(struct rk_sysfs *fs)
 		return;
 	close(fs->root_fd);
 	free(fs->root);
+	free(fs->reldir);
 	free(fs);
+}
+
+/* Open relpath in the tree (inside the root, links followed there, when in a root); -errno. */
+static int tree_open(const struct rk_sysfs *fs, const char *relpath, int flags)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	if (!fs->reldir) {
+		fd = openat(fs->root_fd, relpath, flags | O_CLOEXEC);
+		return fd < 0 ? -errno : fd;
+	}
+	if (snprintf(path, sizeof(path), "%s/%s", fs->reldir, relpath) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	return rootfs_openat(fs->root_fd, path, flags, 0);
+}
+
+/* stat of relpath in the tree, links followed; 0 or -errno. */
+static int tree_stat(const struct rk_sysfs *fs, const char *relpath, struct stat *st)
+{
+	int fd, err = 0;
+
+	if (!fs->reldir)
+		return fstatat(fs->root_fd, relpath, st, 0) == 0 ? 0 : -errno;
+	fd = tree_open(fs, relpath, O_PATH);
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, st) != 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+/* readlink of the link at relpath in the tree (the links before it followed); length or -errno. */
+static ssize_t tree_readlink(const struct rk_sysfs *fs, const char *relpath, char *buf, size_t size)
+{
+	char path[PATH_MAX], name[NAME_MAX + 1];
+	ssize_t len;
+	int dirfd;
+
+	if (!fs->reldir) {
+		len = readlinkat(fs->root_fd, relpath, buf, size);
+		return len < 0 ? -errno : len;
+	}
+	if (snprintf(path, sizeof(path), "%s/%s", fs->reldir, relpath) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	dirfd = rootfs_openat_parent(fs->root_fd, path, name, sizeof(name));
+	if (dirfd < 0)
+		return dirfd;
+	len = readlinkat(dirfd, name, buf, size);
+	if (len < 0)
+		len = -errno;
+	close(dirfd);
+	return len;
 }
 
 const char *rk_sysfs_root(const struct rk_sysfs *fs)
@@ -112,13 +213,13 @@ static int check_regular(const struct stat *st)
 
 /* Open relpath for reading without blocking (a FIFO's open waits for a writer otherwise), and
  * only when it is a regular file (its stat in st); the descriptor, or -errno. */
-static int open_regular_stat(int dirfd, const char *relpath, struct stat *st)
+static int open_regular_stat(const struct rk_sysfs *fs, const char *relpath, struct stat *st)
 {
-	int fd = openat(dirfd, relpath, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	int fd = tree_open(fs, relpath, O_RDONLY | O_NONBLOCK | O_NOCTTY);
 	int err;
 
 	if (fd < 0)
-		return -errno;
+		return fd;
 	err = fstat(fd, st) != 0 ? -errno : check_regular(st);
 	if (err) {
 		close(fd);
@@ -127,21 +228,20 @@ static int open_regular_stat(int dirfd, const char *relpath, struct stat *st)
 	return fd;
 }
 
-static int open_regular(int dirfd, const char *relpath)
+static int open_regular(const struct rk_sysfs *fs, const char *relpath)
 {
 	struct stat st;
 
-	return open_regular_stat(dirfd, relpath, &st);
+	return open_regular_stat(fs, relpath, &st);
 }
 
 /* Without opening it: is relpath a regular file? 0 or -errno. */
-static int check_regular_at(int dirfd, const char *relpath)
+static int check_regular_at(const struct rk_sysfs *fs, const char *relpath)
 {
 	struct stat st;
+	int err = tree_stat(fs, relpath, &st);
 
-	if (fstatat(dirfd, relpath, &st, 0) != 0)
-		return -errno;
-	return check_regular(&st);
+	return err ? err : check_regular(&st);
 }
 
 int rk_attr_open(struct rk_sysfs *fs, const char *relpath, struct rk_attr *attr)
@@ -153,13 +253,13 @@ int rk_attr_open(struct rk_sysfs *fs, const char *relpath, struct rk_attr *attr)
 	attr->path = NULL;
 	attr->warned = false;
 	if (fs->fds_open < fs->fd_budget) {
-		fd = open_regular_stat(fs->root_fd, relpath, &st);
+		fd = open_regular_stat(fs, relpath, &st);
 		if (fd < 0)
 			return fd;
 		fs->fds_open++;
 		attr->dev = st.st_dev;
 		attr->ino = st.st_ino;
-	} else if ((err = check_regular_at(fs->root_fd, relpath)) != 0) {
+	} else if ((err = check_regular_at(fs, relpath)) != 0) {
 		return err;
 	} else {
 		note_fallback(fs);
@@ -178,7 +278,7 @@ static bool still_the_same(const struct rk_sysfs *fs, const struct rk_attr *attr
 {
 	struct stat st;
 
-	return fstatat(fs->root_fd, attr->path, &st, 0) == 0 && S_ISREG(st.st_mode) &&
+	return tree_stat(fs, attr->path, &st) == 0 && S_ISREG(st.st_mode) &&
 	       st.st_dev == attr->dev && st.st_ino == attr->ino;
 }
 
@@ -192,7 +292,7 @@ int rk_attr_recheck(struct rk_sysfs *fs, struct rk_attr *attr)
 	close(attr->fd);
 	fs->fds_open--;
 	attr->fd = -1;
-	fd = open_regular_stat(fs->root_fd, attr->path, &st);
+	fd = open_regular_stat(fs, attr->path, &st);
 	if (fd < 0)
 		return fd;
 	fs->fds_open++;
@@ -232,7 +332,7 @@ static ssize_t read_fd(int fd, char *buf, size_t size)
 
 ssize_t rk_sysfs_read(struct rk_sysfs *fs, const char *relpath, char *buf, size_t size)
 {
-	int fd = open_regular(fs->root_fd, relpath);
+	int fd = open_regular(fs, relpath);
 	ssize_t len;
 
 	if (fd < 0)
@@ -273,17 +373,21 @@ void rk_attr_warn_once(struct rk_attr *attr, const char *problem, const char *te
 
 bool rk_sysfs_exists(struct rk_sysfs *fs, const char *relpath)
 {
-	return faccessat(fs->root_fd, relpath, F_OK, 0) == 0;
+	struct stat st;
+
+	if (!fs->reldir)
+		return faccessat(fs->root_fd, relpath, F_OK, 0) == 0;
+	return tree_stat(fs, relpath, &st) == 0;
 }
 
 int rk_sysfs_link_name(struct rk_sysfs *fs, const char *relpath, char *buf, size_t size)
 {
 	char target[4096];
-	ssize_t len = readlinkat(fs->root_fd, relpath, target, sizeof(target) - 1);
+	ssize_t len = tree_readlink(fs, relpath, target, sizeof(target) - 1);
 	const char *base;
 
 	if (len < 0)
-		return -errno;
+		return (int)len;
 	target[len] = '\0';
 	while (len > 1 && target[len - 1] == '/')
 		target[--len] = '\0';
@@ -320,7 +424,7 @@ static int append_name(char ***names, size_t *count, size_t *cap, const char *na
 
 int rk_sysfs_list(struct rk_sysfs *fs, const char *reldir, char ***names, size_t *count)
 {
-	int fd = openat(fs->root_fd, reldir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = tree_open(fs, reldir, O_RDONLY | O_DIRECTORY);
 	size_t cap = 0;
 	struct dirent *entry;
 	DIR *dir;
@@ -329,7 +433,7 @@ int rk_sysfs_list(struct rk_sysfs *fs, const char *reldir, char ***names, size_t
 	*names = NULL;
 	*count = 0;
 	if (fd < 0)
-		return -errno;
+		return fd;
 	dir = fdopendir(fd);
 	if (!dir) {
 		err = -errno;

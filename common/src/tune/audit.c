@@ -227,13 +227,10 @@ static void write_udev_rules(struct tune_ctx *ctx)
 	tune_text_free(&text);
 }
 
+/* The RDMA devices under R/sys, every path resolved inside the root R. */
 static void open_devices(struct tune_ctx *ctx)
 {
-	char sys[4096];
-
-	if (tune_path(ctx->root, "sys", sys, sizeof(sys)) != 0)
-		return;
-	if (rk_host_open(sys, &ctx->host) != 0)
+	if (rk_host_open_in_root(ctx->root, "sys", &ctx->host) != 0)
 		ctx->host = NULL; /* no RDMA devices: host-wide checks still run */
 	else
 		rk_host_refresh(ctx->host);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
-/* Paths resolved inside the tune root: every component, symlinks included, is resolved as if the
- * root were "/", so an absolute or ".."-climbing link in an image never leads outside it. */
-#ifndef RDMAKIT_TUNE_ROOTFS_H
-#define RDMAKIT_TUNE_ROOTFS_H
+/* Paths resolved inside a root (tune's --root, and the sysfs tree tune audits under it): every
+ * component, symlinks included, is resolved as if the root were "/", so an absolute or
+ * ".."-climbing link in an image never leads outside it. */
+#ifndef RDMAKIT_ROOTFS_H
+#define RDMAKIT_ROOTFS_H
 
 #include <stddef.h>
 #include <sys/stat.h>
@@ -13,6 +14,12 @@ int rootfs_open(const char *root, const char *relpath, int flags, mode_t mode);
 
 /** Open relpath inside the directory rootfd (same rules, by hand, as before Linux 5.6). */
 int rootfs_walk(int rootfd, const char *relpath, int flags, mode_t mode);
+
+/** Open relpath inside the directory rootfd: openat2, or the walk by hand; fd or -errno. */
+int rootfs_openat(int rootfd, const char *relpath, int flags, mode_t mode);
+
+/** Open the directory that holds relpath inside rootfd and copy its last component to name. */
+int rootfs_openat_parent(int rootfd, const char *relpath, char *name, size_t size);
 
 /** Open the directory that holds relpath inside root and copy its last component to name. */
 int rootfs_open_parent(const char *root, const char *relpath, char *name, size_t size);

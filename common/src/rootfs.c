@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
-/* Paths inside the tune root: openat2(RESOLVE_IN_ROOT), or on kernels before 5.6 a walk by hand
+/* Paths inside a root: openat2(RESOLVE_IN_ROOT), or on kernels before 5.6 a walk by hand
  * that follows each link inside the root (an absolute target restarts at the root, ".." stops
  * there) and gives up after ROOTFS_MAX_LINKS links. */
 #include "rootfs.h"
@@ -177,29 +177,36 @@ static int open_in_root(int rootfd, const char *relpath, int flags, mode_t mode)
 	return fd < 0 ? -errno : (int)fd;
 }
 
-int rootfs_open(const char *root, const char *relpath, int flags, mode_t mode)
+int rootfs_openat(int rootfd, const char *relpath, int flags, mode_t mode)
 {
 	const char *rel = relpath + strspn(relpath, "/");
+	int fd = open_in_root(rootfd, rel[0] ? rel : ".", flags, mode);
+
+	if (fd == -ENOSYS || fd == -EPERM)
+		fd = rootfs_walk(rootfd, rel, flags, mode);
+	return fd;
+}
+
+int rootfs_open(const char *root, const char *relpath, int flags, mode_t mode)
+{
 	int rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC), fd;
 
 	if (rootfd < 0)
 		return -errno;
-	fd = open_in_root(rootfd, rel[0] ? rel : ".", flags, mode);
-	if (fd == -ENOSYS || fd == -EPERM)
-		fd = rootfs_walk(rootfd, rel, flags, mode);
+	fd = rootfs_openat(rootfd, relpath, flags, mode);
 	close(rootfd);
 	return fd;
 }
 
-int rootfs_open_parent(const char *root, const char *relpath, char *name, size_t size)
+/* The directory part of relpath into dir and its last component into name; -errno. */
+static int split_parent(const char *relpath, char *dir, size_t dir_size, char *name, size_t size)
 {
-	char dir[ROOTFS_MAX_PATH];
 	size_t len = strlen(relpath);
 	const char *slash;
 
 	while (len > 0 && relpath[len - 1] == '/')
 		len--;
-	if (len >= sizeof(dir))
+	if (len >= dir_size)
 		return -ENAMETOOLONG;
 	memcpy(dir, relpath, len);
 	dir[len] = '\0';
@@ -209,7 +216,23 @@ int rootfs_open_parent(const char *root, const char *relpath, char *name, size_t
 	if (!name[0] || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
 		return -EINVAL;
 	dir[slash ? (size_t)(slash - dir) : 0] = '\0';
-	return rootfs_open(root, dir, O_PATH | O_DIRECTORY, 0);
+	return 0;
+}
+
+int rootfs_openat_parent(int rootfd, const char *relpath, char *name, size_t size)
+{
+	char dir[ROOTFS_MAX_PATH];
+	int err = split_parent(relpath, dir, sizeof(dir), name, size);
+
+	return err ? err : rootfs_openat(rootfd, dir, O_PATH | O_DIRECTORY, 0);
+}
+
+int rootfs_open_parent(const char *root, const char *relpath, char *name, size_t size)
+{
+	char dir[ROOTFS_MAX_PATH];
+	int err = split_parent(relpath, dir, sizeof(dir), name, size);
+
+	return err ? err : rootfs_open(root, dir, O_PATH | O_DIRECTORY, 0);
 }
 
 int rootfs_stat(const char *root, const char *relpath, struct stat *st)
