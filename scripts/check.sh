@@ -8,8 +8,9 @@
 #                                (valgrind cannot run ASan programs; the normal build has them)
 #                                and so are the package builds and scripts/build-matrix.sh
 #                                (label packaging: they build from the tree, never from this
-#                                build), and the Zabbix template's test (label zabbix: it
-#                                checks the template, which no build changes)
+#                                build)
+# Neither run takes the Zabbix template's test (label zabbix): it is timing-bound and failed
+# under load (issue 19); run it on its own with: ctest --test-dir build -L zabbix
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 # Warnings are errors here, and the tests crash-test tune through its test hooks.
@@ -19,7 +20,7 @@ case "${1:-}" in
 "")
 	build=${BUILD_DIR:-$top/build}
 	BUILD_DIR=$build "$top/scripts/build.sh" $ci_flags
-	set --
+	set -- -LE zabbix
 	;;
 --sanitize)
 	build=${SANITIZE_BUILD_DIR:-$top/build-sanitize}
