@@ -6,9 +6,9 @@
 
 #include "rdmakit/sysfs.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/openat2.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -329,58 +329,8 @@ int rootfs_rename(const char *root, const char *from, const char *to)
 	return err;
 }
 
-static int compare_names(const void *a, const void *b)
-{
-	return strverscmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int read_names(DIR *dir, char ***names, size_t *count)
-{
-	size_t cap = 0;
-	struct dirent *entry;
-
-	while ((entry = readdir(dir)) != NULL) {
-		if (entry->d_name[0] == '.')
-			continue;
-		if (*count == cap) {
-			char **bigger = realloc(*names, (cap ? cap * 2 : 16) * sizeof(**names));
-
-			if (!bigger)
-				return -ENOMEM;
-			*names = bigger;
-			cap = cap ? cap * 2 : 16;
-		}
-		(*names)[*count] = strdup(entry->d_name);
-		if (!(*names)[*count])
-			return -ENOMEM;
-		(*count)++;
-	}
-	return 0;
-}
-
 int rootfs_list(const char *root, const char *reldir, char ***names, size_t *count)
 {
-	int fd = rootfs_open(root, reldir, O_RDONLY | O_DIRECTORY, 0), err;
-	DIR *dir;
-
-	*names = NULL;
-	*count = 0;
-	if (fd < 0)
-		return fd;
-	dir = fdopendir(fd);
-	if (!dir) {
-		err = -errno;
-		close(fd);
-		return err;
-	}
-	err = read_names(dir, names, count);
-	closedir(dir);
-	if (err) {
-		rk_names_free(*names, *count);
-		*names = NULL;
-		*count = 0;
-	} else if (*count) {
-		qsort(*names, *count, sizeof(**names), compare_names);
-	}
-	return err;
+	return rk_names_of_dir_fd(rootfs_open(root, reldir, O_RDONLY | O_DIRECTORY, 0), names,
+				  count);
 }

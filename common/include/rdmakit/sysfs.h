@@ -72,7 +72,11 @@ int rk_sysfs_link_name(struct rk_sysfs *fs, const char *relpath, char *buf, size
 /** Sorted (mlx5_2 before mlx5_10) entry names of a directory; free with rk_names_free. */
 int rk_sysfs_list(struct rk_sysfs *fs, const char *reldir, char ***names, size_t *count);
 
-/** Free a list returned by rk_sysfs_list. */
+/** The same list of the directory open at fd (consumed, closed in every case); fd < 0 is
+ * returned as the error. */
+int rk_names_of_dir_fd(int fd, char ***names, size_t *count);
+
+/** Free a list returned by rk_sysfs_list or rk_names_of_dir_fd. */
 void rk_names_free(char **names, size_t count);
 
 /** Parse a whole decimal or 0x-prefixed hex number; -EINVAL or -ERANGE. */

@@ -422,9 +422,8 @@ static int append_name(char ***names, size_t *count, size_t *cap, const char *na
 	return 0;
 }
 
-int rk_sysfs_list(struct rk_sysfs *fs, const char *reldir, char ***names, size_t *count)
+int rk_names_of_dir_fd(int fd, char ***names, size_t *count)
 {
-	int fd = tree_open(fs, reldir, O_RDONLY | O_DIRECTORY);
 	size_t cap = 0;
 	struct dirent *entry;
 	DIR *dir;
@@ -455,6 +454,11 @@ int rk_sysfs_list(struct rk_sysfs *fs, const char *reldir, char ***names, size_t
 	if (*count)
 		qsort(*names, *count, sizeof(**names), compare_names);
 	return 0;
+}
+
+int rk_sysfs_list(struct rk_sysfs *fs, const char *reldir, char ***names, size_t *count)
+{
+	return rk_names_of_dir_fd(tree_open(fs, reldir, O_RDONLY | O_DIRECTORY), names, count);
 }
 
 void rk_names_free(char **names, size_t count)
