@@ -20,6 +20,11 @@ MAD_PROBE = os.environ.get("MAD_PROBE", os.path.join(HERE, "..", "..", "build", 
                                                      "mad_probe"))
 BOUND_S = 20  # a sweep here takes about 0.1 s; the bound leaves room for a loaded machine
 MAX_PER_AGENT = 16  # RK_MAD_MAX_PER_AGENT (rdmakit/mad.h)
+# ibsim's umad shim can still deadlock with hundreds of MADs in flight when its client is slow
+# (its send holds the lock its receiver thread needs: tests/sim/README.md): an ASan build of
+# rdmakit is, and stalled there once in a clean-clone CI run. The large windows are asserted
+# in the normal build; the sanitized one runs the rest of this file.
+SANITIZED = os.environ.get("RDMAKIT_SANITIZED") == "1"
 # what the MADs of the sweep itself add to between two sweeps
 TRAFFIC = {"port_xmit_data", "port_rcv_data", "port_xmit_packets", "port_rcv_packets"}
 SET = {("Leaf1", 3, "symbol_error"): 5, ("Leaf2", 1, "link_downed"): 7,
@@ -72,6 +77,8 @@ class LargeWindow(simlib.SimTestCase):
             self.assertEqual(counters(base)[(node, port)][counter], value)
         for window in (512, 4096):
             with self.subTest(window=window):
+                if SANITIZED:
+                    self.skipTest("ibsim's shim deadlocks under a slow (ASan) client")
                 doc, elapsed = self.sweep(window)
                 self.assertLess(elapsed, BOUND_S)
                 self.assertEqual(doc["failed"], [])
