@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "rdmakit/rdma_stack.h"
 
-#include <dirent.h>
+#include "rdmakit/sysfs.h"
+
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,27 +11,21 @@
 #include <unistd.h>
 
 /* Entries of dir/sub whose name starts with prefix ("" counts all but dot entries). Through
- * openat and fdopendir: ibsim's shim wraps open and opendir, and its first call connects. */
+ * openat and fdopendir (rk_names_of_dir_fd): ibsim's shim wraps open and opendir, and its first
+ * call connects. */
 static unsigned count_entries(const char *dir, const char *sub, const char *prefix)
 {
-	char path[512];
+	char path[512], **names;
 	unsigned count = 0;
-	struct dirent *entry;
-	DIR *listing;
-	int fd;
+	size_t n;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, sub);
-	fd = openat(AT_FDCWD, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	listing = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!listing) {
-		if (fd >= 0)
-			close(fd);
+	if (rk_names_of_dir_fd(openat(AT_FDCWD, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC), &names,
+			       &n) != 0)
 		return 0;
-	}
-	while ((entry = readdir(listing)) != NULL)
-		if (entry->d_name[0] != '.' && strncmp(entry->d_name, prefix, strlen(prefix)) == 0)
-			count++;
-	closedir(listing);
+	for (size_t i = 0; i < n; i++)
+		count += strncmp(names[i], prefix, strlen(prefix)) == 0;
+	rk_names_free(names, n);
 	return count;
 }
 
