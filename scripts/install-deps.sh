@@ -17,7 +17,7 @@ packages="
   gnuplot-nox cpio
   graphviz
   zabbix-server-pgsql zabbix-frontend-php php-pgsql php-cli php8.2-cgi php-gd php-bcmath
-  php-mbstring php-xml php-ldap postgresql libsnmp-perl
+  php-mbstring php-xml php-ldap postgresql libsnmp-perl snmptt
 "
 
 missing=""

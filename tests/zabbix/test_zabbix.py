@@ -6,13 +6,15 @@ interface is a private snmpd with rdmakit-agentx on a copy of the ib-hdr fixture
 check that no item is unsupported, that every port is named by device and port, that the
 values equal the fixture's, that a port going down raises its problem within two polling
 intervals and resolves with an OK event (and a link going down physically is one problem),
-that a finding does the same, and that a trap reaches its trap item through snmptrapd, with
-and without RDMAKIT-MIB loaded there. A second host runs the subagent in fabric and SM mode
+that a finding does the same, and that a trap reaches its trap item through snmptrapd and
+SNMPTT, and through snmptrapd and a receiver in zabbix_trap_receiver.pl's format, each with
+and without RDMAKIT-MIB loaded there; and that a subagent restart with a device added keeps
+every item. A second host runs the subagent in fabric and SM mode
 on an ibsim fabric with two OpenSMs: nothing unsupported there either, the SM and fabric
 items discovered from rdmakitServedModes, and the master OpenSM stopped gives one problem.
 
 ctest test zabbix_template (label zabbix). It needs root and the packages that
-scripts/install-deps.sh installs (PostgreSQL, zabbix-server-pgsql, PHP); without them it
+scripts/install-deps.sh installs (PostgreSQL, zabbix-server-pgsql, PHP, SNMPTT); without them it
 exits 77 (skipped)."""
 import gzip
 import json
@@ -35,8 +37,10 @@ sys.path.insert(0, os.path.join(TOP, "tests", "sim"))
 import simlib  # noqa: E402
 
 PACKAGES = ["zabbix-server-pgsql", "zabbix-frontend-php", "php-pgsql", "php-cli", "php8.2-cgi",
-            "php-gd", "php-bcmath", "php-mbstring", "php-xml", "php-ldap", "postgresql"]
+            "php-gd", "php-bcmath", "php-mbstring", "php-xml", "php-ldap", "postgresql",
+            "snmptt", "libsnmp-perl"]
 TEMPLATE = os.path.join(TOP, "packaging", "zabbix", "rdmakit_snmp.yaml")
+SNMPTT = "/usr/sbin/snmptt"
 TRAPHANDLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "traphandle.py")
 INTERVAL = 2  # seconds between polls of the test host's items ({$RDMAKIT.INTERVAL})
 FRONTEND_CONF = "/etc/zabbix/zabbix.conf.php"
@@ -179,27 +183,68 @@ class Zabbix:
             os.unlink(FRONTEND_CONF)
 
 
+SNMPTT_INI = """[General]
+mode = standalone
+multiple_event = 0
+dns_enable = 0
+net_snmp_perl_enable = {perl}
+translate_trap_oid_format = 2
+translate_varname_oid_format = 2
+date_time_format = %H:%M:%S %Y/%m/%d
+[Logging]
+stdout_enable = 0
+log_enable = 1
+log_format = $Fz
+log_file = {trapper_file}
+syslog_enable = 0
+syslog_system_enable = 0
+[TrapFiles]
+snmptt_conf_files = <<END
+{conf}
+END
+"""
+# Zabbix's documented SNMPTT rule: every trap, as "ZBXTRAP <agent address>" and then the
+# notification's OID and every varbind (named when the MIB is loaded, numeric when not).
+SNMPTT_CONF = 'EVENT any .* "any trap" Normal\nFORMAT ZBXTRAP $aA $O $+*\n'
+
+
 class Trapd:
-    """A private snmptrapd whose traphandle appends every trap to Zabbix's trapper file;
-    mibs is the -m list (with -M MIBDIRS) or None for no MIB at all, as on a stock Debian
+    """A private snmptrapd that hands every trap to Zabbix's trapper file, through one of the
+    two receivers: "snmptt" (Debian's SNMPTT in standalone mode, one of the two routes
+    Zabbix documents) or "receiver" (tests/zabbix/traphandle.py, which writes the format of
+    the other route, zabbix_trap_receiver.pl, that Debian does not ship). mib is True for
+    RDMAKIT-MIB loaded (with -M MIBDIRS) or False for no MIB at all, as on a stock Debian
     where RDMAKIT-MIB's imports are missing."""
 
-    def __init__(self, workdir, port, trapper_file, mibs):
+    def __init__(self, workdir, port, trapper_file, mib, receiver):
         self.port = port
         os.makedirs(workdir)
+        if receiver == "snmptt":
+            ini = os.path.join(workdir, "snmptt.ini")
+            rules = os.path.join(workdir, "snmptt.conf")
+            with open(rules, "w") as f:
+                f.write(SNMPTT_CONF)
+            with open(ini, "w") as f:
+                f.write(SNMPTT_INI.format(perl=int(mib), trapper_file=trapper_file,
+                                          conf=rules))
+            handler = f"{SNMPTT} --ini={ini}"
+            numeric = ["-On"]  # what SNMPTT expects: it translates with its own MIBs
+        else:
+            numeric = []
+            handler = f"{sys.executable} {TRAPHANDLE} {trapper_file}"
         conf = os.path.join(workdir, "snmptrapd.conf")
         with open(conf, "w") as f:
-            f.write("disableAuthorization yes\n"
-                    f"traphandle default {sys.executable} {TRAPHANDLE} {trapper_file}\n")
+            f.write(f"disableAuthorization yes\ntraphandle default {handler}\n")
         empty = os.path.join(workdir, "no-mibs")
         os.makedirs(empty)
-        mib_args = ["-M", MIBDIRS, "-m", mibs] if mibs else ["-M", empty, "-m", "ALL"]
+        mib_args = ["-M", MIBDIRS, "-m", "RDMAKIT-MIB"] if mib else ["-M", empty, "-m", "ALL"]
         log = os.path.join(workdir, "snmptrapd.log")
-        trap_env = env(workdir)
-        trap_env.pop("MIBS")
-        trap_env.pop("MIBDIRS")
+        trap_env = env(workdir)  # SNMPTT's Perl SNMP module reads MIBS and MIBDIRS
+        if not mib:
+            trap_env.pop("MIBS")
+            trap_env.pop("MIBDIRS")
         self.proc = subprocess.Popen(
-            ["snmptrapd", "-f", "-C", "-c", conf, "-Lf", log, *mib_args,
+            ["snmptrapd", "-f", "-C", "-c", conf, "-Lf", log, *mib_args, *numeric,
              f"udp:127.0.0.1:{port}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             env=trap_env)
         wait_for(lambda: os.path.exists(log) and "NET-SNMP" in read_text(log), 10,
@@ -222,10 +267,10 @@ class Lab:
         self.trapper_file = os.path.join(self.tmp, "zabbix_traps.tmp")
         open(self.trapper_file, "w").close()
         os.chmod(self.trapper_file, 0o644)
-        self.trapds = [Trapd(os.path.join(self.tmp, "trapd-mib"), free_port(41),
-                             self.trapper_file, "RDMAKIT-MIB"),
-                       Trapd(os.path.join(self.tmp, "trapd-nomib"), free_port(42),
-                             self.trapper_file, None)]
+        self.trapds = [Trapd(os.path.join(self.tmp, f"trapd-{receiver}-{mib}"),
+                             free_port(41 + n), self.trapper_file, mib, receiver)
+                       for n, (receiver, mib) in enumerate(
+                           (r, m) for r in ("receiver", "snmptt") for m in (True, False))]
         sinks = "".join(f"trap2sink 127.0.0.1:{t.port} public\n" for t in self.trapds)
         self.state = os.path.join(self.tmp, "agentx-state")  # the subagent's index map
         os.makedirs(self.state)
@@ -547,22 +592,30 @@ def polls_between(key, since, event):
 
 
 class Traps(unittest.TestCase):
-    def test_a_trap_reaches_its_item_with_and_without_the_mib(self):
+    def test_a_trap_reaches_its_item_through_both_receivers_with_and_without_the_mib(self):
         port = "class/infiniband/mlx5_1/ports/1/"
         changes = {port + "phys_state": "3: Disabled", port + "state": "1: DOWN"}
         good = {path: read_fixture(path) for path in changes}
         for path, bad in changes.items():
             write_attr(LAB.root, path, bad)
-        # One trap, two receivers: snmptrapd with RDMAKIT-MIB and one without any MIB.
+        # One trap, four receivers: zabbix_trap_receiver.pl's format and SNMPTT, each from an
+        # snmptrapd with RDMAKIT-MIB and from one without any MIB.
         port_state = ("SNMPv2-SMI::snmpModules.1.1.4.1.0 RDMAKIT-MIB::rdmakitPortStateChange\n"
                       "RDMAKIT-MIB::rdmakitDeviceName.2 mlx5_1",
                       "iso.3.6.1.6.3.1.1.4.1.0 iso.3.6.1.4.1.8072.9999.9999.42.0.3\n"
-                      'iso.3.6.1.4.1.8072.9999.9999.42.1.2.1.1.90.2 "mlx5_1"')
+                      'iso.3.6.1.4.1.8072.9999.9999.42.1.2.1.1.90.2 "mlx5_1"',
+                      # SNMPTT: one line, "OID name:value ..." (Zabbix strips "ZBXTRAP address")
+                      " RDMAKIT-MIB::rdmakitPortStateChange RDMAKIT-MIB::rdmakitDeviceName.2:mlx5_1 ",
+                      " .1.3.6.1.4.1.8072.9999.9999.42.0.3 "
+                      ".1.3.6.1.4.1.8072.9999.9999.42.1.2.1.1.90.2:mlx5_1 ")
+        finding = ("RDMAKIT-MIB::rdmakitFindingRaised\nRDMAKIT-MIB::rdmakitFindingCode.",
+                   "iso.3.6.1.4.1.8072.9999.9999.42.0.1\n", '"PORT_DISABLED"',
+                   " RDMAKIT-MIB::rdmakitFindingRaised RDMAKIT-MIB::rdmakitFindingCode.",
+                   " .1.3.6.1.4.1.8072.9999.9999.42.0.1 .1.3.6.1.4.1.8072.9999.9999.42.",
+                   ":PORT_DISABLED ")
         try:
             self.wait_for_trap("rdmakitPortStateChange", port_state)
-            self.wait_for_trap("rdmakitFindingRaised", (
-                "RDMAKIT-MIB::rdmakitFindingRaised\nRDMAKIT-MIB::rdmakitFindingCode.",
-                "iso.3.6.1.4.1.8072.9999.9999.42.0.1\n", '"PORT_DISABLED"'))
+            self.wait_for_trap("rdmakitFindingRaised", finding)
         finally:
             for path, text in good.items():
                 write_attr(LAB.root, path, text)
@@ -575,7 +628,7 @@ class Traps(unittest.TestCase):
             return "\n".join(h["value"] for h in LAB.zbx.call("history.get", {
                 "itemids": itemid, "history": 2, "output": "extend"}))
         try:
-            wait_for(lambda: all(t in history() for t in texts), 60, f"{name}, both ways")
+            wait_for(lambda: all(t in history() for t in texts), 60, f"{name}, all four ways")
         except AssertionError:
             self.fail(f"{texts} not all in the history of {key}:\n{history()[-3000:]}")
 
