@@ -64,6 +64,11 @@ static int set_hw_counters(struct cd_config *config, const oconfig_item_t *item,
 	return cd_key_bool(item, shown, &config->hw_counters);
 }
 
+static int set_rescan(struct cd_config *config, const oconfig_item_t *item, const char *shown)
+{
+	return cd_key_setting(item, shown, RK_SETTING_RESCAN_S, &config->rescan);
+}
+
 static int set_notifications(struct cd_config *config, const oconfig_item_t *item,
 			     const char *shown)
 {
@@ -95,9 +100,13 @@ static int add_hw_counter(struct cd_config *config, const oconfig_item_t *item, 
 
 /* Host-mode keys; the fabric and SM keys are in cd_config_fabric.c. */
 static const struct cd_key keys[] = {
-    {"SysfsRoot", set_sysfs_root},	     {"Port", add_port},
-    {"IgnoreSelected", set_ignore_selected}, {"HwCounters", set_hw_counters},
-    {"HwCounter", add_hw_counter},	     {"Notifications", set_notifications},
+    {"SysfsRoot", set_sysfs_root},
+    {"Port", add_port},
+    {"IgnoreSelected", set_ignore_selected},
+    {"HwCounters", set_hw_counters},
+    {"HwCounter", add_hw_counter},
+    {"Notifications", set_notifications},
+    {"Rescan", set_rescan},
 };
 
 static const struct cd_key *host_keys(size_t *count)
@@ -170,6 +179,7 @@ int cd_config_init(struct cd_config *config)
 {
 	memset(config, 0, sizeof(*config));
 	config->hw_counters = true;
+	config->rescan = RK_RESCAN_DEFAULT_S;
 	config->sysfs_root = strdup("/sys");
 	cd_fabric_config_init(&config->fabric);
 	cd_tune_config_init(&config->tune);

@@ -53,6 +53,7 @@ struct cd_config {
 	char *sysfs_root;      /* SysfsRoot, default "/sys" */
 	struct cd_ports ports; /* Port, IgnoreSelected */
 	bool hw_counters;      /* HwCounters, default true */
+	double rescan;	       /* Rescan, seconds (default RK_RESCAN_DEFAULT_S) */
 	char **hw_names;       /* HwCounter entries: only these driver counters when any */
 	size_t hw_count;
 	bool notifications; /* Notifications, default false */

@@ -9,7 +9,6 @@
 #include "rdmakit/watch.h"
 
 /* Seconds between looks for new devices; a vanished one is looked for at every read. */
-#define RESCAN_PERIOD 60.0
 
 struct cd_host {
 	const struct cd_config *config;
@@ -78,7 +77,7 @@ int cd_host_start(const struct cd_config *config, struct cd_host **out)
 	if (!h)
 		return -ENOMEM;
 	h->config = config;
-	err = rk_watch_host_new(RESCAN_PERIOD, &h->watch);
+	err = rk_watch_host_new(config->rescan, &h->watch);
 	if (!err)
 		err = rk_host_open(config->sysfs_root, &h->host);
 	if (!err)
@@ -87,9 +86,12 @@ int cd_host_start(const struct cd_config *config, struct cd_host **out)
 		cd_host_stop(h);
 		return err;
 	}
-	if (h->host->ndevices == 0)
-		cd_log(LOG_INFO, "no RDMA device under %s: looking again every %.0f s",
-		       config->sysfs_root, RESCAN_PERIOD);
+	if (h->host->ndevices == 0 && config->rescan > 0)
+		cd_log(LOG_INFO, "no RDMA device under %s: looking again every %g s (Rescan)",
+		       config->sysfs_root, config->rescan);
+	else if (h->host->ndevices == 0)
+		cd_log(LOG_INFO, "no RDMA device under %s: looking again at every read",
+		       config->sysfs_root);
 	warn_unmatched_ports(h);
 	*out = h;
 	return 0;

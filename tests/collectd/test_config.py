@@ -16,13 +16,15 @@ IB_HDR = cdtest.fixture("ib-hdr")
 # (lines inside <Plugin rdmakit>, the error line the plugin must log)
 BAD = [
     ('Frobnicate 3', 'Frobnicate 3: unknown option (known: SysfsRoot, Port, IgnoreSelected, '
-                     'HwCounters, HwCounter, Notifications, Fabric, SubnetManager, '
+                     'HwCounters, HwCounter, Notifications, Rescan, Fabric, SubnetManager, '
                      'FabricInterval, FabricWindow, FabricTimeout, FabricPackets, NodeNameMap, '
                      'Rediscover, CA, CAPort, Tune, TuneInterval, TuneRoot, TuneProfile, '
                      'Probe, ProbeInterval, ProbeDevice)'),
     ('IgnoreSelected "maybe"', 'IgnoreSelected "maybe": expected true or false'),
     ('HwCounters 1', 'HwCounters 1: expected true or false'),
     ('Notifications true false', 'Notifications true false: expected true or false'),
+    ('Rescan -1', 'Rescan -1: expected a number of seconds from 0 (at every read) to 86400'),
+    ('Rescan "soon"', 'Rescan "soon": expected a number of seconds from 0 (at every read) to 86400'),
     ('Port "mlx5_0"', 'Port "mlx5_0": expected "DEVICE:PORT" (e.g. "mlx5_0:1") or a /regex/'),
     ('Port "mlx5_0:65536"', 'Port "mlx5_0:65536": expected "DEVICE:PORT"'),
     ('Port 1', 'Port 1: expected one string'),

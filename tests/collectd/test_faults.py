@@ -61,13 +61,13 @@ class HostileTree(unittest.TestCase):
 class ReplacedCounter(unittest.TestCase):
     def test_counter_file_replaced_by_a_fifo(self):
         """Issue 18: a counter file replaced by a FIFO under a running collectd was read through
-        the old descriptor forever. At the next look for devices (every 60 s) the file is
-        checked: the FIFO is named once, never waited on, and that counter is no longer
-        sent; every other value goes on."""
+        the old descriptor forever. At the next look for devices (every Rescan seconds: 2
+        here, 60 by default) the file is checked: the FIFO is named once, never waited on,
+        and that counter is no longer sent; every other value goes on."""
         tmp = tempfile.TemporaryDirectory()
         self.addCleanup(tmp.cleanup)
         root = cdtest.copy_fixture("ib-hdr", tmp.name)
-        with cdtest.Daemon(cdtest.plugin_block(SysfsRoot=root)) as daemon:
+        with cdtest.Daemon(cdtest.plugin_block(SysfsRoot=root, Rescan=2)) as daemon:
             self.assertEqual(daemon.start(), 0, daemon.start_output)
             cdtest.wait_for(lambda: daemon.last("mlx5_0-1", "derive-symbol_error"), 10,
                             "symbol_error sent")
@@ -75,7 +75,7 @@ class ReplacedCounter(unittest.TestCase):
             os.unlink(path)
             os.mkfifo(path)
             why = f"{PORT0}/counters/symbol_error: not a regular file"
-            cdtest.wait_for(lambda: why in daemon.log(), 75, "the FIFO noticed at a rescan")
+            cdtest.wait_for(lambda: why in daemon.log(), 10, "the FIFO noticed at a rescan")
             time.sleep(1.5)
             sent = len(daemon.rows("mlx5_0-1", "derive-symbol_error"))
             others = len(daemon.rows("mlx5_0-1", "gauge-state"))

@@ -22,7 +22,7 @@ static const char *const keys[] = {
     "Notifications", "Fabric",	      "SubnetManager",	"FabricInterval", "FabricWindow",
     "FabricTimeout", "FabricPackets", "NodeNameMap",	"Rediscover",	  "CA",
     "CAPort",	     "Unknown",	      "port",		"Probe",	  "ProbeInterval",
-    "ProbeDevice",
+    "ProbeDevice",   "Rescan",
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))

@@ -69,6 +69,8 @@ static void every_message_names_its_range(void **state)
 	    {RK_SETTING_CA_PORT, 255, "expected a port number from 1 to 254"},
 	    {RK_SETTING_TUNE_INTERVAL, 0.5, "expected a number of seconds from 1 to 604800"},
 	    {RK_SETTING_PROBE_INTERVAL, 86401, "expected a number of seconds from 1 to 86400"},
+	    {RK_SETTING_RESCAN_S, -0.5,
+	     "expected a number of seconds from 0 (at every read) to 86400"},
 	};
 	char msg[128];
 
@@ -142,7 +144,7 @@ static void unknown_setting(void **state)
 	(void)state;
 	assert_null(rk_limit_get(RK_SETTING_COUNT));
 	assert_int_equal(check(RK_SETTING_COUNT, 1, msg), -EINVAL);
-	assert_string_equal(msg, "unknown setting 10");
+	assert_string_equal(msg, "unknown setting 11");
 	assert_int_equal(check((enum rk_setting) - 1, 1, msg), -EINVAL);
 }
 

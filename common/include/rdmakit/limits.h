@@ -14,6 +14,7 @@
 #define RK_HELPER_DEADLINE_DEFAULT_S 600  /* the discovery helper's time to a whole answer */
 #define RK_TUNE_INTERVAL_DEFAULT_S   3600 /* between two tune audits of a daemon */
 #define RK_PROBE_INTERVAL_DEFAULT_S  300  /* between two loopback probes of a daemon */
+#define RK_RESCAN_DEFAULT_S	     60	  /* between two looks for new devices, ports, counters */
 
 #define RK_STRINGIFY_(x) #x
 #define RK_STRINGIFY(x)	 RK_STRINGIFY_(x)
@@ -30,6 +31,7 @@ enum rk_setting {
 	RK_SETTING_CA_PORT,	    /* -P, CAPort: 1 to 254 */
 	RK_SETTING_TUNE_INTERVAL,   /* TuneInterval: 1 to 604800 s */
 	RK_SETTING_PROBE_INTERVAL,  /* ProbeInterval, probe-interval: 1 to 86400 s */
+	RK_SETTING_RESCAN_S,	    /* Rescan: 0 (at every read) to 86400 s */
 	RK_SETTING_COUNT,
 };
 
