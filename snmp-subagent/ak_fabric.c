@@ -69,6 +69,15 @@ int ak_fabric_retune(struct ak_fabric_watch *watch, const struct ak_config *conf
 	return err;
 }
 
+int ak_fabric_reprobe(struct ak_fabric_watch *watch, const struct ak_config *config)
+{
+	int err = rk_watch_set_probe(watch->watch, config->probe.enabled);
+
+	if (!err)
+		watch->probe = config->probe.enabled;
+	return err;
+}
+
 static unsigned long passes_of(const struct rk_watch_snapshot *snap)
 {
 	return snap ? snap->passes[RK_WATCH_SWEEP] + snap->passes[RK_WATCH_SM] : 0;

@@ -19,7 +19,7 @@
 struct ak_fabric_watch {
 	bool ports, sm;			/* what is watched; neither: fabric mode is off */
 	atomic_bool tune;		/* the host's tuning is audited too (a reload changes it) */
-	bool probe;			/* the loopback probe runs too */
+	atomic_bool probe;		/* the loopback probe runs too (a reload changes it) */
 	struct rk_watch *watch;		/* also when nothing is (tune mode may start at a reload) */
 	struct rk_watch_snapshot *snap; /* the last one taken (held), NULL before */
 	struct rk_watch_events events[RK_WATCH_JOBS]; /* of the last take */
@@ -47,6 +47,10 @@ void ak_fabric_update(struct ak_fabric_watch *watch, const struct ak_config *con
 /** Apply a reloaded config's tune mode, root and profile: the next audit starts now (tune off:
  * the last audit's findings clear); -errno (the old audit goes on). */
 int ak_fabric_retune(struct ak_fabric_watch *watch, const struct ak_config *config);
+
+/** Apply a reloaded config's probe on or off: the next round starts now (off: its outcomes and
+ * findings clear); -errno (the probe stays as it was). */
+int ak_fabric_reprobe(struct ak_fabric_watch *watch, const struct ak_config *config);
 
 /** Take the engine's latest snapshot and events; true when a sweep or SM query answered since
  * the last take (the SM and fabric tables are to be built again). */

@@ -80,7 +80,7 @@ static void usage(FILE *out)
 	    "The config file takes the same settings as \"key value\" lines: agentx-socket,\n"
 	    "sysfs-root, refresh, expect-rate, pidfile, user, state-dir; and tune, tune-interval,\n"
 	    "tune-root, tune-profile for the audit of the host's tuning. SIGHUP rereads it and\n"
-	    "applies refresh, expect-rate, the intervals and the tune settings at once.\n");
+	    "applies refresh, expect-rate, the intervals, probe and the tune settings at once.\n");
 }
 
 /* The setting a command-line option stands for, or NULL. */
@@ -264,10 +264,9 @@ static int reread_config(const struct ak_args *args, struct ak_config *fresh)
 /* The keys a reload applies at once, then (from AK_MODE_KEYS) the modes it leaves as they are:
  * every other key changes only at a restart too. */
 static const char *const reload_keys[] = {
-    "refresh",	     "expect-rate", "fabric-interval", "probe-interval", "tune",
-    "tune-interval", "tune-root",   "tune-profile",    "fabric",	 "sm",
-    "probe",	     NULL};
-#define AK_MODE_KEYS (reload_keys + 8)
+    "refresh",	     "expect-rate", "fabric-interval", "probe-interval", "probe", "tune",
+    "tune-interval", "tune-root",   "tune-profile",    "fabric",	 "sm",	  NULL};
+#define AK_MODE_KEYS (reload_keys + 9)
 
 /* The keys that change only at a restart: the modes (on a line of their own, with why), then
  * the others (the socket, the paths, the local port, the engine's MAD settings). */
@@ -283,13 +282,25 @@ static void log_restart_keys(const char *path, const struct ak_config *fresh,
 			used += (size_t)snprintf(keys + used, sizeof(keys) - used, "%s%s",
 						 used ? ", " : "", *key);
 	if (used)
-		snmp_log(
-		    LOG_WARNING,
-		    "%s: %s change only at a restart: the umad port and the probe's view of the "
-		    "host are opened at the start, before privileges drop\n",
-		    path, keys);
+		snmp_log(LOG_WARNING,
+			 "%s: %s change only at a restart: the umad port is opened at the start, "
+			 "before privileges drop\n",
+			 path, keys);
 	if (ak_config_changed_keys(fresh, running, reload_keys, keys, sizeof(keys)) > 0)
 		snmp_log(LOG_WARNING, "%s: %s change only at a restart\n", path, keys);
+}
+
+/* Probe on or off: the next round starts now; false when it could not. */
+static bool reprobe(const char *path, struct ak_fabric_watch *fabric, const struct ak_config *fresh)
+{
+	int err = ak_fabric_reprobe(fabric, fresh);
+
+	if (err) {
+		snmp_log(LOG_ERR, "%s: probe is not reloaded: %s\n", path, strerror(-err));
+		return false;
+	}
+	snmp_log(LOG_INFO, "%s: probe %s from now on\n", path, fresh->probe.enabled ? "yes" : "no");
+	return true;
 }
 
 /* The tune mode, root and profile of fresh become the running ones (the root's string moves over).
@@ -321,8 +332,9 @@ static bool retune(const char *path, struct ak_fabric_watch *fabric, const struc
 }
 
 /* SIGHUP: reread the config, checked as at the start (with errors, none of it applies); the
- * refresh settings, the intervals (from the start of each job's last pass) and the tune mode,
- * root and profile (an audit at once) apply now, the others at a restart. */
+ * refresh settings, the intervals (from the start of each job's last pass), probe on or off and
+ * the tune mode, root and profile (a round or an audit at once) apply now, the others at a
+ * restart. */
 static void reload(const struct ak_args *args, struct ak_config *running,
 		   struct ak_refresher *refresher)
 {
@@ -348,6 +360,9 @@ static void reload(const struct ak_args *args, struct ak_config *running,
 		    path, fresh.fabric_interval, fresh.probe.interval, fresh.tune_interval);
 	if (ak_tune_same_audit(&fresh, running) || retune(path, refresher->fabric, &fresh))
 		take_tune(running, &fresh);
+	if (fresh.probe.enabled != running->probe.enabled &&
+	    reprobe(path, refresher->fabric, &fresh))
+		running->probe.enabled = fresh.probe.enabled;
 	running->refresh = fresh.refresh;
 	running->expect_rate_gbps = fresh.expect_rate_gbps;
 	running->fabric_interval = fresh.fabric_interval;

@@ -4,7 +4,8 @@
 tune-interval (not every refresh), its findings as rows of rdmakitFindingTable, and a setting
 that drifts away from the profile trapped once when it drifts and once when it is set back;
 the tree is only read; an audit that fails keeps the last findings; a SIGHUP with a new profile,
-root or tune on/off audits (or clears) at once, a bad one keeps the audit as it was; a finding that changes severity trapped as rdmakitFindingChanged; bad values of the tune settings refused line by line."""
+root or tune on/off audits (or clears) at once, probe on/off a round (or a clear) at once, a
+bad one keeps the audit as it was; a finding that changes severity trapped as rdmakitFindingChanged; bad values of the tune settings refused line by line."""
 import os
 import re
 import shutil
@@ -187,6 +188,9 @@ class Drift(unittest.TestCase):
         return wait_for(lambda: [a for a in self.audits()[count:] if a[0] == root], timeout,
                         f"an audit of {root}")
 
+    def modes(self):
+        return self.setup.named(snmptest.ROOT_OID + ".1.1")["rdmakitServedModes.0"]
+
     def thp_row(self):
         rows = list(by_code(findings(self.setup), "TUNE_THP").values())
         return rows[0] if len(rows) == 1 else None
@@ -255,11 +259,12 @@ class Drift(unittest.TestCase):
         self.assertIn(("TUNE_THP", "transparent_hugepage"), active)
         cleared = len(self.tune_traps("Cleared"))
         log = self.reload(self.config(root=other, tune="no") + "fabric yes\nstate-dir /tmp\n")
-        self.assertIn("fabric change only at a restart: the umad port and the probe's view", log)
+        self.assertIn("fabric change only at a restart: the umad port is opened at the start", log)
         self.assertIn("state-dir change only at a restart", log)
         wait_for(lambda: not self.tune_keys(), 2 * INTERVAL, "no tune rows")
-        self.assertIn(f"tune mode is off: the last audit's {len(active)} findings are cleared",
+        self.assertIn(f"tune audit turned off: its {len(active)} findings are cleared",
                       self.setup.agent.log())
+        self.assertEqual(self.modes(), "host")
         traps = wait_for(lambda: len(self.tune_traps("Cleared")[cleared:]) == len(active) and
                          self.tune_traps("Cleared")[cleared:], 3, "the clear traps")
         self.assertEqual({t[1:] for t in traps}, active)
@@ -275,6 +280,7 @@ class Drift(unittest.TestCase):
                  2, "the first root's findings again")
         again = wait_for(lambda: self.tune_traps("Raised")[raised:], 3, "the raise traps")
         self.assertIn("TUNE_IPOIB_MTU", [t[1] for t in again])
+        self.assertEqual(self.modes(), "host,tune")
 
     def test_6_a_failed_audit_keeps_the_findings(self):
         moved = self.root + ".away"
@@ -316,6 +322,35 @@ class Drift(unittest.TestCase):
             with open(mtu, "w") as f:
                 f.write("4096\n")
         wait_for(lambda: len(self.tune_traps("Changed")) == 2, 3 * INTERVAL, "changed back")
+
+    def test_8_probe_on_and_off_at_a_reload(self):
+        probed = lambda: {r["Subject"] for r in findings(self.setup).values()
+                          if r["Code"] == "PROBE_NOT_RUN"}
+        active = {f"{d}:{p}" for d, p in active_ports(snmptest.fixture("ib-hdr"))}
+        self.assertEqual(len(active), 2, "the fixture's ACTIVE ports")
+        self.assertEqual(probed(), set())
+        log = self.reload(self.config() + "probe yes\nprobe-interval 3600\n")
+        self.assertIn("probe yes from now on", log)
+        self.assertNotIn("change only at a restart", log)
+        # no verbs device here: a round at once, each ACTIVE port's probe could not run
+        self.assertEqual(wait_for(probed, 5, "the probe's findings"), active)
+        self.assertEqual(self.modes(), "host,tune,probe")
+        log = self.reload(self.config())
+        self.assertIn("probe no from now on", log)
+        wait_for(lambda: not probed(), 5, "the probe's findings cleared")
+        self.assertIn("loopback probe turned off: its 2 findings are cleared",
+                      self.setup.agent.log())
+        self.assertEqual(self.modes(), "host,tune")
+
+
+def active_ports(root):
+    """(device, port) of each ACTIVE port of a sysfs tree."""
+    base = os.path.join(root, "class", "infiniband")
+    for dev in sorted(os.listdir(base)):
+        for port in sorted(os.listdir(os.path.join(base, dev, "ports"))):
+            with open(os.path.join(base, dev, "ports", port, "state")) as f:
+                if f.read().startswith("4:"):
+                    yield dev, port
 
 
 class BadConfig(unittest.TestCase):

@@ -11,7 +11,7 @@
 
 /* One job's state between passes. */
 struct watch_job {
-	atomic_bool enabled; /* the tune job's changes at a reload (rk_watch_set_tune) */
+	atomic_bool enabled; /* the tune and probe jobs' change at a reload (rk_watch_set_*) */
 	bool backs_off;	     /* a failure skips 1, 2, 4, ... intervals (the tune audit does not) */
 	const char *what;    /* "fabric sweep", "SM query": for the log */
 	struct rk_event_tracker *tracker;
@@ -71,6 +71,10 @@ void watch_job_outcome(struct watch_job *job, int err);
 /** Track what the views show since the job's last pass; its events wait for the snapshot. */
 void watch_job_track(struct watch_job *job, const struct rk_event_views *views);
 
+/** A job turned off (tune, probe: findings tracked as the host's): its findings clear, once,
+ * as events of their own; 0. */
+int watch_job_forget(struct watch_job *job);
+
 /** Queue the job's events of this pass for the consumers (the lock held). */
 void watch_job_hand_over(struct watch_job *job);
 
@@ -87,8 +91,8 @@ int watch_query_sm(struct rk_watch *watch);
  * last audit found); 0 or -errno. */
 int watch_audit(struct rk_watch *watch);
 
-/** Run the probe job: read the ports' states, probe the ports chosen, their findings; 0 or
- * -errno. */
+/** Run the probe job: read the ports' states, probe the ports chosen, their findings (turned
+ * off: no ports, and what the last round found clears); 0 or -errno. */
 int watch_probe(struct rk_watch *watch);
 
 /** Publish a snapshot with the parts of the jobs that passed, and their events. */

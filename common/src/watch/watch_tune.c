@@ -43,18 +43,6 @@ static int keep_problems(const struct rk_findings *all, struct rk_findings *out)
 	return err;
 }
 
-/* Tune mode turned off: what the last audit found clears, once, as a change of its own. */
-static int forget_findings(struct watch_job *job)
-{
-	struct rk_event_views views = {.host_findings = &job->findings};
-	size_t count = job->findings.count;
-
-	rk_findings_free(&job->findings);
-	watch_job_track(job, &views);
-	rk_log(RK_LOG_INFO, "tune mode is off: the last audit's %zu findings are cleared", count);
-	return 0;
-}
-
 /* The root and profile to audit now (a reload may change them meanwhile). */
 static void current_options(struct rk_watch *watch, char *root, size_t size,
 			    struct rk_tune_options *options)
@@ -77,7 +65,7 @@ int watch_audit(struct rk_watch *watch)
 	int err;
 
 	if (!job->enabled)
-		return forget_findings(job);
+		return watch_job_forget(job);
 	current_options(watch, root, sizeof(root), &options);
 	err = rk_tune_audit_host(&options, &result, NULL);
 	if (!err)
