@@ -45,6 +45,16 @@ static struct ak_row *scalar_row(struct ak_table *table)
 	return ak_table_add_row(table, &zero, 1);
 }
 
+/* The master's GUID as octets and in the kernel's text form. */
+static int set_master_guid(struct ak_row *row, uint64_t guid)
+{
+	char text[RK_FACT_TEXT_MAX];
+	int err = set_guid(row, AK_SM_MASTER_GUID, guid);
+
+	rk_format_guid_groups(guid, text, sizeof(text));
+	return err ? err : ak_row_set_string(row, AK_SM_MASTER_GUID_TEXT, text);
+}
+
 /* The SM facts (rk_sm_fact_values), and the master's GUID. */
 static int add_master(struct ak_table *table, const struct rk_sm_status *status)
 {
@@ -58,7 +68,7 @@ static int add_master(struct ak_table *table, const struct rk_sm_status *status)
 		return -ENOMEM;
 	rk_sm_fact_values(status, values);
 	err = ak_row_set_facts(row, RK_SCOPE_SM, &subject);
-	return err || !master ? err : set_guid(row, AK_SM_MASTER_GUID, master->guid);
+	return err || !master ? err : set_master_guid(row, master->guid);
 }
 
 /* The fabric facts (rk_fabric_fact_values), scaled as the table of facts says. */

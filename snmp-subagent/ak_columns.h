@@ -72,11 +72,12 @@ enum {
 	AK_FINDINGS_WARNING,
 };
 
-/* rdmakitSmScalars: the SM facts' columns (those traps send), and the master's GUID; the SM,
- * fabric node and fabric port tables have only facts' columns */
-#define AK_SM_MASTER_LID      AK_FACT_COLUMN(RK_FACT_SM_MASTER_LID)
-#define AK_SM_MASTER_PRIORITY AK_FACT_COLUMN(RK_FACT_SM_MASTER_PRIORITY)
-#define AK_SM_MASTER_GUID     90
+/* rdmakitSmScalars: the SM facts' columns (those traps send), and the master's GUID as octets
+ * and as text; the SM, fabric node and fabric port tables have only facts' columns */
+#define AK_SM_MASTER_LID       AK_FACT_COLUMN(RK_FACT_SM_MASTER_LID)
+#define AK_SM_MASTER_PRIORITY  AK_FACT_COLUMN(RK_FACT_SM_MASTER_PRIORITY)
+#define AK_SM_MASTER_GUID      90
+#define AK_SM_MASTER_GUID_TEXT 91
 
 /* TruthValue */
 enum {

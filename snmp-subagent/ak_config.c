@@ -247,6 +247,14 @@ static bool listed(const char *const *names, const char *name)
 	return false;
 }
 
+bool ak_config_key_changed(const struct ak_config *a, const struct ak_config *b, const char *name)
+{
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strcmp(keys[i].name, name) == 0)
+			return !same_value(&keys[i], a, b);
+	return false;
+}
+
 size_t ak_config_changed_keys(const struct ak_config *a, const struct ak_config *b,
 			      const char *const *skip, char *out, size_t out_size)
 {

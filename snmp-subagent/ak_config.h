@@ -49,6 +49,9 @@ int ak_config_read(const char *path, bool missing_ok, struct ak_config *config, 
 int ak_config_set(struct ak_config *config, const char *key, const char *value, char *why,
 		  size_t why_size);
 
+/** Whether the key of that name has another value in a than in b (false for an unknown one). */
+bool ak_config_key_changed(const struct ak_config *a, const struct ak_config *b, const char *name);
+
 /** The names of the keys whose values differ between a and b, ", " between them, into out,
  * but for those of skip (NULL-terminated); how many there are. */
 size_t ak_config_changed_keys(const struct ak_config *a, const struct ak_config *b,

@@ -32,8 +32,6 @@ int ak_fabric_open(struct ak_fabric_watch *watch, const struct ak_config *config
 	watch->sm = config->sm;
 	watch->tune = config->tune;
 	watch->probe = config->probe.enabled;
-	if (!watch->ports && !watch->sm && !watch->tune && !watch->probe)
-		return 0;
 	settings_of(config, &settings);
 	return rk_watch_new(&settings, &watch->watch);
 }
@@ -46,21 +44,38 @@ unsigned ak_fabric_modes(const struct ak_fabric_watch *watch)
 
 void ak_fabric_run_once(struct ak_fabric_watch *watch)
 {
-	if (watch->watch)
-		rk_watch_run_once(watch->watch);
+	rk_watch_run_once(watch->watch);
 }
 
 int ak_fabric_start(struct ak_fabric_watch *watch)
 {
-	return watch->watch ? rk_watch_start(watch->watch) : 0;
+	return rk_watch_start(watch->watch);
 }
 
 void ak_fabric_update(struct ak_fabric_watch *watch, const struct ak_config *config)
 {
-	if (!watch->watch)
-		return;
 	rk_watch_set_interval(watch->watch, RK_WATCH_SWEEP, config->fabric_interval);
 	rk_watch_set_interval(watch->watch, RK_WATCH_PROBE, config->probe.interval);
+	rk_watch_set_interval(watch->watch, RK_WATCH_TUNE, config->tune_interval);
+}
+
+int ak_fabric_retune(struct ak_fabric_watch *watch, const struct ak_config *config)
+{
+	int err =
+	    rk_watch_set_tune(watch->watch, config->tune, config->tune_root, config->tune_profile);
+
+	if (!err)
+		watch->tune = config->tune;
+	return err;
+}
+
+int ak_fabric_reprobe(struct ak_fabric_watch *watch, const struct ak_config *config)
+{
+	int err = rk_watch_set_probe(watch->watch, config->probe.enabled);
+
+	if (!err)
+		watch->probe = config->probe.enabled;
+	return err;
 }
 
 static unsigned long passes_of(const struct rk_watch_snapshot *snap)
@@ -72,8 +87,6 @@ bool ak_fabric_poll(struct ak_fabric_watch *watch)
 {
 	struct rk_watch_snapshot *snap = NULL;
 
-	if (!watch->watch)
-		return false;
 	for (int j = 0; j < RK_WATCH_JOBS; j++) {
 		rk_watch_release(snap); /* the same one again, with the next job's events */
 		snap = rk_watch_take(watch->watch, (enum rk_watch_job)j, &watch->events[j]);

@@ -12,14 +12,15 @@
 
 #include "rdmakit/watch.h"
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 struct ak_fabric_watch {
 	bool ports, sm;			/* what is watched; neither: fabric mode is off */
-	bool tune;			/* the host's tuning is audited too */
-	bool probe;			/* the loopback probe runs too */
-	struct rk_watch *watch;		/* NULL when nothing is watched */
+	atomic_bool tune;		/* the host's tuning is audited too (a reload changes it) */
+	atomic_bool probe;		/* the loopback probe runs too (a reload changes it) */
+	struct rk_watch *watch;		/* also when nothing is (tune mode may start at a reload) */
 	struct rk_watch_snapshot *snap; /* the last one taken (held), NULL before */
 	struct rk_watch_events events[RK_WATCH_JOBS]; /* of the last take */
 	unsigned long built;			      /* passes when the tables were built */
@@ -39,9 +40,17 @@ void ak_fabric_run_once(struct ak_fabric_watch *watch);
 /** Start the engine's thread (after the fork into a daemon); -errno. */
 int ak_fabric_start(struct ak_fabric_watch *watch);
 
-/** Apply the intervals of a reloaded config (fabric-interval, probe-interval) to the running
- * engine, from the start of each job's last pass. */
+/** Apply the intervals of a reloaded config (fabric-interval, probe-interval, tune-interval) to
+ * the running engine, from the start of each job's last pass. */
 void ak_fabric_update(struct ak_fabric_watch *watch, const struct ak_config *config);
+
+/** Apply a reloaded config's tune mode, root and profile: the next audit starts now (tune off:
+ * the last audit's findings clear); -errno (the old audit goes on). */
+int ak_fabric_retune(struct ak_fabric_watch *watch, const struct ak_config *config);
+
+/** Apply a reloaded config's probe on or off: the next round starts now (off: its outcomes and
+ * findings clear); -errno (the probe stays as it was). */
+int ak_fabric_reprobe(struct ak_fabric_watch *watch, const struct ak_config *config);
 
 /** Take the engine's latest snapshot and events; true when a sweep or SM query answered since
  * the last take (the SM and fabric tables are to be built again). */

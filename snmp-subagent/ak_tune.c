@@ -17,8 +17,8 @@ static bool same_root(const char *a, const char *b)
 	return strcmp(a ? a : "/", b ? b : "/") == 0;
 }
 
-bool ak_tune_same_config(const struct ak_config *a, const struct ak_config *b)
+bool ak_tune_same_audit(const struct ak_config *a, const struct ak_config *b)
 {
-	return a->tune == b->tune && a->tune_interval == b->tune_interval &&
-	       same_root(a->tune_root, b->tune_root) && a->tune_profile == b->tune_profile;
+	return a->tune == b->tune && same_root(a->tune_root, b->tune_root) &&
+	       a->tune_profile == b->tune_profile;
 }

@@ -13,7 +13,8 @@
 /** The tune options as the watch engine's settings (the strings stay the config's). */
 void ak_tune_settings(const struct ak_config *config, struct rk_watch_settings *settings);
 
-/** Whether two configs ask for the same tune mode (a SIGHUP does not change it). */
-bool ak_tune_same_config(const struct ak_config *a, const struct ak_config *b);
+/** Whether two configs ask for the same audit: tune on or off, root and profile (not the
+ * interval). */
+bool ak_tune_same_audit(const struct ak_config *a, const struct ak_config *b);
 
 #endif

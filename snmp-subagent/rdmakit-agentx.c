@@ -79,7 +79,8 @@ static void usage(FILE *out)
 	    "  --state-dir DIR    keep the devices' and driver counters' indexes in DIR/index\n"
 	    "The config file takes the same settings as \"key value\" lines: agentx-socket,\n"
 	    "sysfs-root, refresh, expect-rate, pidfile, user, state-dir; and tune, tune-interval,\n"
-	    "tune-root, tune-profile for the audit of the host's tuning. SIGHUP rereads it.\n");
+	    "tune-root, tune-profile for the audit of the host's tuning. SIGHUP rereads it and\n"
+	    "applies refresh, expect-rate, the intervals, probe and the tune settings at once.\n");
 }
 
 /* The setting a command-line option stands for, or NULL. */
@@ -260,43 +261,115 @@ static int reread_config(const struct ak_args *args, struct ak_config *fresh)
 	return status;
 }
 
-/* The keys that apply at once, and the tune keys (logged on their own). */
-static const char *const live_keys[] = {"refresh",	  "expect-rate",  "fabric-interval",
-					"probe-interval", "tune",	  "tune-interval",
-					"tune-root",	  "tune-profile", NULL};
+/* The keys a reload applies at once, then (from AK_MODE_KEYS) the modes it leaves as they are:
+ * every other key changes only at a restart too. */
+static const char *const reload_keys[] = {
+    "refresh",	     "expect-rate", "fabric-interval", "probe-interval", "probe", "tune",
+    "tune-interval", "tune-root",   "tune-profile",    "fabric",	 "sm",	  NULL};
+#define AK_MODE_KEYS (reload_keys + 9)
 
-/* SIGHUP: reread the config; the refresh settings and the fabric and probe intervals apply at
- * once (from the start of the last sweep or round of probes), the others at a restart. */
+/* The keys that change only at a restart: the modes (on a line of their own, with why), then
+ * the others (the socket, the paths, the local port, the engine's MAD settings). */
+static void log_restart_keys(const char *path, const struct ak_config *fresh,
+			     const struct ak_config *running)
+{
+	char keys[512];
+	size_t used = 0;
+
+	keys[0] = '\0';
+	for (const char *const *key = AK_MODE_KEYS; *key; key++)
+		if (ak_config_key_changed(fresh, running, *key) && used < sizeof(keys))
+			used += (size_t)snprintf(keys + used, sizeof(keys) - used, "%s%s",
+						 used ? ", " : "", *key);
+	if (used)
+		snmp_log(LOG_WARNING,
+			 "%s: %s change only at a restart: the umad port is opened at the start, "
+			 "before privileges drop\n",
+			 path, keys);
+	if (ak_config_changed_keys(fresh, running, reload_keys, keys, sizeof(keys)) > 0)
+		snmp_log(LOG_WARNING, "%s: %s change only at a restart\n", path, keys);
+}
+
+/* Probe on or off: the next round starts now; false when it could not. */
+static bool reprobe(const char *path, struct ak_fabric_watch *fabric, const struct ak_config *fresh)
+{
+	int err = ak_fabric_reprobe(fabric, fresh);
+
+	if (err) {
+		snmp_log(LOG_ERR, "%s: probe is not reloaded: %s\n", path, strerror(-err));
+		return false;
+	}
+	snmp_log(LOG_INFO, "%s: probe %s from now on\n", path, fresh->probe.enabled ? "yes" : "no");
+	return true;
+}
+
+/* The tune mode, root and profile of fresh become the running ones (the root's string moves over).
+ */
+static void take_tune(struct ak_config *running, struct ak_config *fresh)
+{
+	char *root = running->tune_root;
+
+	running->tune = fresh->tune;
+	running->tune_root = fresh->tune_root;
+	running->tune_profile = fresh->tune_profile;
+	fresh->tune_root = root;
+}
+
+/* A new tune mode, root or profile: the next audit starts now; false when it could not. */
+static bool retune(const char *path, struct ak_fabric_watch *fabric, const struct ak_config *fresh)
+{
+	int err = ak_fabric_retune(fabric, fresh);
+
+	if (err) {
+		snmp_log(LOG_ERR, "%s: the tune settings are not reloaded: %s\n", path,
+			 strerror(-err));
+		return false;
+	}
+	snmp_log(LOG_INFO, "%s: tune %s, root %s, profile %s from now on\n", path,
+		 fresh->tune ? "yes" : "no", fresh->tune_root ? fresh->tune_root : "/",
+		 fresh->tune_profile ? fresh->tune_profile->name : "none");
+	return true;
+}
+
+/* SIGHUP: reread the config, checked as at the start (with errors, none of it applies); the
+ * refresh settings, the intervals (from the start of each job's last pass), probe on or off and
+ * the tune mode, root and profile (a round or an audit at once) apply now, the others at a
+ * restart. */
 static void reload(const struct ak_args *args, struct ak_config *running,
 		   struct ak_refresher *refresher)
 {
+	const char *path = args->config_path;
 	struct ak_config fresh;
 	struct rk_health_options health = {0};
-	char keys[512];
 
 	if (reread_config(args, &fresh) != 0) {
-		snmp_log(LOG_ERR, "%s: not reloaded: the config has errors (see above)\n",
-			 args->config_path);
+		snmp_log(LOG_ERR, "%s: not reloaded: the config has errors (see above)\n", path);
 		return;
 	}
-	if (ak_config_changed_keys(&fresh, running, live_keys, keys, sizeof(keys)) > 0)
-		snmp_log(LOG_WARNING, "%s: %s change only at a restart\n", args->config_path, keys);
-	if (!ak_tune_same_config(&fresh, running))
-		snmp_log(LOG_WARNING, "%s: the tune settings change only at a restart\n",
-			 args->config_path);
+	log_restart_keys(path, &fresh, running);
 	health.expect_rate_gbps = fresh.expect_rate_gbps;
 	ak_refresher_update(refresher, fresh.refresh, &health);
 	ak_fabric_update(refresher->fabric, &fresh);
 	if (fresh.fabric_interval != running->fabric_interval ||
-	    fresh.probe.interval != running->probe.interval)
-		snmp_log(LOG_INFO, "%s: fabric-interval %g s, probe-interval %g s from now on\n",
-			 args->config_path, fresh.fabric_interval, fresh.probe.interval);
+	    fresh.probe.interval != running->probe.interval ||
+	    fresh.tune_interval != running->tune_interval)
+		snmp_log(
+		    LOG_INFO,
+		    "%s: fabric-interval %g s, probe-interval %g s, tune-interval %g s from now "
+		    "on\n",
+		    path, fresh.fabric_interval, fresh.probe.interval, fresh.tune_interval);
+	if (ak_tune_same_audit(&fresh, running) || retune(path, refresher->fabric, &fresh))
+		take_tune(running, &fresh);
+	if (fresh.probe.enabled != running->probe.enabled &&
+	    reprobe(path, refresher->fabric, &fresh))
+		running->probe.enabled = fresh.probe.enabled;
 	running->refresh = fresh.refresh;
 	running->expect_rate_gbps = fresh.expect_rate_gbps;
 	running->fabric_interval = fresh.fabric_interval;
 	running->probe.interval = fresh.probe.interval;
+	running->tune_interval = fresh.tune_interval;
 	ak_config_free(&fresh);
-	snmp_log(LOG_INFO, "%s: reloaded (refresh %g s)\n", args->config_path, running->refresh);
+	snmp_log(LOG_INFO, "%s: reloaded (refresh %g s)\n", path, running->refresh);
 }
 
 /* net-snmp's side: a subagent that pings its master every second. */

@@ -49,6 +49,15 @@ PORT_NUMBER(cap_mask)
 PORT_TEXT(link_layer)
 PORT_TEXT(gid0)
 PORT_TEXT(netdev)
+
+/* The port GUID: the interface identifier of GID 0 (its last four groups), "" without one. */
+static const char *port_guid(const struct rk_port *port)
+{
+	static const size_t gid_text = sizeof("fe80:0000:0000:0000:0002:c903:0000:0001") - 1;
+	size_t length = strlen(port->gid0);
+
+	return length == gid_text ? port->gid0 + gid_text / 2 + 1 : "";
+}
 DEVICE_NUMBER(node_type, node_type)
 DEVICE_TEXT(node_type_name, node_type_name)
 DEVICE_TEXT(node_guid, node_guid)
@@ -105,6 +114,13 @@ static const char *sm_guid(const struct rk_sm *sm, char *buf)
 	return buf;
 }
 
+/* The SM's GUID in sysfs's form; known also when it did not answer (it is the table's key). */
+static const char *sm_guid_text(const struct rk_sm *sm, char *buf)
+{
+	rk_format_guid_groups(sm->guid, buf, RK_FACT_TEXT_MAX);
+	return buf;
+}
+
 static const char *sm_state_name(const struct rk_sm *sm, char *buf)
 {
 	(void)buf;
@@ -123,14 +139,22 @@ static double node_type(const struct rk_fabric_node *node)
 	return node->type;
 }
 
-static const char *node_description(const struct rk_fabric_node *node)
+static const char *node_description(const struct rk_fabric_node *node, char *buf)
 {
+	(void)buf;
 	return node->description;
 }
 
-static const char *node_name(const struct rk_fabric_node *node)
+static const char *node_name(const struct rk_fabric_node *node, char *buf)
 {
+	(void)buf;
 	return node->name;
+}
+
+static const char *node_guid_text(const struct rk_fabric_node *node, char *buf)
+{
+	rk_format_guid_groups(node->guid, buf, RK_FACT_TEXT_MAX);
+	return buf;
 }
 
 static double node_lid(const struct rk_fabric_node *node)
@@ -175,13 +199,10 @@ static const struct rk_fabric_node *peer_of(const struct rk_fabric_port_ref *ref
 static const char *fabric_port_peer_guid(const struct rk_fabric_port_ref *ref, char *buf)
 {
 	const struct rk_fabric_node *peer = peer_of(ref);
-	uint64_t g;
 
 	if (!peer)
 		return "";
-	g = peer->guid;
-	snprintf(buf, RK_FACT_TEXT_MAX, "%04x:%04x:%04x:%04x", (unsigned)(g >> 48) & 0xffff,
-		 (unsigned)(g >> 32) & 0xffff, (unsigned)(g >> 16) & 0xffff, (unsigned)g & 0xffff);
+	rk_format_guid_groups(peer->guid, buf, RK_FACT_TEXT_MAX);
 	return buf;
 }
 
@@ -345,6 +366,10 @@ static const struct rk_fact facts[RK_FACT_TABLE_SIZE] = {
 	   SNMP(GID, ALWAYS), TEXT("GID 0", "")),
     PORT_T(RK_FACT_PORT_NETDEV, 17, "netdev", "name", "netdev", netdev,
 	   "Network device behind a RoCE port", SNMP(TEXT, ALWAYS), TEXT("Netdev", "")),
+    PORT_T(RK_FACT_PORT_GUID, 18, "guid", "GUID", NULL, guid,
+	   "Port GUID as the kernel writes GUIDs (0002:c903:0000:0001): GID 0's interface "
+	   "identifier (empty when GID 0 is unreadable)",
+	   SNMP(TEXT, ALWAYS), TEXT("Port GUID", "")),
     DEV_G(RK_FACT_DEVICE_NODE_TYPE, 3, "node_type", "type", NULL, node_type,
 	  "Node type: 1 CA, 2 switch, 3 router, 4 RNIC", SNMP(INTEGER, POSITIVE),
 	  TEXT("Node type", "")),
@@ -398,6 +423,12 @@ static const struct rk_fact facts[RK_FACT_TABLE_SIZE] = {
     DEV_G(RK_FACT_DEVICE_PCI_DEVICE, 23, "pci_device", "id", "pci.device_id", pci_device,
 	  "PCI device id of the function (the adapter model)", SNMP(GAUGE, KNOWN),
 	  TEXT("PCI device", "")),
+    DEV_T(RK_FACT_DEVICE_NODE_GUID_TEXT, 24, "node_guid_text", "GUID", NULL, node_guid,
+	  "Node GUID as the kernel writes it (0002:c903:0000:0001)", SNMP(TEXT, ALWAYS),
+	  TEXT("Node GUID", "")),
+    DEV_T(RK_FACT_DEVICE_SYS_IMAGE_GUID_TEXT, 25, "sys_image_guid_text", "GUID", NULL,
+	  sys_image_guid, "System image GUID as the kernel writes it (0002:c903:0000:0001)",
+	  SNMP(TEXT, ALWAYS), TEXT("System image GUID", "")),
     FABRIC(RK_FACT_FABRIC_NODES, 1, "nodes", "nodes", NULL,
 	   "Nodes found by the last discovery (switches, CAs, routers)",
 	   CD("count", "nodes", SWEEP), SNMP(GAUGE, KNOWN), TEXT("Nodes", "")),
@@ -478,6 +509,9 @@ static const struct rk_fact facts[RK_FACT_TABLE_SIZE] = {
     SM_T(RK_FACT_SM_ENTRY_NAME, 10, "name", "name", "name", name,
 	 "Name of the SM's node (node name map, else its description)", SNMP(TEXT, ALWAYS),
 	 TEXT("Name", "")),
+    SM_T(RK_FACT_SM_ENTRY_GUID_TEXT, 11, "guid_text", "GUID", NULL, guid_text,
+	 "Port GUID of the SM as the kernel writes GUIDs (0002:c903:0000:0001)", SNMP(TEXT, ALWAYS),
+	 TEXT("GUID", "")),
     NODE_G(RK_FACT_NODE_TYPE, 2, "type", "type", "type", type,
 	   "Node type: 1 CA, 2 switch, 3 router", SNMP(INTEGER, ALWAYS), TEXT("Type", "")),
     NODE_T(RK_FACT_NODE_DESCRIPTION, 3, "description", "name", "description", description,
@@ -491,6 +525,9 @@ static const struct rk_fact facts[RK_FACT_TABLE_SIZE] = {
     NODE_G(RK_FACT_NODE_PORTS, 6, "ports", "ports", "num_ports", ports,
 	   "Ports of the node (a switch's management port 0 not counted)", SNMP(GAUGE, ALWAYS),
 	   TEXT("Ports", "")),
+    NODE_T(RK_FACT_NODE_GUID_TEXT, 7, "guid_text", "GUID", NULL, guid_text,
+	   "Node GUID as the kernel writes it (0002:c903:0000:0001)", SNMP(TEXT, ALWAYS),
+	   TEXT("GUID", "")),
     FPORT_G(RK_FACT_FABRIC_PORT_STATE, 2, "state", "state", "state", state,
 	    "Logical port state: 1 DOWN, 2 INIT, 3 ARMED, 4 ACTIVE", SNMP(INTEGER, POSITIVE),
 	    TEXT("State", "")),
@@ -514,6 +551,10 @@ static const struct rk_fact facts[RK_FACT_TABLE_SIZE] = {
     FPORT_T(RK_FACT_FABRIC_PORT_DEGRADED_REASON, 9, "degraded_reason", "text", NULL,
 	    degraded_reason, "Why the port's link is degraded (the LINK_DEGRADED finding)",
 	    SNMP(TEXT, ALWAYS), TEXT("Degraded because", "")),
+    FPORT_T(RK_FACT_FABRIC_PORT_PEER_GUID_TEXT, 10, "peer_guid_text", "GUID", NULL, peer_guid,
+	    "Node GUID at the other end of the link as the kernel writes it (empty when the "
+	    "port has no peer)",
+	    SNMP(TEXT, ALWAYS), TEXT("Peer GUID", "")),
 };
 
 static const struct rk_counter_pair pairs[] = {
@@ -595,7 +636,7 @@ const char *rk_fact_text(const struct rk_fact *fact, const struct rk_fact_subjec
 	case RK_SCOPE_SM_ENTRY:
 		return fact->sm_text(subject->sm, buf);
 	case RK_SCOPE_FABRIC_NODE:
-		return fact->node_text(subject->node);
+		return fact->node_text(subject->node, buf);
 	case RK_SCOPE_FABRIC_PORT:
 		return fact->fabric_port_text(subject->fabric_port, buf);
 	case RK_SCOPE_FABRIC:

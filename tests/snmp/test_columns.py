@@ -18,7 +18,8 @@ MIB_OF_FACT = {
     "port": {"state": "PortState", "phys_state": "PortPhysState", "rate": "PortRate",
              "width": "PortWidth", "speed": "PortSpeed", "lid": "PortLid",
              "sm_lid": "PortSmLid", "sm_sl": "PortSmSl", "lid_mask_count": "PortLmc",
-             "link_layer": "PortLinkLayer", "gid0": "PortGid0", "netdev": "PortNetdev"},
+             "link_layer": "PortLinkLayer", "gid0": "PortGid0", "netdev": "PortNetdev",
+             "guid": "PortGuid"},
     "device": {"node_type": "DeviceNodeType", "node_guid": "DeviceNodeGuid",
                "sys_image_guid": "DeviceSysImageGuid", "fw_ver": "DeviceFirmware",
                "hca_type": "DeviceHcaType", "board_id": "DeviceBoardId",
@@ -28,13 +29,15 @@ MIB_OF_FACT = {
                "pcie_max_speed": "DevicePcieMaxSpeed", "pcie_width": "DevicePcieCurWidth",
                "pcie_max_width": "DevicePcieMaxWidth", "sriov_numvfs": "DeviceSriovNumVfs",
                "sriov_totalvfs": "DeviceSriovTotalVfs", "pci_vendor": "DevicePciVendor",
-               "pci_device": "DevicePciDevice"},
+               "pci_device": "DevicePciDevice", "node_guid_text": "DeviceNodeGuidText",
+               "sys_image_guid_text": "DeviceSysImageGuidText"},
     "sm": {"master_lid": "SmMasterLid", "master_priority": "SmMasterPriority",
            "master_state": "SmMasterState", "master_activity_count": "SmMasterActivity",
            "answered": "SmAnswered", "masters": "SmMasters", "standbys": "SmStandbys",
            "discovering": "SmDiscovering", "not_active": "SmNotActive"},
     "sm_entry": {"lid": "SmLid", "answered": "SmAnswers", "priority": "SmPriority",
-                 "state": "SmState", "activity_count": "SmActivity", "name": "SmName"},
+                 "state": "SmState", "activity_count": "SmActivity", "name": "SmName",
+                 "guid_text": "SmGuidText"},
     "fabric": {"nodes": "FabricNodes", "switches": "FabricSwitches", "cas": "FabricCas",
                "routers": "FabricRouters", "links": "FabricLinks",
                "degraded_links": "FabricDegradedLinks", "swept_ports": "FabricSweptPorts",
@@ -94,7 +97,7 @@ class Columns(unittest.TestCase):
         for line in out.stdout.splitlines():
             _, scope, name, column = line.split()
             wanted[prefix[scope] + camel(name)] = int(column)
-        self.assertEqual(len(wanted), 13)
+        self.assertEqual(len(wanted), 15)
         self.assertEqual(columns_of_mib(list(wanted)), wanted)
 
     def test_every_pma_counter_has_the_catalogs_column(self):

@@ -27,6 +27,11 @@ def guid_index(guid):
     return ".".join(str(guid >> (56 - 8 * i) & 0xff) for i in range(8))
 
 
+def guid_text(guid):
+    """A GUID as the kernel writes one: 0002:c903:0000:0010."""
+    return ":".join(f"{guid >> s & 0xffff:04x}" for s in (48, 32, 16, 0))
+
+
 def column(rows, entry, col):
     """{index suffix: value} of one column of a numeric walk."""
     prefix = tuple(int(x) for x in (snmptest.ROOT_OID + entry).strip(".").split("."))
@@ -37,7 +42,7 @@ def column(rows, entry, col):
     return out
 
 
-NODE, PORT, COUNTER = ".1.5.1.1", ".1.5.2.1", ".1.5.3.1"
+NODE, PORT, COUNTER, SM = ".1.5.1.1", ".1.5.2.1", ".1.5.3.1", ".1.4.2.1"
 SYMBOL_ERROR = 30  # the catalog's column of symbol_error (tests/snmp/test_columns.py)
 
 
@@ -70,6 +75,11 @@ class FabricMode(unittest.TestCase):
         cls.sim.__exit__(None, None, None)
         cls.tmp.cleanup()
 
+    def expected_guids(self):
+        return ([LEAF + n for n in range(1, LEAVES + 1)] +
+                [SPINE + n for n in range(1, SPINES + 1)] +
+                [HCA + 16 * n for n in range(1, LEAVES * HOSTS + 1)])
+
     def expected_nodes(self):
         nodes = {LEAF + n: 2 for n in range(1, LEAVES + 1)}
         nodes.update({SPINE + n: 2 for n in range(1, SPINES + 1)})
@@ -92,6 +102,8 @@ class FabricMode(unittest.TestCase):
         lids = column(rows, NODE, 5)
         self.assertEqual(int(lids[guid_index(LEAF + 1)]), self.sim.lid("Leaf1"))
         self.assertEqual(column(rows, NODE, 6)[guid_index(LEAF + 1)], str(RADIX))
+        self.assertEqual(column(rows, NODE, 7), {k: guid_text(g) for k, g in (
+            (guid_index(g), g) for g in self.expected_guids())})
 
     def test_ports_and_the_degraded_link(self):
         rows = self.setup.walk(snmptest.ROOT_OID + PORT)
@@ -103,6 +115,14 @@ class FabricMode(unittest.TestCase):
         self.assertEqual("".join(f"{int(x, 16):04x}" for x in peer.split(":")),
                          f"{HCA + 16 * 2:016x}")
         self.assertEqual(column(rows, PORT, 7)[guid_index(LEAF + 1) + ".2"], "1")
+        texts = column(rows, PORT, 10)
+        self.assertEqual(texts[guid_index(LEAF + 1) + ".2"], "0002:c903:0000:0020")
+        self.assertEqual(texts[guid_index(HCA + 16 * 2) + ".1"], guid_text(LEAF + 1))
+        for key, peer in column(rows, PORT, 6).items():  # each the text of the octets
+            self.assertEqual(texts[key], ":".join(f"{int(x, 16):04x}" for x in peer.split(":")))
+        unlinked = set(texts) - set(column(rows, PORT, 6))
+        self.assertTrue(unlinked, "a leaf has free ports")
+        self.assertEqual({texts[k] for k in unlinked}, {""})
         degraded = {k for k, v in column(rows, PORT, 8).items() if v == "1"}
         self.assertEqual(degraded, {guid_index(LEAF + 2) + ".3", guid_index(HCA + 16 * 7) + ".1"})
         self.assertIn("SDR", column(rows, PORT, 9)[guid_index(LEAF + 2) + ".3"])
@@ -134,6 +154,13 @@ class FabricMode(unittest.TestCase):
         self.assertEqual(values["rdmakitSmMasterState.0"], "3")  # master
         self.assertEqual(values["rdmakitSmMasters.0"], "1")
         self.assertEqual(values["rdmakitSmStandbys.0"], "0")
+        text = values["rdmakitSmMasterGuidText.0"]
+        self.assertRegex(text, r"^[0-9a-f]{4}(:[0-9a-f]{4}){3}$")
+        self.assertIn(int(text.replace(":", ""), 16) - (HCA + 16), range(16), "Hca1's")
+        self.assertEqual(text, ":".join(f"{int(x, 16):04x}"
+                                        for x in values["rdmakitSmMasterGuid.0"].split(":")))
+        sms = column(self.setup.walk(snmptest.ROOT_OID + SM), SM, 11)  # rdmakitSmGuidText
+        self.assertEqual(sms, {guid_index(int(text.replace(":", ""), 16)): text}, "its index")
 
     def test_indexes_survive_unlink_relink(self):
         before = [r[0] for r in self.setup.walk(snmptest.ROOT_OID + NODE)]

@@ -160,7 +160,8 @@ class Findings(unittest.TestCase):
         self.setup.agent.proc.send_signal(signal.SIGHUP)
         wait_for(lambda: "reloaded (refresh 0.3 s)" in self.setup.agent.log(), 10, "reloaded")
         log = self.setup.agent.log()
-        self.assertIn("fabric-interval 30 s, probe-interval 120 s from now on", log)
+        self.assertIn("fabric-interval 30 s, probe-interval 120 s, tune-interval 3600 s from now on",
+                      log)
         self.assertIn(f"{self.setup.agent.config}: window change only at a restart", log)
         rows = self.wait_rows("the expected rate applied",
                               lambda r: ("RATE_BELOW_EXPECTED", "mlx5_0:1") in r)

@@ -59,13 +59,16 @@ class StableIndexes(unittest.TestCase):
         with Setup(self.root, config=self.config, offset=1) as s:
             self.assertEqual(devices_by_index(s.named()), {"mlx5_0": 1, "mlx5_1": 2})
             self.add_device("mlx4_0", "mlx5_1", "0002:c903:0000:0010")
-            values = wait_for(lambda: served_with(s, "rdmakitDeviceName.3"), 10,
+            # a walk may cross a new snapshot: wait for the earliest column read below, so
+            # that every later one in the walk is of a snapshot with the device too
+            values = wait_for(lambda: served_with(s, "rdmakitDeviceNodeGuid.3"), 10,
                               "the added device served")
             self.assertEqual(devices_by_index(values), {"mlx5_0": 1, "mlx5_1": 2, "mlx4_0": 3})
             # its ports and counters under its own index, named
             self.assertEqual(values["rdmakitPortDeviceName.3.1"], "mlx4_0")
             self.assertEqual(values["rdmakitPortDeviceName.1.1"], "mlx5_0")
             self.assertEqual(values["rdmakitDeviceNodeGuid.3"], "2:c903:0:10")
+            self.assertEqual(values["rdmakitDeviceNodeGuidText.3"], "0002:c903:0000:0010")
             s.agent.stop()
             s.agent.start()
             s.wait_ready()

@@ -62,6 +62,9 @@ def number(text):
         return None
 
 
+GUID_TEXT = r"^[0-9a-f]{4}(:[0-9a-f]{4}){3}$"
+
+
 class Tables(unittest.TestCase):
     def check_tree(self, name):
         root = fixture(name)
@@ -90,6 +93,12 @@ class Tables(unittest.TestCase):
             shown = values[f"rdmakitDeviceNodeGuid.{i}"].split(":")
             self.assertEqual(len(shown), 4, dev)
             self.assertEqual("".join(f"{int(x, 16):04x}" for x in shown), guid, dev)
+            # the text twins: as the kernel writes them, leading zeros kept
+            self.assertEqual(values[f"rdmakitDeviceNodeGuidText.{i}"],
+                             read(os.path.join(base, "node_guid")), dev)
+            self.assertRegex(values[f"rdmakitDeviceNodeGuidText.{i}"], GUID_TEXT)
+            self.assertEqual(values[f"rdmakitDeviceSysImageGuidText.{i}"],
+                             read(os.path.join(base, "sys_image_guid")), dev)
             self.assertEqual(values[f"rdmakitDeviceFirmware.{i}"],
                              read(os.path.join(base, "fw_ver")), dev)
         self.assertNotIn(f"rdmakitDeviceName.{len(devices(root)) + 1}", values)
@@ -101,6 +110,10 @@ class Tables(unittest.TestCase):
                                           "state")).split(":")[0]
                 self.assertEqual(values[f"rdmakitPortState.{i}.{p}"], state,
                                  f"{dev}:{p}")
+                gid = os.path.join(root, "class", "infiniband", dev, "ports", str(p), "gids",
+                                   "0")
+                guid = read(gid)[20:] if os.path.exists(gid) else ""
+                self.assertEqual(values[f"rdmakitPortGuid.{i}.{p}"], guid, f"{dev}:{p}")
                 self.check_probe_not_run(values, f"{i}.{p}", f"{dev}:{p}", state == "4")
 
     def check_speeds(self, name, values):

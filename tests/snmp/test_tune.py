@@ -3,8 +3,9 @@
 """Tune mode of rdmakit-agentx with a real snmpd and snmptrapd: the audit of a host tree every
 tune-interval (not every refresh), its findings as rows of rdmakitFindingTable, and a setting
 that drifts away from the profile trapped once when it drifts and once when it is set back;
-the tree is only read; an audit that fails keeps the last findings; a SIGHUP keeps the tune
-settings; a finding that changes severity trapped as rdmakitFindingChanged; bad values of the tune settings refused line by line."""
+the tree is only read; an audit that fails keeps the last findings; a SIGHUP with a new profile,
+root or tune on/off audits (or clears) at once, probe on/off a round (or a clear) at once, a
+bad one keeps the audit as it was; a finding that changes severity trapped as rdmakitFindingChanged; bad values of the tune settings refused line by line."""
 import os
 import re
 import shutil
@@ -41,13 +42,15 @@ def snapshot(root):
 
 
 def findings(setup):
-    """{index: {column: value}} of rdmakitFindingTable."""
+    """{index: {column: value}} of rdmakitFindingTable, whole rows only: a walk that crosses a
+    new snapshot (a reload's audit) sees a row that came or went in some columns only."""
     rows = {}
     for name, value in setup.named("RDMAKIT-MIB::rdmakitFindingTable").items():
         m = re.match(r"rdmakitFinding(\w+)\.(\d+)$", name)
         if m:
             rows.setdefault(int(m.group(2)), {})[m.group(1)] = value
-    return rows
+    whole = {"Code", "Severity", "Subject", "Message"}
+    return {i: r for i, r in rows.items() if whole <= set(r)}
 
 
 def by_code(rows, code):
@@ -168,14 +171,124 @@ class Drift(unittest.TestCase):
             if path != THP and data is not None:
                 self.assertEqual(after[path][2], mtime, path)
 
-    def test_5_sighup_keeps_the_tune_settings(self):
-        with open(self.setup.agent.config, "a") as f:
-            f.write("tune-interval 60\n")
+    def config(self, root=None, profile="latency", interval=INTERVAL, tune="yes"):
+        return (f"refresh 0.2\ntune {tune}\ntune-interval {interval}\n"
+                f"tune-root {root or self.root}\ntune-profile {profile}\n")
+
+    def reload(self, config):
+        """Write the config and SIGHUP; the log from the signal to the reload's last line."""
+        start = len(self.setup.agent.log())
+        with open(self.setup.agent.config, "w") as f:
+            f.write(config)
         self.setup.agent.proc.send_signal(signal.SIGHUP)
-        wait_for(lambda: "reloaded" in self.setup.agent.log(), 10, "the reload")
-        self.assertIn("the tune settings change only at a restart", self.setup.agent.log())
+        wait_for(lambda: re.search(r"reloaded \(|not reloaded", self.setup.agent.log()[start:]),
+                 10, "the reload")
+        return self.setup.agent.log()[start:]
+
+    def audits_after(self, count, root, timeout):
+        """The audits after the first count, once one of them is of root."""
+        return wait_for(lambda: [a for a in self.audits()[count:] if a[0] == root], timeout,
+                        f"an audit of {root}")
+
+    def restore(self):
+        """The file's first config again (the tests after this one start from it)."""
+        if "tune-root " + self.root + "\n" not in open(self.setup.agent.config).read():
+            self.reload(self.config())
+
+    def modes(self):
+        return self.setup.named(snmptest.ROOT_OID + ".1.1")["rdmakitServedModes.0"]
+
+    def thp_row(self):
+        rows = list(by_code(findings(self.setup), "TUNE_THP").values())
+        return rows[0] if len(rows) == 1 else None
+
+    def tune_keys(self):
+        return {(r["Code"], r["Subject"]) for r in findings(self.setup).values()
+                if r["Code"].startswith("TUNE_")}
+
+    def test_5a_sighup_a_new_profile_audits_at_once(self):
+        first, raised = len(self.audits()), len(self.tune_traps("Raised"))
+        before = self.tune_keys()
+        log = self.reload(self.config(profile="throughput", interval=60))
+        self.assertIn(f"tune yes, root {self.root}, profile throughput from now on", log)
+        self.assertIn("tune-interval 60 s from now on", log)
+        self.assertNotIn("change only at a restart", log)
+        self.audits_after(first, self.root, INTERVAL)  # at once, not after 60 s
+        row = wait_for(self.thp_row, 2, "the throughput profile's THP row")
+        self.assertTrue(row["Message"].startswith(
+            "transparent hugepages are \"never\", the throughput profile wants \"madvise\":"),
+            row)
+        self.assertEqual(row["Severity"], WARNING)
+        added = self.tune_keys() - before
+        self.assertIn(("TUNE_THP", "transparent_hugepage"), added)
+        new = wait_for(lambda: len(self.tune_traps("Raised")[raised:]) >= len(added) and
+                       self.tune_traps("Raised")[raised:], 3, "the new findings' traps")
+        self.assertEqual(sorted(t[1:] for t in new), sorted(added), "one trap each")
+        self.assertEqual(len(by_code(findings(self.setup), "TUNE_IPOIB_MTU")), 1)
+        count = len(self.audits())
+        time.sleep(1.5 * INTERVAL)
+        self.assertEqual(len(self.audits()), count, "the next audit in 60 s")
+
+    def test_5b_sighup_a_new_root(self):
+        other = os.path.join(self.parent, "other")
+        shutil.copytree(self.root, other, symlinks=True)
+        with open(os.path.join(other, THP), "w") as f:
+            f.write("[always] madvise never\n")
         first = len(self.audits())
-        wait_for(lambda: len(self.audits()) > first, 3 * INTERVAL, "the next audit")
+        log = self.reload(self.config(root=other))
+        self.assertIn(f"tune yes, root {other}, profile latency from now on", log)
+        self.audits_after(first, other, INTERVAL)
+        row = wait_for(lambda: (r := self.thp_row()) and "always" in r["Message"] and r, 2,
+                       "the other root's THP row")
+        self.assertTrue(row["Message"].startswith(
+            "transparent hugepages are \"always\", the latency profile wants \"never\":"), row)
+        self.assertEqual(self.audits()[-1][0], other)
+
+    def test_5c_a_bad_reload_keeps_the_audit(self):
+        other = os.path.join(self.parent, "other")
+        first = len(self.audits())
+        log = self.reload(self.config(root=other, interval=0) + "tune-profile fast\nfabric yes\n")
+        conf = self.setup.agent.config
+        self.assertIn(f'{conf}:3: tune-interval: "0": expected a number of seconds from 1 to '
+                      "604800", log)
+        self.assertIn(f'{conf}:6: tune-profile: "fast" is not latency or throughput', log)
+        self.assertIn(f"{conf}: not reloaded: the config has errors", log)
+        self.assertNotIn("from now on", log)
+        time.sleep(2.5 * INTERVAL)
+        audits = self.audits()[first:]
+        self.assertIn(len(audits), (2, 3), "still every 2 s")
+        self.assertEqual({a[0] for a in audits}, {other}, "still the other root")
+        self.assertIn("always", self.thp_row()["Message"])
+
+    def test_5d_tune_off_clears_and_on_again(self):
+        other = os.path.join(self.parent, "other")
+        active = self.tune_keys()
+        self.assertIn(("TUNE_THP", "transparent_hugepage"), active)
+        cleared = len(self.tune_traps("Cleared"))
+        self.addCleanup(self.restore)
+        log = self.reload(self.config(root=other, tune="no") + "fabric yes\nstate-dir /tmp\n")
+        self.assertIn("fabric change only at a restart: the umad port is opened at the start", log)
+        self.assertIn("state-dir change only at a restart", log)
+        wait_for(lambda: not self.tune_keys(), 2 * INTERVAL, "no tune rows")
+        self.assertIn(f"tune audit turned off: its {len(active)} findings are cleared",
+                      self.setup.agent.log())
+        self.assertEqual(self.modes(), "host")
+        traps = wait_for(lambda: len(self.tune_traps("Cleared")[cleared:]) == len(active) and
+                         self.tune_traps("Cleared")[cleared:], 3, "the clear traps")
+        self.assertEqual({t[1:] for t in traps}, active)
+        first = len(self.audits())
+        time.sleep(1.5 * INTERVAL)
+        self.assertEqual(len(self.audits()), first, "no audit while off")
+
+        raised = len(self.tune_traps("Raised"))
+        self.reload(self.config())
+        self.audits_after(first, self.root, INTERVAL)
+        wait_for(lambda: not self.thp_row() and len(by_code(findings(self.setup),
+                                                            "TUNE_IPOIB_MTU")) == 1,
+                 2, "the first root's findings again")
+        again = wait_for(lambda: self.tune_traps("Raised")[raised:], 3, "the raise traps")
+        self.assertIn("TUNE_IPOIB_MTU", [t[1] for t in again])
+        self.assertEqual(self.modes(), "host,tune")
 
     def test_6_a_failed_audit_keeps_the_findings(self):
         moved = self.root + ".away"
@@ -195,6 +308,7 @@ class Drift(unittest.TestCase):
 
     def test_7_a_severity_change_is_trapped(self):
         mtu = os.path.join(self.root, "sys/class/net/ib0/mtu")
+        raised = len(self.tune_traps("Raised"))
         (index, row), = by_code(findings(self.setup), "TUNE_IPOIB_MTU").items()
         self.assertEqual((row["Subject"], row["Severity"]), ("ib0", CRITICAL))
         with open(mtu, "w") as f:
@@ -210,12 +324,41 @@ class Drift(unittest.TestCase):
             rows = by_code(findings(self.setup), "TUNE_IPOIB_MTU")
             self.assertEqual(list(rows), [index], "the same row")
             self.assertEqual(rows[index]["Severity"], WARNING)
-            self.assertEqual([t for t in self.tune_traps("Raised") if t[1] == "TUNE_IPOIB_MTU"],
-                             [], "no raise")
+            self.assertEqual([t for t in self.tune_traps("Raised")[raised:]
+                              if t[1] == "TUNE_IPOIB_MTU"], [], "no raise")
         finally:
             with open(mtu, "w") as f:
                 f.write("4096\n")
         wait_for(lambda: len(self.tune_traps("Changed")) == 2, 3 * INTERVAL, "changed back")
+
+    def test_8_probe_on_and_off_at_a_reload(self):
+        probed = lambda: {r["Subject"] for r in findings(self.setup).values()
+                          if r["Code"] == "PROBE_NOT_RUN"}
+        active = {f"{d}:{p}" for d, p in active_ports(snmptest.fixture("ib-hdr"))}
+        self.assertEqual(len(active), 2, "the fixture's ACTIVE ports")
+        self.assertEqual(probed(), set())
+        log = self.reload(self.config() + "probe yes\nprobe-interval 3600\n")
+        self.assertIn("probe yes from now on", log)
+        self.assertNotIn("change only at a restart", log)
+        # no verbs device here: a round at once, each ACTIVE port's probe could not run
+        self.assertEqual(wait_for(probed, 5, "the probe's findings"), active)
+        self.assertEqual(self.modes(), "host,tune,probe")
+        log = self.reload(self.config())
+        self.assertIn("probe no from now on", log)
+        wait_for(lambda: not probed(), 5, "the probe's findings cleared")
+        self.assertIn("loopback probe turned off: its 2 findings are cleared",
+                      self.setup.agent.log())
+        self.assertEqual(self.modes(), "host,tune")
+
+
+def active_ports(root):
+    """(device, port) of each ACTIVE port of a sysfs tree."""
+    base = os.path.join(root, "class", "infiniband")
+    for dev in sorted(os.listdir(base)):
+        for port in sorted(os.listdir(os.path.join(base, dev, "ports"))):
+            with open(os.path.join(base, dev, "ports", port, "state")) as f:
+                if f.read().startswith("4:"):
+                    yield dev, port
 
 
 class BadConfig(unittest.TestCase):

@@ -149,6 +149,10 @@ static void changed_keys_by_name(void **state)
 	assert_string_equal(keys, "probe-interval, ca, ca-port, window, tune-profile");
 	assert_int_equal(ak_config_changed_keys(&fresh, config, NULL, keys, 12), 7);
 	assert_string_equal(keys, "refresh, pr"); /* cut short, still counted */
+	assert_true(ak_config_key_changed(&fresh, config, "tune-profile"));
+	assert_true(ak_config_key_changed(&fresh, config, "ca-port"));
+	assert_false(ak_config_key_changed(&fresh, config, "fabric"));
+	assert_false(ak_config_key_changed(&fresh, config, "no-such-key"));
 	ak_config_free(&fresh);
 }
 

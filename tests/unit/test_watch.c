@@ -511,6 +511,118 @@ static void a_new_interval_moves_the_next_pass(void **state)
 	fixture_discard(root);
 }
 
+/* What the tune or probe job showed until its pass after `after` (5 s at most). */
+struct tune_seen {
+	unsigned long passes;
+	size_t findings, raised, cleared, at_start;
+	size_t probes;					     /* the last round's outcomes */
+	char thp[sizeof(((struct rk_finding *)0)->message)]; /* the message of the last snapshot's
+								TUNE_THP finding, or "" */
+};
+
+static struct tune_seen job_wait(struct rk_watch *watch, enum rk_watch_job job, unsigned long after)
+{
+	struct tune_seen seen = {0};
+	struct rk_watch_events events = {0};
+	double until = rk_monotonic_seconds() + 5;
+
+	while (seen.passes <= after && rk_monotonic_seconds() < until) {
+		struct rk_watch_snapshot *snap = rk_watch_take(watch, job, &events);
+
+		for (size_t i = 0; i < events.list.count; i++) {
+			seen.cleared +=
+			    events.list.items[i].is_finding && events.list.items[i].cleared;
+			seen.raised +=
+			    events.list.items[i].is_finding && !events.list.items[i].cleared;
+		}
+		seen.at_start += events.at_start;
+		if (snap) {
+			const struct rk_findings *found =
+			    job == RK_WATCH_TUNE ? &snap->tune_findings : &snap->probe_findings;
+
+			seen.passes = snap->passes[job];
+			seen.findings = found->count;
+			seen.probes = snap->probes.count;
+			seen.thp[0] = '\0';
+			for (size_t i = 0; i < snap->tune_findings.count; i++)
+				if (strcmp(snap->tune_findings.items[i].code, "TUNE_THP") == 0)
+					snprintf(seen.thp, sizeof(seen.thp), "%s",
+						 snap->tune_findings.items[i].message);
+		}
+		rk_watch_release(snap);
+		usleep(20000);
+	}
+	rk_watch_events_free(&events);
+	return seen;
+}
+
+/* A reload turns the tune job on (its thread starts), off (what it found clears, as events)
+ * and on with another profile (the new findings raise), each time auditing at once. */
+static void the_tune_job_changes_while_the_engine_runs(void **state)
+{
+	const char *tree = fixture_path("../tune/host");
+	struct rk_watch_settings settings;
+	struct rk_watch *watch;
+	struct tune_seen latency, off, throughput;
+
+	(void)state;
+	rk_watch_settings_defaults(&settings); /* no job, audits a day apart */
+	assert_int_equal(rk_watch_new(&settings, &watch), 0);
+	assert_int_equal(rk_watch_start(watch), 0);
+	assert_false(watch->lanes[WATCH_LANE_TUNE].running);
+	assert_int_equal(rk_watch_set_tune(watch, true, tree, rk_tune_profile_find("latency")), 0);
+	latency = job_wait(watch, RK_WATCH_TUNE, 0);
+	assert_int_equal(latency.passes, 1);
+	assert_true(latency.findings > 0);
+	assert_int_equal(latency.at_start, latency.findings); /* the first audit primes */
+	assert_non_null(strstr(latency.thp, "are \"always\", the latency profile wants \"never\""));
+	assert_int_equal(rk_watch_set_tune(watch, false, NULL, NULL), 0);
+	off = job_wait(watch, RK_WATCH_TUNE, 1);
+	assert_int_equal(off.passes, 2);
+	assert_int_equal(off.findings, 0);
+	assert_int_equal(off.cleared, latency.findings);
+	assert_int_equal(off.raised + off.at_start, 0);
+	assert_int_equal(rk_watch_set_tune(watch, true, tree, rk_tune_profile_find("throughput")),
+			 0);
+	throughput = job_wait(watch, RK_WATCH_TUNE, 2);
+	assert_int_equal(throughput.passes, 3);
+	assert_non_null(strstr(throughput.thp, "the throughput profile wants \"madvise\""));
+	assert_int_equal(throughput.raised, throughput.findings);
+	assert_int_equal(throughput.at_start, 0);
+	rk_watch_stop(watch);
+}
+
+/* A reload turns the probe job on (its view of the host opened, its thread started) and off
+ * (no outcomes, its findings cleared as events), each time at once. */
+static void the_probe_job_turns_on_and_off_while_the_engine_runs(void **state)
+{
+	char *root = fixture_copy("ib-hdr");
+	struct rk_watch_settings settings;
+	struct rk_watch *watch;
+	struct tune_seen on, off;
+
+	(void)state;
+	rk_watch_settings_defaults(
+	    &settings); /* no job, rounds RK_PROBE_INTERVAL_DEFAULT_S apart */
+	settings.sysfs_root = root;
+	assert_int_equal(rk_watch_new(&settings, &watch), 0);
+	assert_int_equal(rk_watch_start(watch), 0);
+	assert_null(watch->probe_host);
+	assert_int_equal(rk_watch_set_probe(watch, true), 0);
+	on = job_wait(watch, RK_WATCH_PROBE, 0);
+	assert_int_equal(on.passes, 1);
+	assert_int_equal(on.probes, 2); /* the fixture's two ACTIVE ports */
+	assert_int_equal(on.findings, 2);
+	assert_int_equal(on.at_start, 2);
+	assert_int_equal(rk_watch_set_probe(watch, false), 0);
+	off = job_wait(watch, RK_WATCH_PROBE, 1);
+	assert_int_equal(off.passes, 2);
+	assert_int_equal(off.probes + off.findings, 0);
+	assert_int_equal(off.cleared, 2);
+	rk_watch_stop(watch);
+	fixture_discard(root);
+}
+
 /* The PID the hanging helper wrote, once it runs (0 after 5 s without it). */
 static pid_t helper_pid(void)
 {
@@ -594,6 +706,8 @@ int main(void)
 	    cmocka_unit_test(the_probe_job_probes_each_active_port_once_a_round),
 	    cmocka_unit_test(the_probe_job_probes_the_ports_chosen),
 	    cmocka_unit_test(a_new_interval_moves_the_next_pass),
+	    cmocka_unit_test(the_tune_job_changes_while_the_engine_runs),
+	    cmocka_unit_test(the_probe_job_turns_on_and_off_while_the_engine_runs),
 	    cmocka_unit_test(stop_returns_in_time_while_a_discovery_hangs),
 	    cmocka_unit_test(a_raised_token_stays_raised),
 	};

@@ -139,6 +139,10 @@ void rk_name_map_free(struct rk_name_map *map);
 /** A GUID as rdmakit prints it everywhere: "0x0002c90300000001". */
 void rk_format_guid(uint64_t guid, char *buf, size_t size);
 
+/** A GUID as the kernel writes one in sysfs (node_guid) and operators read it in tables:
+ * "0002:c903:0000:0001". */
+void rk_format_guid_groups(uint64_t guid, char *buf, size_t size);
+
 /** "switch", "ca", "router" or "unknown". */
 const char *rk_node_type_name(enum rk_node_type type);
 

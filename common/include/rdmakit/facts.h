@@ -48,6 +48,7 @@ enum rk_fact_id {
 	RK_FACT_PORT_LINK_LAYER,
 	RK_FACT_PORT_GID0,
 	RK_FACT_PORT_NETDEV,
+	RK_FACT_PORT_GUID,
 	RK_FACT_DEVICE_NODE_TYPE,
 	RK_FACT_DEVICE_NODE_TYPE_NAME,
 	RK_FACT_DEVICE_NODE_GUID,
@@ -69,6 +70,8 @@ enum rk_fact_id {
 	RK_FACT_DEVICE_SRIOV_TOTALVFS,
 	RK_FACT_DEVICE_PCI_VENDOR,
 	RK_FACT_DEVICE_PCI_DEVICE,
+	RK_FACT_DEVICE_NODE_GUID_TEXT,
+	RK_FACT_DEVICE_SYS_IMAGE_GUID_TEXT,
 	RK_FACT_FABRIC_NODES,
 	RK_FACT_FABRIC_SWITCHES,
 	RK_FACT_FABRIC_CAS,
@@ -97,12 +100,14 @@ enum rk_fact_id {
 	RK_FACT_SM_ENTRY_STATE_NAME,
 	RK_FACT_SM_ENTRY_ACTIVITY,
 	RK_FACT_SM_ENTRY_NAME,
+	RK_FACT_SM_ENTRY_GUID_TEXT,
 	RK_FACT_COUNT, /* the facts above: a host's, the fabric summary's and the SMs' */
 	RK_FACT_NODE_TYPE = RK_FACT_COUNT,
 	RK_FACT_NODE_DESCRIPTION,
 	RK_FACT_NODE_NAME,
 	RK_FACT_NODE_LID,
 	RK_FACT_NODE_PORTS,
+	RK_FACT_NODE_GUID_TEXT,
 	RK_FACT_FABRIC_PORT_STATE,
 	RK_FACT_FABRIC_PORT_PHYS_STATE,
 	RK_FACT_FABRIC_PORT_WIDTH,
@@ -111,6 +116,7 @@ enum rk_fact_id {
 	RK_FACT_FABRIC_PORT_PEER_PORT,
 	RK_FACT_FABRIC_PORT_DEGRADED,
 	RK_FACT_FABRIC_PORT_DEGRADED_REASON,
+	RK_FACT_FABRIC_PORT_PEER_GUID_TEXT,
 	RK_FACT_TABLE_SIZE, /* every fact, the fabric's nodes and ports included */
 };
 
@@ -167,14 +173,14 @@ struct rk_fact {
 	const char *cli_name; /* its key in the CLI's JSON ("pci.numa_node": nested), or NULL; a
 			       * fabric node's type and a fabric port's states and speed are shown
 			       * by name there */
-	double (*port_number)(const struct rk_port *port);	     /* negative when unknown */
-	const char *(*port_text)(const struct rk_port *port);	     /* "" when unknown */
-	double (*device_number)(const struct rk_device *device);     /* negative when unknown */
-	const char *(*device_text)(const struct rk_device *device);  /* "" when unknown */
-	double (*sm_number)(const struct rk_sm *sm);		     /* negative when unknown */
-	const char *(*sm_text)(const struct rk_sm *sm, char *buf);   /* "" when unknown */
-	double (*node_number)(const struct rk_fabric_node *node);    /* negative when unknown */
-	const char *(*node_text)(const struct rk_fabric_node *node); /* "" when unknown */
+	double (*port_number)(const struct rk_port *port);	    /* negative when unknown */
+	const char *(*port_text)(const struct rk_port *port);	    /* "" when unknown */
+	double (*device_number)(const struct rk_device *device);    /* negative when unknown */
+	const char *(*device_text)(const struct rk_device *device); /* "" when unknown */
+	double (*sm_number)(const struct rk_sm *sm);		    /* negative when unknown */
+	const char *(*sm_text)(const struct rk_sm *sm, char *buf);  /* "" when unknown */
+	double (*node_number)(const struct rk_fabric_node *node);   /* negative when unknown */
+	const char *(*node_text)(const struct rk_fabric_node *node, char *buf); /* "": unknown */
 	double (*fabric_port_number)(const struct rk_fabric_port_ref *ref); /* negative: unknown */
 	const char *(*fabric_port_text)(const struct rk_fabric_port_ref *ref, char *buf); /* "" */
 	/* collectd: the type (types.db) and type instance it is sent as; NULL when not sent */

@@ -160,6 +160,17 @@ int rk_watch_start(struct rk_watch *watch);
  * next pass is due that long after the start of its last one (at once when that is past). */
 void rk_watch_set_interval(struct rk_watch *watch, enum rk_watch_job job, double seconds);
 
+/** Change the tune job at once (a daemon's reload; from the thread that started the engine):
+ * on or off, the root (NULL: /) and profile audited from now on; the next audit starts now, and
+ * turned off, the last audit's findings clear as events; 0 or -errno (the thread not started). */
+int rk_watch_set_tune(struct rk_watch *watch, bool on, const char *root,
+		      const struct rk_tune_profile *profile);
+
+/** Turn the probe job on or off at once (a daemon's reload; from the thread that started the
+ * engine): the next round starts now (its view of the host opened first when it has none), and
+ * turned off, the last round's outcomes go and its findings clear as events; 0 or -errno. */
+int rk_watch_set_probe(struct rk_watch *watch, bool on);
+
 /** The latest snapshot, held (rk_watch_release it; NULL before the first pass), and in events
  * (emptied first) the job's events since the last take. */
 struct rk_watch_snapshot *rk_watch_take(struct rk_watch *watch, enum rk_watch_job job,

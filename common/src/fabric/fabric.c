@@ -25,6 +25,13 @@ void rk_format_guid(uint64_t guid, char *buf, size_t size)
 	snprintf(buf, size, "0x%016" PRIx64, guid);
 }
 
+void rk_format_guid_groups(uint64_t guid, char *buf, size_t size)
+{
+	snprintf(buf, size, "%04x:%04x:%04x:%04x", (unsigned)(guid >> 48) & 0xffff,
+		 (unsigned)(guid >> 32) & 0xffff, (unsigned)(guid >> 16) & 0xffff,
+		 (unsigned)guid & 0xffff);
+}
+
 const char *rk_node_type_name(enum rk_node_type type)
 {
 	switch (type) {

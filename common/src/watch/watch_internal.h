@@ -11,9 +11,9 @@
 
 /* One job's state between passes. */
 struct watch_job {
-	bool enabled;
-	bool backs_off;	  /* a failure skips 1, 2, 4, ... intervals (the tune audit does not) */
-	const char *what; /* "fabric sweep", "SM query": for the log */
+	atomic_bool enabled; /* the tune and probe jobs' change at a reload (rk_watch_set_*) */
+	bool backs_off;	     /* a failure skips 1, 2, 4, ... intervals (the tune audit does not) */
+	const char *what;    /* "fabric sweep", "SM query": for the log */
 	struct rk_event_tracker *tracker;
 	bool primed;			/* a pass worked: the tracker holds what was */
 	unsigned wait, skip;		/* back-off: intervals to wait after a failure, and left */
@@ -55,6 +55,7 @@ struct rk_watch {
 	pthread_mutex_t lock; /* guards what follows, the lanes' ended, the jobs' pending */
 	pthread_cond_t wake;  /* the lanes: stop; the stopper: a lane ended */
 	bool stop;
+	bool started; /* rk_watch_start ran: a lane turned on later gets its thread at once */
 	struct rk_watch_snapshot *latest;
 };
 
@@ -70,6 +71,10 @@ void watch_job_outcome(struct watch_job *job, int err);
 /** Track what the views show since the job's last pass; its events wait for the snapshot. */
 void watch_job_track(struct watch_job *job, const struct rk_event_views *views);
 
+/** A job turned off (tune, probe: findings tracked as the host's): its findings clear, once,
+ * as events of their own; 0. */
+int watch_job_forget(struct watch_job *job);
+
 /** Queue the job's events of this pass for the consumers (the lock held). */
 void watch_job_hand_over(struct watch_job *job);
 
@@ -82,15 +87,22 @@ int watch_sweep(struct rk_watch *watch);
 /** Run the SM job: query the SMs (rediscovering when due), check; 0 or -errno. */
 int watch_query_sm(struct rk_watch *watch);
 
-/** Run the tune job: audit the root, keep what asks for something; 0 or -errno. */
+/** Run the tune job: audit the root, keep what asks for something (turned off: clear what the
+ * last audit found); 0 or -errno. */
 int watch_audit(struct rk_watch *watch);
 
-/** Run the probe job: read the ports' states, probe the ports chosen, their findings; 0 or
- * -errno. */
+/** Run the probe job: read the ports' states, probe the ports chosen, their findings (turned
+ * off: no ports, and what the last round found clears); 0 or -errno. */
 int watch_probe(struct rk_watch *watch);
 
 /** Publish a snapshot with the parts of the jobs that passed, and their events. */
 void watch_publish(struct rk_watch *watch, const bool passed[], double seconds);
+
+/** Whether a job is to run: while enabled, and once more when turned off with findings left. */
+bool watch_job_due(const struct watch_job *job);
+
+/** Give a lane with a job due a thread of its own (not again when it has one); -errno. */
+int watch_lane_start(struct watch_lane *lane);
 
 /** Run every job of the lane once, then publish what they saw (not when stopping). */
 void watch_lane_pass(struct watch_lane *lane);

@@ -53,6 +53,17 @@ void watch_job_track(struct watch_job *job, const struct rk_event_views *views)
 	job->primed = true;
 }
 
+int watch_job_forget(struct watch_job *job)
+{
+	struct rk_event_views views = {.host_findings = &job->findings};
+	size_t count = job->findings.count;
+
+	rk_findings_free(&job->findings);
+	watch_job_track(job, &views);
+	rk_log(RK_LOG_INFO, "%s turned off: its %zu findings are cleared", job->what, count);
+	return 0;
+}
+
 void watch_job_hand_over(struct watch_job *job)
 {
 	struct rk_event_list *pending = &job->pending.list;

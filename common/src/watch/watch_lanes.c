@@ -20,7 +20,7 @@ static bool run_job(struct rk_watch *watch, enum rk_watch_job job)
 	struct watch_job *j = &watch->jobs[job];
 	int err;
 
-	if (!j->enabled || watch_job_skip(j))
+	if (!watch_job_due(j) || watch_job_skip(j))
 		return false;
 	err = runs[job](watch);
 	if (err == -ECANCELED || rk_cancel_raised(&watch->cancel))
@@ -32,16 +32,28 @@ static bool run_job(struct rk_watch *watch, enum rk_watch_job job)
 	return err == 0;
 }
 
+bool watch_job_due(const struct watch_job *job)
+{
+	return job->enabled || job->findings.count > 0;
+}
+
+/* Whether one of the lane's jobs is to run. */
+static bool lane_due(const struct watch_lane *lane)
+{
+	bool any = false;
+
+	for (enum rk_watch_job j = lane->first; j <= lane->last; j++)
+		any |= watch_job_due(&lane->watch->jobs[j]);
+	return any;
+}
+
 void watch_lane_pass(struct watch_lane *lane)
 {
 	struct rk_watch *watch = lane->watch;
 	double started = rk_monotonic_seconds();
 	bool passed[RK_WATCH_JOBS] = {false};
-	bool any = false;
 
-	for (enum rk_watch_job j = lane->first; j <= lane->last; j++)
-		any |= watch->jobs[j].enabled;
-	if (!any)
+	if (!lane_due(lane))
 		return;
 	for (enum rk_watch_job j = lane->first; j <= lane->last; j++)
 		passed[j] = run_job(watch, j);
@@ -118,15 +130,11 @@ void rk_watch_set_interval(struct rk_watch *watch, enum rk_watch_job job, double
 	}
 }
 
-/* A lane with a job to run gets a thread. */
-static int start_lane(struct watch_lane *lane)
+int watch_lane_start(struct watch_lane *lane)
 {
-	bool any = false;
 	int err;
 
-	for (enum rk_watch_job j = lane->first; j <= lane->last; j++)
-		any |= lane->watch->jobs[j].enabled;
-	if (!any)
+	if (lane->running || !lane_due(lane))
 		return 0;
 	if (lane->next_at == 0)
 		lane->next_at = rk_monotonic_seconds();
@@ -164,7 +172,8 @@ int rk_watch_start(struct rk_watch *watch)
 	int err = 0;
 
 	for (int l = 0; l < WATCH_LANES && !err; l++)
-		err = start_lane(&watch->lanes[l]);
+		err = watch_lane_start(&watch->lanes[l]);
+	watch->started = true;
 	return err;
 }
 

@@ -4,6 +4,7 @@
 #include "watch_internal.h"
 
 #include "rdmakit/array.h"
+#include "rdmakit/clock.h"
 #include "rdmakit/log.h"
 
 #include <errno.h>
@@ -55,8 +56,13 @@ int watch_probe(struct rk_watch *watch)
 {
 	struct watch_job *job = &watch->jobs[RK_WATCH_PROBE];
 	const struct rk_event_views views = {.host_findings = &job->findings};
-	int err = choose(watch);
+	int err;
 
+	if (!job->enabled) {
+		watch->probes.count = 0;
+		return watch_job_forget(job);
+	}
+	err = choose(watch);
 	if (err) {
 		rk_log(RK_LOG_ERR, "out of memory: no round of probes");
 		return err;
@@ -77,4 +83,23 @@ int watch_probe(struct rk_watch *watch)
 			       watch->probes.items[i].device, watch->probes.items[i].port);
 	watch_job_track(job, &views);
 	return 0;
+}
+
+int rk_watch_set_probe(struct rk_watch *watch, bool on)
+{
+	struct watch_lane *lane = &watch->lanes[WATCH_LANE_PROBE];
+	int err = 0;
+
+	/* No view yet: the lane has never run, nothing else reads it. */
+	if (on && !watch->probe_host)
+		err = rk_host_open(watch->settings.sysfs_root, &watch->probe_host);
+	if (err)
+		return err;
+	pthread_mutex_lock(&watch->lock);
+	watch->settings.probe = on;
+	watch->jobs[RK_WATCH_PROBE].enabled = on;
+	lane->next_at = rk_monotonic_seconds(); /* the next round (or the clearing) at once */
+	pthread_cond_broadcast(&watch->wake);
+	pthread_mutex_unlock(&watch->lock);
+	return watch->started ? watch_lane_start(lane) : 0;
 }

@@ -3,8 +3,13 @@
  * what asks for something, and what changed since the last audit. */
 #include "watch_internal.h"
 
+#include "rdmakit/clock.h"
 #include "rdmakit/log.h"
 
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static struct rk_finding *same_key(struct rk_findings *findings, const struct rk_finding *finding)
@@ -38,16 +43,31 @@ static int keep_problems(const struct rk_findings *all, struct rk_findings *out)
 	return err;
 }
 
+/* The root and profile to audit now (a reload may change them meanwhile). */
+static void current_options(struct rk_watch *watch, char *root, size_t size,
+			    struct rk_tune_options *options)
+{
+	pthread_mutex_lock(&watch->lock);
+	snprintf(root, size, "%s", watch->settings.tune_root);
+	options->profile = watch->settings.tune_profile;
+	pthread_mutex_unlock(&watch->lock);
+	options->root = root;
+}
+
 int watch_audit(struct rk_watch *watch)
 {
 	struct watch_job *job = &watch->jobs[RK_WATCH_TUNE];
-	const struct rk_tune_options options = {.root = watch->settings.tune_root,
-						.profile = watch->settings.tune_profile};
+	char root[PATH_MAX];
+	struct rk_tune_options options = {0};
 	struct rk_tune_audit result = {0};
 	struct rk_findings problems = {0};
 	struct rk_event_views views = {.host_findings = &job->findings};
-	int err = rk_tune_audit_host(&options, &result, NULL);
+	int err;
 
+	if (!job->enabled)
+		return watch_job_forget(job);
+	current_options(watch, root, sizeof(root), &options);
+	err = rk_tune_audit_host(&options, &result, NULL);
 	if (!err)
 		err = keep_problems(&result.findings, &problems);
 	rk_tune_audit_free(&result);
@@ -61,4 +81,25 @@ int watch_audit(struct rk_watch *watch)
 	rk_log(RK_LOG_INFO, "tune audit of %s: %zu findings", options.root, problems.count);
 	watch_job_track(job, &views);
 	return 0;
+}
+
+int rk_watch_set_tune(struct rk_watch *watch, bool on, const char *root,
+		      const struct rk_tune_profile *profile)
+{
+	struct watch_lane *lane = &watch->lanes[WATCH_LANE_TUNE];
+	char *copy = strdup(root ? root : "/"), *before;
+
+	if (!copy)
+		return -ENOMEM;
+	pthread_mutex_lock(&watch->lock);
+	before = (char *)watch->settings.tune_root;
+	watch->settings.tune_root = copy;
+	watch->settings.tune_profile = profile;
+	watch->settings.tune = on;
+	watch->jobs[RK_WATCH_TUNE].enabled = on;
+	lane->next_at = rk_monotonic_seconds(); /* the next audit (or the clearing) at once */
+	pthread_cond_broadcast(&watch->wake);
+	pthread_mutex_unlock(&watch->lock);
+	free(before);
+	return watch->started ? watch_lane_start(lane) : 0;
 }
