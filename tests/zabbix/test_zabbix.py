@@ -506,8 +506,9 @@ class Problems(unittest.TestCase):
         for path, bad in changes.items():
             write_attr(LAB.root, path, bad)
 
-        def problem():
-            return next((p for n, p in LAB.problems().items() if n.startswith(prefix)), None)
+        def problem():  # raised by this change, not an earlier one resolved since
+            return next((p for n, p in LAB.problems().items()
+                         if n.startswith(prefix) and int(p["clock"]) >= int(changed)), None)
         try:
             raised = wait_for_or_explain(problem, 90, prefix, item)
             took = time.monotonic() - started
@@ -555,6 +556,34 @@ class Problems(unittest.TestCase):
         self.assertEqual(raised, [name])
 
 
+    def test_a_link_passing_through_init_is_no_problem_until_it_stays(self):
+        """Every link that comes up passes through INIT (PORT_NO_SM, critical) until the SM
+        makes it ACTIVE: one poll of it raises nothing. Held there, a port that was ACTIVE is
+        one problem, "not ACTIVE (init (2))" (the critical finding depends on it), and once it
+        is back no late critical problem follows from a severity not yet polled again."""
+        port = "class/infiniband/mlx5_1/ports/1/"
+        good = read_fixture(port + "state")
+        key = "rdmakit.port.worst[2.1]"
+        changed = time.time()
+        write_attr(LAB.root, port + "state", "2: INIT")
+        try:
+            wait_for(lambda: values_since(key, changed)[-1:] == ["3"], 30, "PORT_NO_SM polled")
+        finally:
+            write_attr(LAB.root, port + "state", good)
+        restored = time.time()
+        wait_for(lambda: len(values_since(key, restored)) >= 3, 60, "three polls after INIT")
+        self.assertEqual(raised_since(changed, "mlx5_1 port 1:"), [],
+                         f"polls while INIT: {values_since(key, changed)}")
+        name, raised = self.raise_and_resolve({port + "state": "2: INIT"},
+                                              "mlx5_1 port 1: not ACTIVE", "3",
+                                              "rdmakit.port.state[2.1]", 2)
+        self.assertEqual(name, "mlx5_1 port 1: not ACTIVE (init (2))")
+        self.assertEqual(raised, [name])
+        back = time.time()
+        wait_for(lambda: len(values_since(key, back)) >= 3, 60, "three polls after ACTIVE")
+        self.assertEqual(raised_since(back - 2 * INTERVAL, "mlx5_1 port 1:"), [])
+
+
 def wait_for_or_explain(predicate, timeout, what, key):
     """wait_for, and on a timeout what Zabbix knows of item key and of the host's SNMP
     interface, and the end of the server's log, in the failure."""
@@ -577,6 +606,21 @@ def processes():
     """zabbix_server's processes as ps shows them: each says what it is doing."""
     return subprocess.run(["ps", "-C", "zabbix_server", "-o", "args="], capture_output=True,
                           text=True).stdout
+
+
+def raised_since(since, prefix):
+    """The names of the problems whose name starts with prefix raised from since on."""
+    return [n for n, p in LAB.problems().items()
+            if n.startswith(prefix) and int(p["clock"]) >= int(since)]
+
+
+def values_since(key, since):
+    """The values Zabbix stored for item key from the wall clock since on, oldest first."""
+    item = LAB.items(key)[key]
+    return [v["value"] for v in LAB.zbx.call("history.get", {
+        "itemids": item["itemid"], "history": int(item["value_type"]), "output": "extend",
+        "time_from": int(since), "sortfield": "clock", "sortorder": "ASC"})
+        if int(v["clock"]) + int(v["ns"]) / 1e9 >= since]
 
 
 def polls_between(key, since, event):
