@@ -140,7 +140,17 @@ static void fd_floor_lifts_kept_descriptors(void **state)
 	rk_attr_close(fs, &attr);
 	rk_sysfs_close(fs);
 	assert_int_equal(rk_sysfs_set_fd_floor(-1), -EINVAL);
+	setenv("RDMAKIT_FD_FLOOR", "0", 1); /* as under ibsim's shim: no floor */
+	assert_int_equal(rk_sysfs_set_fd_floor(200), 0);
+	assert_int_equal(rk_sysfs_open(fixture_path("ib-hdr"), &fs), 0);
+	assert_int_equal(rk_attr_open(fs, path, &attr), 0);
+	assert_true(attr.fd >= 0 && attr.fd < 200);
+	rk_attr_close(fs, &attr);
+	rk_sysfs_close(fs);
+	setenv("RDMAKIT_FD_FLOOR", "high", 1);
 	assert_int_equal(rk_sysfs_set_fd_floor(0), 0);
+	assert_int_equal(log_capture_count("RDMAKIT_FD_FLOOR=high is not a descriptor number"), 1);
+	unsetenv("RDMAKIT_FD_FLOOR");
 }
 
 static void budget_falls_back_to_open_read_close(void **state)

@@ -65,12 +65,28 @@ static size_t raise_fd_limit(void)
 	return soft > 2 * FD_RESERVE ? soft - FD_RESERVE : soft / 2;
 }
 
+/* RDMAKIT_FD_FLOOR when set to a number (a wrong one logged), else floor. */
+static int floor_from_env(int floor)
+{
+	const char *text = getenv("RDMAKIT_FD_FLOOR");
+	uint64_t value;
+
+	if (!text || !*text)
+		return floor;
+	if (rk_parse_u64(text, &value) == 0 && value <= INT_MAX / 2)
+		return (int)value;
+	rk_log(RK_LOG_WARNING, "RDMAKIT_FD_FLOOR=%s is not a descriptor number: %d is used", text,
+	       floor);
+	return floor;
+}
+
 int rk_sysfs_set_fd_floor(int floor)
 {
 	rlim_t hard, soft;
 
 	if (floor < 0)
 		return -EINVAL;
+	floor = floor_from_env(floor);
 	fd_floor = floor;
 	soft = raised_fd_limit(&hard);
 	if (floor == 0 || soft >= (rlim_t)floor + FD_RESERVE)
