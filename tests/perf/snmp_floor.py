@@ -20,7 +20,7 @@ from rktest import wait_for  # noqa: E402
 
 ROWS = int(os.environ.get("ROWS", "64"))
 RUNS = int(os.environ.get("RUNS", "5"))
-GETS = int(os.environ.get("GETS", "300"))  # 10-varbind GETs per side, shape and run
+GETS = int(os.environ.get("GETS", "1000"))  # 10-varbind GETs per side, shape and run
 REPEAT = int(os.environ.get("REPEAT", "4"))  # at least this many whole-table walks per figure
 SECONDS = float(os.environ.get("SECONDS", "0.5"))  # and at least this long
 BASE = os.environ.get("BASE_AGENTX")  # an rdmakit-agentx to show next to it (e.g. older)
