@@ -33,7 +33,9 @@ static struct {
 	struct ak_refresher refresher;
 	struct rk_host *host;
 	pthread_t snmpd_thread;
-	int stage; /* how far init_rdmakit got, for deinit_rdmakit */
+	unsigned modes;	    /* the MIB's parts registered */
+	unsigned int alarm; /* the start of the refresh thread, until it has run */
+	int stage;	    /* how far init_rdmakit got, for deinit_rdmakit */
 } mod;
 
 static void log_to_snmpd(enum rk_log_level level, const char *message, void *ctx)
@@ -104,6 +106,19 @@ static int load_rdmakit_config(const char *path, bool missing_ok)
 	return status;
 }
 
+/* From snmpd's main loop, once it runs in its final process: the refresh thread. */
+static void start_threads(unsigned int reg, void *arg)
+{
+	int err = ak_refresher_start(&mod.refresher);
+
+	(void)reg;
+	(void)arg;
+	mod.alarm = 0;
+	if (err)
+		snmp_log(LOG_ERR, "rdmakit: starting the refresh thread failed: %s\n",
+			 strerror(-err));
+}
+
 /* The two symbols snmpd looks up (everything else is hidden). */
 #define AK_EXPORT __attribute__((visibility("default")))
 
@@ -125,14 +140,16 @@ AK_EXPORT void init_rdmakit(void)
 	rk_log_set_handler(log_to_snmpd, NULL);
 	if (open_parts() != 0)
 		return;
-	err = ak_agent_register(&mod.mailbox, ak_fabric_modes(&mod.fabric));
-	if (!err)
-		err = ak_refresher_start(&mod.refresher);
+	mod.modes = ak_fabric_modes(&mod.fabric);
+	err = ak_agent_register(&mod.mailbox, mod.modes);
 	if (err) {
+		ak_agent_unregister(&mod.mailbox, mod.modes);
 		snmp_log(LOG_ERR, "rdmakit: not serving: %s\n", strerror(-err));
 		return;
 	}
 	mod.stage = 6;
+	/* snmpd loads modules before it forks into the background: threads start after. */
+	mod.alarm = snmp_alarm_register(1, 0, start_threads, NULL);
 	ak_agent_drain(&mod.mailbox);
 	snmp_log(LOG_INFO, "rdmakit " RDMAKIT_VERSION " serving %s inside snmpd\n",
 		 mod.config.sysfs_root);
@@ -142,9 +159,13 @@ AK_EXPORT void init_rdmakit(void)
 AK_EXPORT void deinit_rdmakit(void);
 AK_EXPORT void deinit_rdmakit(void)
 {
+	if (mod.alarm)
+		snmp_alarm_unregister(mod.alarm);
+	mod.alarm = 0;
 	if (mod.stage >= 5)
 		ak_refresher_stop(&mod.refresher);
 	if (mod.stage >= 6) {
+		ak_agent_unregister(&mod.mailbox, mod.modes);
 		ak_agent_drain(&mod.mailbox);
 		ak_agent_release(&mod.mailbox);
 	}

@@ -3,8 +3,9 @@
 """rdmakit-dlmod.so loaded into a real private snmpd (`dlmod rdmakit PATH`), next to
 rdmakit-agentx behind another snmpd on the same host trees (a fixture and a generated 64-port
 host): every table walks the same, row for row, but for the scalars that change with time;
-snmpd's sockets stay below 1024 with the attributes above; a bad config is logged and snmpd
-goes on serving its own MIBs."""
+snmpd's sockets stay below 1024 with the attributes above; SIGHUP unloads and loads it again;
+in an snmpd that forks into the background its refresh thread runs (a value written into the
+tree is served); a bad config is logged and snmpd goes on serving its own MIBs."""
 import os
 import shutil
 import signal
@@ -22,9 +23,10 @@ SCALARS = snmptest.ROOT_OID + ".1.1"  # version, refreshed at, duration, age: th
 
 
 class Snmpd:
-    """A private snmpd with the module loaded (no AgentX) on 127.0.0.1:port."""
+    """A private snmpd with the module loaded (no AgentX) on 127.0.0.1:port; in the
+    foreground, or forked into the background as snmpd does without -f."""
 
-    def __init__(self, workdir, port, config):
+    def __init__(self, workdir, port, config, foreground=True):
         self.workdir, self.port = workdir, port
         os.makedirs(os.path.join(workdir, "persist"), exist_ok=True)
         self.rkconf = os.path.join(workdir, "rdmakit.conf")
@@ -35,11 +37,18 @@ class Snmpd:
             f.write(f"agentaddress udp:127.0.0.1:{port}\nrocommunity public 127.0.0.1\n"
                     f"dontLogTCPWrappersConnects yes\ndlmod rdmakit {DLMOD}\n")
         self.log = os.path.join(workdir, "snmpd.log")
+        pidfile = os.path.join(workdir, "snmpd.pid")
         env = dict(snmptest.env(workdir), RDMAKIT_DLMOD_CONFIG=self.rkconf)
-        self.proc = subprocess.Popen(["snmpd", "-f", "-Lf", self.log, "-C", "-c", conf, "-p",
-                                      os.path.join(workdir, "snmpd.pid"), "-I", "-smux"],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                     env=env, cwd=workdir)
+        proc = subprocess.Popen(["snmpd", *(["-f"] if foreground else []), "-Lf", self.log,
+                                 "-C", "-c", conf, "-p", pidfile, "-I", "-smux"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                env=env, cwd=workdir)
+        self.proc = proc if foreground else None
+        if foreground:
+            self.pid = proc.pid
+        else:
+            proc.wait(10)
+            self.pid = int(wait_for(lambda: read_pid(pidfile), 10, "snmpd's pidfile"))
 
     def tool(self, *args):
         out = subprocess.run(["snmpbulkwalk", "-v2c", "-c", "public", "-On", "-Oe", "-Ox",
@@ -57,9 +66,19 @@ class Snmpd:
             return ""
 
     def stop(self):
-        self.proc.send_signal(signal.SIGTERM)
-        self.proc.wait(10)
-        return self.proc.returncode
+        os.kill(self.pid, signal.SIGTERM)
+        if self.proc:
+            self.proc.wait(10)
+        else:  # forked: not our child
+            wait_for(lambda: not os.path.exists(f"/proc/{self.pid}"), 10, "snmpd to exit")
+
+
+def read_pid(path):
+    try:
+        with open(path) as f:
+            return f.read().strip()
+    except FileNotFoundError:
+        return None
 
 
 def tables(text):
@@ -84,6 +103,9 @@ class InsideSnmpd(unittest.TestCase):
                 wait_for(lambda: "serving" in mod.text(), 20, "rdmakit-dlmod.so serving")
             cls.bad = Snmpd(os.path.join(cls.tmp, "bad"), snmptest.free_port(104),
                             "refresh soon\n")
+            cls.copy = snmptest.copy_fixture("ib-hdr", cls.tmp)
+            cls.forked = Snmpd(os.path.join(cls.tmp, "forked"), snmptest.free_port(105),
+                               f"sysfs-root {cls.copy}\nrefresh 0.5\n", foreground=False)
         except BaseException:
             cls.tearDownClass()
             raise
@@ -93,8 +115,9 @@ class InsideSnmpd(unittest.TestCase):
         for sub, mod in cls.servers.values():
             mod.stop()
             sub.__exit__(None, None, None)
-        if getattr(cls, "bad", None):
-            cls.bad.stop()
+        for name in ("bad", "forked"):
+            if getattr(cls, name, None):
+                getattr(cls, name).stop()
         shutil.rmtree(cls.tmp, ignore_errors=True)
 
     def test_the_tables_are_those_of_the_subagent(self):
@@ -116,9 +139,9 @@ class InsideSnmpd(unittest.TestCase):
     def test_sockets_below_1024_attributes_above(self):
         sub, mod = self.servers[self.big]
         fds = {}
-        for name in os.listdir(f"/proc/{mod.proc.pid}/fd"):
+        for name in os.listdir(f"/proc/{mod.pid}/fd"):
             try:
-                fds[int(name)] = os.readlink(f"/proc/{mod.proc.pid}/fd/{name}")
+                fds[int(name)] = os.readlink(f"/proc/{mod.pid}/fd/{name}")
             except FileNotFoundError:
                 pass
         attrs = [fd for fd, t in fds.items() if t.startswith(self.big + "/")]
@@ -126,6 +149,23 @@ class InsideSnmpd(unittest.TestCase):
         self.assertGreater(len(attrs), 1024)
         self.assertGreaterEqual(min(attrs), 1024)
         self.assertLess(max(sockets), 1024)
+
+    def test_a_forked_snmpd_refreshes(self):
+        counter = snmptest.ROOT_OID + ".1.2.3.1.43.1.1"  # rdmakitPcPortXmitData.1.1
+        wait_for(lambda: "Counter64: 4938271560492 " in self.forked.tool(counter), 20,
+                 "the fixture's value (in bytes: 4 x the words)")
+        snmptest.write_attr(self.copy, "class/infiniband/mlx5_0/ports/1/counters/port_xmit_data",
+                            "2000000000000")
+        wait_for(lambda: "Counter64: 8000000000000 " in self.forked.tool(counter), 10,
+                 "the new value after a refresh in the forked snmpd")
+
+    def test_sighup_reloads_the_module_and_it_serves_the_same(self):
+        sub, mod = self.servers[self.big]
+        before = tables(mod.tool(snmptest.ROOT_OID))
+        os.kill(mod.pid, signal.SIGHUP)
+        wait_for(lambda: mod.text().count("serving") == 2, 20, "the module loaded again")
+        wait_for(lambda: tables(mod.tool(snmptest.ROOT_OID)) == before, 10, "the same tables")
+        self.assertNotIn("not serving", mod.text())
 
     def test_a_bad_config_is_said_and_snmpd_serves_on(self):
         wait_for(lambda: "has errors: not loaded" in self.bad.text(), 10, "the error logged")
