@@ -10,7 +10,8 @@
 # The same shapes inside one snmpd: its own ifXTable next to rdmakit-dlmod.so (RDMAKIT_DLMOD,
 # default the build's; empty leaves it out); target >= 0.8 x native on every shape.
 # BASE_AGENTX=<binary> adds another rdmakit-agentx (e.g. one built before the fd floor) behind
-# a second master of the same config (it registers the same subtree).
+# a second master of the same config (it registers the same subtree); BASE_NAME names its
+# column (default "without the fd floor").
 # With PERF_MD=<file>, appends its markdown section to that file.
 # Usage: tests/perf/snmp-floor.sh [BUILD_DIR]. Exit 0 when the target is met, 1 when not, 77
 # when something needed is missing. Needs root (a network namespace).

@@ -24,6 +24,7 @@ GETS = int(os.environ.get("GETS", "1000"))  # 10-varbind GETs per side, shape an
 REPEAT = int(os.environ.get("REPEAT", "4"))  # at least this many whole-table walks per figure
 SECONDS = float(os.environ.get("SECONDS", "0.5"))  # and at least this long
 BASE = os.environ.get("BASE_AGENTX")  # an rdmakit-agentx to show next to it (e.g. older)
+BASE_NAME = os.environ.get("BASE_NAME", "without the fd floor")  # its column's name
 DLMOD = os.environ.get("RDMAKIT_DLMOD")  # rdmakit-dlmod.so, measured next to native ifXTable
 IFX = (1, 3, 6, 1, 2, 1, 31, 1, 1)  # ifXTable
 OURS = tuple(int(x) for x in snmptest.ROOT_OID.strip(".").split(".")) + (1, 2, 3)
@@ -237,7 +238,7 @@ def setup(tmp, procs):
     subprocess.run([os.path.join(TOP, "tests", "fixtures", "make-many-ports.sh"), host,
                     str(ROWS)], check=True, capture_output=True)
     sides = [Side("floor (snmpd -X, ifXTable)", floor.pid, IFX, first.pid, Client(port))]
-    for name, binary in (("rdmakit-agentx", snmptest.AGENTX), ("without the fd floor", BASE)):
+    for name, binary in (("rdmakit-agentx", snmptest.AGENTX), (BASE_NAME, BASE)):
         if not binary:
             continue
         if name != "rdmakit-agentx":
