@@ -6,9 +6,10 @@
 #include "cd_submit.h"
 #include "cd_values.h"
 
+#include "rdmakit/sysfs.h"
 #include "rdmakit/watch.h"
 
-/* Seconds between looks for new devices; a vanished one is looked for at every read. */
+#include <sys/select.h>
 
 struct cd_host {
 	const struct cd_config *config;
@@ -77,6 +78,9 @@ int cd_host_start(const struct cd_config *config, struct cd_host **out)
 	if (!h)
 		return -ENOMEM;
 	h->config = config;
+	/* Attributes above FD_SETSIZE: the sockets of collectd's plugins that select() (snmp,
+	 * snmp_agent through net-snmp, ted, multimeter) stay where an fd_set holds them. */
+	rk_sysfs_set_fd_floor(FD_SETSIZE);
 	err = rk_watch_host_new(config->rescan, &h->watch);
 	if (!err)
 		err = rk_host_open(config->sysfs_root, &h->host);

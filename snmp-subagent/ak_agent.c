@@ -261,6 +261,22 @@ int ak_agent_register(struct ak_mailbox *box, unsigned modes)
 	return register_readfd(box->fd, on_wake, box) == FD_REGISTERED_OK ? 0 : -EBADF;
 }
 
+void ak_agent_unregister(struct ak_mailbox *box, unsigned modes)
+{
+	size_t count;
+	const struct ak_table_def *defs = ak_table_defs(&count);
+	oid base[AK_OID_MAX];
+
+	for (size_t i = 0; i < count; i++)
+		if (ak_table_mode(defs[i].id) & modes)
+			unregister_mib(base, base_oid(&defs[i], base));
+	snmp_unregister_callback(SNMP_CALLBACK_APPLICATION, SNMPD_CALLBACK_INDEX_START,
+				 on_connection, NULL, 1);
+	snmp_unregister_callback(SNMP_CALLBACK_APPLICATION, SNMPD_CALLBACK_INDEX_STOP,
+				 on_connection, NULL, 1);
+	unregister_readfd(box->fd);
+}
+
 void ak_agent_release(struct ak_mailbox *box)
 {
 	ak_mailbox_retire(box, current);

@@ -10,6 +10,9 @@
  * served at all) and the mailbox's descriptor; call between init_agent() and init_snmp(). */
 int ak_agent_register(struct ak_mailbox *box, unsigned modes);
 
+/** Undo ak_agent_register with the same modes (a module unloaded from snmpd). */
+void ak_agent_unregister(struct ak_mailbox *box, unsigned modes);
+
 /** Take what the mailbox holds: the newest snapshot, log lines, and traps to send. */
 void ak_agent_drain(struct ak_mailbox *box);
 

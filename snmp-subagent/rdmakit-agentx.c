@@ -9,6 +9,7 @@
 
 #include "rdmakit/host.h"
 #include "rdmakit/log.h"
+#include "rdmakit/sysfs.h"
 
 #include <net-snmp/net-snmp-config.h>
 
@@ -25,6 +26,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/select.h>
 #include <unistd.h>
 
 #define APP_NAME "rdmakit-agentx"
@@ -470,8 +472,12 @@ static int run(const struct ak_args *args, struct ak_config *config)
 {
 	struct ak_fabric_watch fabric;
 	struct rk_host *host;
-	int err = rk_host_open(config->sysfs_root, &host);
+	int err;
 
+	/* net-snmp's sockets below FD_SETSIZE: agent_check_and_process() then selects on a
+	 * plain fd_set instead of regrowing a large one bit by bit on every call. */
+	rk_sysfs_set_fd_floor(FD_SETSIZE);
+	err = rk_host_open(config->sysfs_root, &host);
 	if (err) {
 		snmp_log(LOG_ERR, "cannot read %s: %s\n", config->sysfs_root, strerror(-err));
 		return err;

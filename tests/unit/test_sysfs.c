@@ -5,6 +5,7 @@
 #include "rdmakit/sysfs.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -106,6 +108,49 @@ static void attr_read_trims_and_rereads(void **state)
 	assert_int_equal(rk_attr_open(fs, "class/infiniband/mlx5_0/hw_rev", &attr), -ENOENT);
 	rk_sysfs_close(fs);
 	fixture_discard(root);
+}
+
+/* With a floor, kept-open attributes sit at or above it; a floor the hard limit cannot hold is
+ * refused with a message and leaves descriptors where open() puts them. */
+static void fd_floor_lifts_kept_descriptors(void **state)
+{
+	const char *path = "class/infiniband/mlx5_0/ports/1/counters/port_xmit_data";
+	struct rlimit limit;
+	struct rk_attr attr;
+	struct rk_sysfs *fs;
+	char buf[64];
+
+	(void)state;
+	log_capture_start();
+	assert_int_equal(rk_sysfs_set_fd_floor(200), 0);
+	assert_int_equal(rk_sysfs_open(fixture_path("ib-hdr"), &fs), 0);
+	assert_int_equal(rk_attr_open(fs, path, &attr), 0);
+	assert_true(attr.fd >= 200);
+	assert_true(rk_attr_read(fs, &attr, buf, sizeof(buf)) > 0);
+	assert_string_equal(buf, "1234567890123");
+	rk_attr_close(fs, &attr);
+	rk_sysfs_close(fs);
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &limit), 0);
+	assert_true(limit.rlim_max < INT_MAX - 1000);
+	assert_int_equal(rk_sysfs_set_fd_floor((int)limit.rlim_max), -EMFILE);
+	assert_int_equal(log_capture_count("leaves no room above descriptor"), 1);
+	assert_int_equal(rk_sysfs_open(fixture_path("ib-hdr"), &fs), 0);
+	assert_int_equal(rk_attr_open(fs, path, &attr), 0);
+	assert_true(attr.fd >= 0 && attr.fd < 200);
+	rk_attr_close(fs, &attr);
+	rk_sysfs_close(fs);
+	assert_int_equal(rk_sysfs_set_fd_floor(-1), -EINVAL);
+	setenv("RDMAKIT_FD_FLOOR", "0", 1); /* as under ibsim's shim: no floor */
+	assert_int_equal(rk_sysfs_set_fd_floor(200), 0);
+	assert_int_equal(rk_sysfs_open(fixture_path("ib-hdr"), &fs), 0);
+	assert_int_equal(rk_attr_open(fs, path, &attr), 0);
+	assert_true(attr.fd >= 0 && attr.fd < 200);
+	rk_attr_close(fs, &attr);
+	rk_sysfs_close(fs);
+	setenv("RDMAKIT_FD_FLOOR", "high", 1);
+	assert_int_equal(rk_sysfs_set_fd_floor(0), 0);
+	assert_int_equal(log_capture_count("RDMAKIT_FD_FLOOR=high is not a descriptor number"), 1);
+	unsetenv("RDMAKIT_FD_FLOOR");
 }
 
 static void budget_falls_back_to_open_read_close(void **state)
@@ -398,6 +443,7 @@ int main(void)
 	    cmocka_unit_test(list_sorts_like_versions),
 	    cmocka_unit_test(link_name_gives_pci_address),
 	    cmocka_unit_test(open_missing_root_fails),
+	    cmocka_unit_test(fd_floor_lifts_kept_descriptors),
 	    cmocka_unit_test(open_in_root_keeps_absolute_links_inside),
 	    cmocka_unit_test(open_in_root_without_the_tree_fails),
 	    cmocka_unit_test(non_files_are_refused_without_blocking),

@@ -33,6 +33,13 @@ void rk_sysfs_close(struct rk_sysfs *fs);
 /** The root's path as given to rk_sysfs_open. */
 const char *rk_sysfs_root(const struct rk_sysfs *fs);
 
+/** Keep the attributes held open at descriptor floor or above (0: anywhere) in the trees opened
+ * from now on, raising the soft descriptor limit to make room, so that a daemon's sockets stay
+ * below FD_SETSIZE; call once at start. RDMAKIT_FD_FLOOR in the environment overrides floor (0
+ * turns it off: ibsim's umad2sim shim takes every descriptor from 1024 up for its own). 0, or
+ * -EMFILE (logged) when the limit leaves no room above the floor: it is then not applied. */
+int rk_sysfs_set_fd_floor(int floor);
+
 /** Cap how many attributes stay open (tests and daemons sharing a process). */
 void rk_sysfs_set_fd_budget(struct rk_sysfs *fs, size_t budget);
 

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,9 @@
 /* No point keeping more than this many attributes open. */
 #define FD_CEILING 65536
 
+/* Attributes kept open go at or above this descriptor (0: wherever open() puts them). */
+static int fd_floor;
+
 struct rk_sysfs {
 	int root_fd;  /* the tree, or in a root (in_root) the root it is confined to */
 	char *root;   /* the tree's path, for messages */
@@ -30,20 +34,92 @@ struct rk_sysfs {
 	size_t fallbacks;
 };
 
-static size_t raise_fd_limit(void)
+/* The soft descriptor limit, raised towards the hard one (up to FD_CEILING above the floor). */
+static rlim_t raised_fd_limit(rlim_t *hard)
 {
+	rlim_t ceiling = (rlim_t)fd_floor + FD_CEILING;
 	struct rlimit limit;
 
-	if (getrlimit(RLIMIT_NOFILE, &limit) != 0)
-		return 1024 - FD_RESERVE;
-	if (limit.rlim_cur < limit.rlim_max && limit.rlim_cur < FD_CEILING) {
-		rlim_t wanted = limit.rlim_max < FD_CEILING ? limit.rlim_max : FD_CEILING;
+	if (getrlimit(RLIMIT_NOFILE, &limit) != 0) {
+		*hard = 1024;
+		return 1024;
+	}
+	*hard = limit.rlim_max;
+	if (limit.rlim_cur < limit.rlim_max && limit.rlim_cur < ceiling) {
+		rlim_t wanted = limit.rlim_max < ceiling ? limit.rlim_max : ceiling;
 		struct rlimit raised = {.rlim_cur = wanted, .rlim_max = limit.rlim_max};
 
 		if (setrlimit(RLIMIT_NOFILE, &raised) == 0)
 			limit.rlim_cur = wanted;
 	}
-	return limit.rlim_cur > 2 * FD_RESERVE ? limit.rlim_cur - FD_RESERVE : limit.rlim_cur / 2;
+	return limit.rlim_cur;
+}
+
+/* How many attributes may stay open: every descriptor above the floor, or all but a reserve. */
+static size_t raise_fd_limit(void)
+{
+	rlim_t hard, soft = raised_fd_limit(&hard);
+
+	if (fd_floor > 0 && soft > (rlim_t)fd_floor)
+		return soft - (rlim_t)fd_floor;
+	return soft > 2 * FD_RESERVE ? soft - FD_RESERVE : soft / 2;
+}
+
+/* RDMAKIT_FD_FLOOR when set to a number (a wrong one logged), else floor. */
+static int floor_from_env(int floor)
+{
+	const char *text = getenv("RDMAKIT_FD_FLOOR");
+	uint64_t value;
+
+	if (!text || !*text)
+		return floor;
+	if (rk_parse_u64(text, &value) == 0 && value <= INT_MAX / 2)
+		return (int)value;
+	rk_log(RK_LOG_WARNING, "RDMAKIT_FD_FLOOR=%s is not a descriptor number: %d is used", text,
+	       floor);
+	return floor;
+}
+
+int rk_sysfs_set_fd_floor(int floor)
+{
+	rlim_t hard, soft;
+
+	if (floor < 0)
+		return -EINVAL;
+	floor = floor_from_env(floor);
+	fd_floor = floor;
+	soft = raised_fd_limit(&hard);
+	if (floor == 0 || soft >= (rlim_t)floor + FD_RESERVE)
+		return 0;
+	fd_floor = 0;
+	rk_log(RK_LOG_WARNING,
+	       "descriptor limit %llu (hard %llu) leaves no room above descriptor %d: sysfs "
+	       "attributes stay among the other descriptors, which may then land above %d "
+	       "(raise the limit, e.g. LimitNOFILE=, to at least %d)",
+	       (unsigned long long)soft, (unsigned long long)hard, floor, floor,
+	       floor + FD_RESERVE);
+	return -EMFILE;
+}
+
+/* fd moved to the floor or above (the original closed), or fd itself when no floor is set or
+ * the move fails (logged once). */
+static int lift_fd(int fd)
+{
+	static atomic_flag warned = ATOMIC_FLAG_INIT;
+	int high;
+
+	if (fd_floor <= 0 || fd >= fd_floor)
+		return fd;
+	high = fcntl(fd, F_DUPFD_CLOEXEC, fd_floor);
+	if (high < 0) {
+		if (!atomic_flag_test_and_set(&warned))
+			rk_log(RK_LOG_WARNING,
+			       "cannot move an attribute's descriptor above %d: %s; it stays at %d",
+			       fd_floor, strerror(errno), fd);
+		return fd;
+	}
+	close(fd);
+	return high;
 }
 
 /* A tree whose descriptor (root_fd, closed here on failure) is open and whose path is shown as
@@ -256,6 +332,7 @@ int rk_attr_open(struct rk_sysfs *fs, const char *relpath, struct rk_attr *attr)
 		fd = open_regular_stat(fs, relpath, &st);
 		if (fd < 0)
 			return fd;
+		fd = lift_fd(fd);
 		fs->fds_open++;
 		attr->dev = st.st_dev;
 		attr->ino = st.st_ino;
@@ -296,7 +373,7 @@ int rk_attr_recheck(struct rk_sysfs *fs, struct rk_attr *attr)
 	if (fd < 0)
 		return fd;
 	fs->fds_open++;
-	attr->fd = fd;
+	attr->fd = lift_fd(fd);
 	attr->dev = st.st_dev;
 	attr->ino = st.st_ino;
 	return 0;
