@@ -3,6 +3,7 @@
 #include "ak_agent.h"
 #include "ak_config.h"
 #include "ak_daemon.h"
+#include "ak_log.h"
 #include "ak_oid.h"
 #include "ak_refresh.h"
 #include "ak_tune.h"
@@ -36,7 +37,7 @@
 
 static volatile sig_atomic_t stop_requested, reload_requested;
 static struct ak_mailbox mailbox;
-static pthread_t agentx_thread;
+static struct ak_log_route log_route = {.mailbox = &mailbox, .prefix = ""};
 
 struct ak_args {
 	int argc;
@@ -209,17 +210,6 @@ static int load_config(const struct ak_args *args, struct ak_config *config, FIL
 	return 0;
 }
 
-static void log_to_snmp(enum rk_log_level level, const char *message, void *ctx)
-{
-	static const int priorities[] = {LOG_ERR, LOG_WARNING, LOG_INFO, LOG_DEBUG};
-
-	(void)ctx;
-	if (pthread_equal(pthread_self(), agentx_thread))
-		snmp_log(priorities[level], "%s\n", message);
-	else
-		ak_mailbox_post_log(&mailbox, level, message);
-}
-
 static void on_signal(int signo)
 {
 	if (signo == SIGHUP)
@@ -244,7 +234,7 @@ static void catch_signals(void)
  * ("FILE:LINE: key: why"); -EINVAL when it has errors. */
 static int reread_config(const struct ak_args *args, struct ak_config *fresh)
 {
-	char *errors = NULL, *line, *next;
+	char *errors = NULL;
 	size_t size = 0;
 	FILE *err = open_memstream(&errors, &size);
 	int status;
@@ -253,12 +243,7 @@ static int reread_config(const struct ak_args *args, struct ak_config *fresh)
 		return -ENOMEM;
 	status = load_config(args, fresh, err);
 	fclose(err);
-	for (line = errors; line && *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		snmp_log(LOG_ERR, "%s\n", line);
-	}
+	ak_log_error_lines("", errors);
 	free(errors);
 	return status;
 }
@@ -523,14 +508,14 @@ int main(int argc, char **argv)
 		else
 			snmp_enable_syslog_ident(APP_NAME, LOG_DAEMON);
 	}
-	agentx_thread = pthread_self();
+	log_route.snmp_thread = pthread_self();
 	keep_large_blocks_mapped();
 	ak_table_defs_init();
 	if (ak_mailbox_init(&mailbox) != 0) {
 		snmp_log(LOG_ERR, "cannot create the wake-up descriptor\n");
 		return EXIT_FAILURE;
 	}
-	rk_log_set_handler(log_to_snmp, NULL);
+	rk_log_set_handler(ak_log_to_snmp, &log_route);
 	catch_signals();
 	status = run(&args, &config) ? EXIT_FAILURE : EXIT_SUCCESS;
 	rk_log_set_handler(NULL, NULL);

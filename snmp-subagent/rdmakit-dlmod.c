@@ -5,6 +5,7 @@
  * snmpd's privileges. */
 #include "ak_agent.h"
 #include "ak_config.h"
+#include "ak_log.h"
 #include "ak_oid.h"
 #include "ak_refresh.h"
 
@@ -32,22 +33,11 @@ static struct {
 	struct ak_fabric_watch fabric;
 	struct ak_refresher refresher;
 	struct rk_host *host;
-	pthread_t snmpd_thread;
+	struct ak_log_route log_route;
 	unsigned modes;	    /* the MIB's parts registered */
 	unsigned int alarm; /* the start of the refresh thread, until it has run */
 	int stage;	    /* how far init_rdmakit got, for deinit_rdmakit */
 } mod;
-
-static void log_to_snmpd(enum rk_log_level level, const char *message, void *ctx)
-{
-	static const int priorities[] = {LOG_ERR, LOG_WARNING, LOG_INFO, LOG_DEBUG};
-
-	(void)ctx;
-	if (pthread_equal(pthread_self(), mod.snmpd_thread))
-		snmp_log(priorities[level], "rdmakit: %s\n", message);
-	else
-		ak_mailbox_post_log(&mod.mailbox, level, message);
-}
 
 /* The host, the fabric watch and the first snapshot; 0 or -errno (logged). */
 static int open_parts(void)
@@ -82,7 +72,7 @@ static int open_parts(void)
  * -EINVAL when it has errors. */
 static int load_rdmakit_config(const char *path, bool missing_ok)
 {
-	char *errors = NULL, *line, *next;
+	char *errors = NULL;
 	size_t size = 0;
 	FILE *err = open_memstream(&errors, &size);
 	int status;
@@ -92,12 +82,7 @@ static int load_rdmakit_config(const char *path, bool missing_ok)
 	ak_config_defaults(&mod.config);
 	status = ak_config_read(path, missing_ok, &mod.config, err);
 	fclose(err);
-	for (line = errors; line && *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		snmp_log(LOG_ERR, "rdmakit: %s\n", line);
-	}
+	ak_log_error_lines("rdmakit: ", errors);
 	free(errors);
 	if (status != 0) {
 		ak_config_free(&mod.config);
@@ -129,7 +114,8 @@ AK_EXPORT void init_rdmakit(void)
 	const char *path = getenv("RDMAKIT_DLMOD_CONFIG");
 	int err;
 
-	mod.snmpd_thread = pthread_self();
+	mod.log_route = (struct ak_log_route){
+	    .snmp_thread = pthread_self(), .mailbox = &mod.mailbox, .prefix = "rdmakit: "};
 	if (load_rdmakit_config(path ? path : AK_DEFAULT_CONFIG, !path) != 0)
 		return;
 	mod.stage = 1;
@@ -137,7 +123,7 @@ AK_EXPORT void init_rdmakit(void)
 	if (ak_mailbox_init(&mod.mailbox) != 0)
 		return;
 	mod.stage = 2;
-	rk_log_set_handler(log_to_snmpd, NULL);
+	rk_log_set_handler(ak_log_to_snmp, &mod.log_route);
 	if (open_parts() != 0)
 		return;
 	mod.modes = ak_fabric_modes(&mod.fabric);
