@@ -86,6 +86,25 @@ class Sweep(simlib.SimTestCase):
             if line.startswith('"Leaf1"[1] lid'):
                 self.assertRegex(line, r": port_rcv_switch_relay_errors=\d+$")
 
+    def test_errors_only_asks_extended_counters_of_erring_ports_only(self):
+        self.sim.cmd('PerformanceSet "Leaf4"[2] PortCounters.SymbolErrorCounter=9')
+        self.sim.cmd('PerformanceSet "Leaf4"[2] PortCountersExtended.PortXmitData=2000000')
+        full = sim_json(self.sim, "sweep")
+        errors = sim_json(self.sim, "sweep", "--errors-only")
+        listed = errors["ports"]
+        p = swept(errors, "Leaf4", 2)
+        self.assertEqual(p["counters"]["symbol_error"], 9)
+        self.assertTrue(p["extended"])  # its data counters still 64-bit, from the second pass
+        self.assertGreaterEqual(p["counters"]["port_xmit_data"], 8000000)
+        self.assertTrue(all(q["extended"] for q in listed))
+        self.assertLess(len(listed), full["ports_swept"])
+        # requests = sent - retried; the same ClassPortInfo and PortCounters in both, and one
+        # PortCountersExtended per swept port against one per listed port
+        requests = {k: d["mads"]["sent"] - d["mads"]["retried"] for k, d in
+                    (("full", full), ("errors", errors))}
+        self.assertEqual(requests["full"] - requests["errors"],
+                         full["ports_swept"] - len(listed))
+
     def test_deltas_between_sweeps_and_reset_by_name(self):
         self.sim.cmd('PerformanceSet "Leaf3"[1] PortCounters.SymbolErrorCounter=10')
         self.sim.cmd('PerformanceSet "Leaf3"[1] PortCounters.LinkErrorRecoveryCounter=3')
