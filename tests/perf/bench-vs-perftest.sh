@@ -97,8 +97,8 @@ The targets are judged on the ratio of the medians: %.3f and %.3f, %s. On soft R
 `ibv_post_send` is a system call in which rxe carries what was posted through the kernel;
 rdmakit posts one work request at a time as perftest does (posting a list of 128 left most of
 it to rxe's tasklets in `ksoftirqd`, which shared the 2 vCPUs with the client's polling and
-made the bandwidth ratio fall with the host's load). Both tools' latency is bimodal under TCG
-(about 9 or 12.5 µs a run), hence 7 pairs by default.
+made the bandwidth ratio fall with the host's load). Under TCG on a shared host single pairs
+swing widely (the ranges above), hence 7 pairs by default and the judgement on medians.
 """ % (pairs, sys.argv[6], sys.argv[7],
        span([a for a, _ in bw], "%.4f"), span([b for _, b in bw], "%.4f"), span([a / b for a, b in bw], "%.2f"),
        span([a for a, _ in lat], "%.3f"), span([b for _, b in lat], "%.3f"), span([a / b for a, b in lat], "%.2f"),

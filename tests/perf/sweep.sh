@@ -138,10 +138,10 @@ for cond in ("idle", "loaded"):
         ratios = [row["wall"] / rec[r, cond, "ibq"]["wall"] for r, row in zip(range(1, runs + 1), rows)]
         col = lambda k, f: span([row[k] for row in rows], f)
         mads = "%s / %s / %s / %s" % tuple(col(k, "%.0f") for k in ("smp", "pc", "ext", "cpi"))
-        cells = [cond, label, col("wall", "%.3f"), span(ratios, "%.2f"), col("cpu", "%.3f"),
+        cells = [{"idle": "idle (no load added)", "loaded": "loaded (+1 busy loop)"}[cond], label, col("wall", "%.3f"), span(ratios, "%.2f"), col("cpu", "%.3f"),
                  col("sim", "%.3f"), mads, col("bytes", "%.0f"), col("peak", "%.0f")]
         table.append(cells)
-        text.append("%-7s %-54s wall %s s, x ibq %s, cpu %s s, ibsim cpu %s s, MADs smp/pc/ext/cpi %s,"
+        text.append("%-22s %-54s wall %s s, x ibq %s, cpu %s s, ibsim cpu %s s, MADs smp/pc/ext/cpi %s,"
                     " %s bytes out, peak %s KiB" % tuple(cells))
         if (cond, tool) in TARGETS:
             target, med = TARGETS[cond, tool], statistics.median(ratios)
@@ -168,8 +168,9 @@ if md:
         out.write("""## Fabric sweep against ibqueryerrors, idle and loaded
 
 `tests/perf/sweep.sh` on the simulated fat tree of 96 switches, 2,048 CAs and 8,192 cabled
-ports (ibsim + OpenSM, `tests/perf/bigfabric.sh`). Each run measures the three rows idle,
-then again while one busy loop (`sh -c 'while :; do :; done'`, started and stopped by the
+ports (ibsim + OpenSM, `tests/perf/bigfabric.sh`). Each run measures the three rows "idle"
+(nothing added to what the machine runs anyway: see its load average above), then again while
+one busy loop (`sh -c 'while :; do :; done'`, started and stopped by the
 script) takes one core; the tools run one after the other in an order that rotates from run
 to run. **wall s** is the wall time of the whole process from start to exit (GNU time `%%e`),
 except for the steady state: the median of the seconds that sweeps 2 to 7 of one
