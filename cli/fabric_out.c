@@ -248,7 +248,7 @@ static void print_swept_port(struct printer *p, const struct rk_fabric *fabric,
 	print_swept_counters(p, port, pma, count);
 	print_open_object(p, "rates");
 	for (size_t c = 0; c < count; c++) {
-		if (port->state[c] == RK_VALUE_UNAVAILABLE || !port->has_delta || interval <= 0)
+		if (!rk_sweep_delta_known(port, c) || interval <= 0)
 			continue;
 		print_text(p, " %s=", pma[c].name);
 		print_double(p, PRINT_ANY, pma[c].name, "%.1f/s",

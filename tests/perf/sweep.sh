@@ -43,16 +43,24 @@ hz=$(getconf CLK_TCK)
 
 sim_ticks() { awk '{ print $14 + $15 }' "/proc/$sim_pid/stat"; }
 
-# measure TAG CMD...: one client run under the sim; appends to $work/records
+# measure TAG CMD...: one client run under the sim (run again once if it fails: the failure is
+# logged in $work/failures and printed with the results); appends to $work/records
 # "TAG wall peak_kib cpu_s sim_cpu_s out_bytes smp pc ext cpi other".
 measure() {
-	local tag=$1 before after
+	local tag=$1 before after attempt rc
 	shift
-	: >"$work/mads"
-	before=$(sim_ticks)
-	LD_PRELOAD=$work/madcount.so RK_MADCOUNT_OUT=$work/mads sim_run "$name" \
-		/usr/bin/time -f "%e %M %U %S" -o "$work/time" "$@" >"$work/out" 2>/dev/null
-	after=$(sim_ticks)
+	for attempt in 1 2; do
+		: >"$work/mads"
+		before=$(sim_ticks)
+		rc=0
+		LD_PRELOAD=$work/madcount.so RK_MADCOUNT_OUT=$work/mads sim_run "$name" \
+			/usr/bin/time -f "%e %M %U %S" -o "$work/time" "$@" >"$work/out" 2>"$work/err" || rc=$?
+		after=$(sim_ticks)
+		[ "$rc" -ne 0 ] || break
+		echo "$tag: $* exited with status $rc (attempt $attempt): $(tail -n 2 "$work/err" | tr '\n' ' ')" |
+			tee -a "$work/failures" >&2
+		[ "$attempt" -eq 1 ] || exit 1
+	done
 	read -r wall peak user sys <"$work/time"
 	echo "$tag $wall $peak $(echo "$user + $sys" | bc) $(echo "($after - $before) / $hz" | bc -l)" \
 		"$(wc -c <"$work/out") $(awk '{ for (i = 2; i <= NF; i += 2) s[i] += $i }
@@ -81,7 +89,7 @@ tool() { # tool N RUN COND: the Nth tool of the rotation
 }
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-: >"$work/records" && : >"$work/steady"
+: >"$work/records" && : >"$work/steady" && : >"$work/failures"
 for run in $(seq "$runs"); do
 	for cond in idle loaded; do
 		if [ "$cond" = loaded ]; then
@@ -96,9 +104,10 @@ done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 python3 - "$work/records" "$work/steady" "$runs" "$load_before" "$load_after" \
-	"${PERF_MD:-}" <<'PY'
+	"${PERF_MD:-}" "$work/failures" <<'PY'
 import statistics, sys
-records, steady_file, runs, load_before, load_after, md = sys.argv[1:7]
+records, steady_file, runs, load_before, load_after, md, failures = sys.argv[1:8]
+failures = [line.strip() for line in open(failures) if line.strip()]
 runs = int(runs)
 FIELDS = ["wall", "peak", "cpu", "sim", "bytes", "smp", "pc", "ext", "cpi", "other"]
 rec = {}
@@ -163,6 +172,7 @@ print("fabric: 96 switches, 2048 CAs, 8192 cabled ports; %d runs, each idle then
 print("load average %s before, %s after" % (load_before, load_after))
 print("\n".join(text))
 print("targets:\n  " + "\n  ".join(verdicts))
+print("client runs that failed and were run again: %s" % ("; ".join(failures) or "none"))
 if md:
     with open(md, "a") as out:
         out.write("""## Fabric sweep against ibqueryerrors, idle and loaded
@@ -189,4 +199,6 @@ is the median (min–max) over %d runs.
             out.write("| " + " | ".join(cells) + " |\n")
         out.write("\nTargets (medians of the per-run ratios): " + "; ".join(verdicts) + ".\n")
         out.write("\n" + per_port + "\n")
+        out.write("\nClient runs that failed and were run again: %s.\n" % (
+            "; ".join("`%s`" % f for f in failures) if failures else "none"))
 PY

@@ -105,6 +105,24 @@ class Sweep(simlib.SimTestCase):
         self.assertEqual(requests["full"] - requests["errors"],
                          full["ports_swept"] - len(listed))
 
+    def test_errors_only_gives_no_rate_across_two_counter_widths(self):
+        # Sweep 1 sees no error on Leaf4[6], so its data counters come from PortCounters (32
+        # bits); sweep 2 does, and reads them from PortCountersExtended (64 bits): no rate of
+        # them between the two, the error counter's own rate as usual.
+        child = simlib.start(self.sim, RDMAKIT, "sweep", "--errors-only", "--json", "--count",
+                             "2", "--interval", "3")
+        first = json.loads(child.stdout.readline())
+        self.sim.cmd('PerformanceSet "Leaf4"[6] PortCounters.SymbolErrorCounter=6')
+        out, err = child.communicate(timeout=60)
+        self.assertEqual(child.returncode, 0, err)
+        self.assertFalse(any(p["name"] == "Leaf4" and p["port"] == 6 for p in first["ports"]))
+        p = swept(json.loads(out), "Leaf4", 6)
+        self.assertTrue(p["extended"])
+        self.assertEqual(p["counters"]["symbol_error"], 6)
+        self.assertGreater(p["rates"]["symbol_error"], 0)
+        self.assertNotIn("port_xmit_data", p["rates"])
+        self.assertNotIn("port_rcv_packets", p["rates"])
+
     def test_deltas_between_sweeps_and_reset_by_name(self):
         self.sim.cmd('PerformanceSet "Leaf3"[1] PortCounters.SymbolErrorCounter=10')
         self.sim.cmd('PerformanceSet "Leaf3"[1] PortCounters.LinkErrorRecoveryCounter=3')

@@ -86,6 +86,10 @@ bool rk_sweep_port_has_errors(const struct rk_sweep_port *port);
 /** Value of counter c in the catalog's unit (raw times scale: data counters in bytes). */
 uint64_t rk_sweep_value(const struct rk_sweep_port *port, size_t c);
 
+/** Whether the change of counter c between the port's last two samples is known (both
+ * samples have it, from MADs of the same width). */
+bool rk_sweep_delta_known(const struct rk_sweep_port *port, size_t c);
+
 /** Change of counter c between the port's last two samples, in the catalog's unit; 0 if unknown. */
 uint64_t rk_sweep_delta(const struct rk_sweep_port *port, size_t c);
 

@@ -332,13 +332,18 @@ uint64_t rk_sweep_value(const struct rk_sweep_port *port, size_t c)
 	return port->raw[c] * rk_catalog_pma(&count)[c].scale;
 }
 
+bool rk_sweep_delta_known(const struct rk_sweep_port *port, size_t c)
+{
+	return port->has_delta && port->state[c] != RK_VALUE_UNAVAILABLE &&
+	       port->prev_state[c] != RK_VALUE_UNAVAILABLE;
+}
+
 uint64_t rk_sweep_delta(const struct rk_sweep_port *port, size_t c)
 {
 	size_t count;
 	const struct rk_metric *m = &rk_catalog_pma(&count)[c];
 
-	if (!port->has_delta || port->state[c] == RK_VALUE_UNAVAILABLE ||
-	    port->prev_state[c] == RK_VALUE_UNAVAILABLE)
+	if (!rk_sweep_delta_known(port, c))
 		return 0;
 	return rk_counter_raw_delta(m, port->prev[c], port->raw[c]) * m->scale;
 }
