@@ -18,7 +18,7 @@
 # are those of a --count 7 process minus those of a --count 2 process, divided by 5; its wall
 # time is the median of the seconds the sweeps report; its output, one JSON line.
 # Usage: tests/perf/sweep.sh [BUILD_DIR] [RUNS]. With PERF_MD=FILE (tests/perf/report.sh) it
-# also appends its section, in markdown, to FILE.
+# also appends its section, in markdown, to FILE. Exit status 1 when a target's median is missed.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(realpath -m "${1:-$top/build}")
@@ -138,6 +138,7 @@ def span(values, fmt):
 
 TOOLS = [("ibq", "ibqueryerrors"), ("one", "rdmakit sweep --errors-only, one shot"),
          ("steady", "rdmakit sweep --errors-only, steady state (per sweep)")]
+missed = False
 TARGETS = {("idle", "one"): 0.5, ("idle", "steady"): 0.25, ("loaded", "one"): 1.0,
            ("loaded", "steady"): 1.0}
 table, text, verdicts = [], [], []
@@ -154,6 +155,7 @@ for cond in ("idle", "loaded"):
                     " %s bytes out, peak %s KiB" % tuple(cells))
         if (cond, tool) in TARGETS:
             target, med = TARGETS[cond, tool], statistics.median(ratios)
+            missed |= med > target
             verdicts.append("%s %s: median %.2f x ibqueryerrors, target <= %.2f: %s" % (
                 cond, tool if tool == "steady" else "one shot", med, target,
                 "met" if med <= target else "NOT met"))
@@ -201,4 +203,5 @@ is the median (min–max) over %d runs.
         out.write("\n" + per_port + "\n")
         out.write("\nClient runs that failed and were run again: %s.\n" % (
             "; ".join("`%s`" % f for f in failures) if failures else "none"))
+sys.exit(1 if missed else 0)
 PY
