@@ -15,7 +15,8 @@ static const char sweep_usage[] =
     "Reads PortCounters (and PortCountersExtended where the node supports it) of\n"
     "every switch and CA port of the fabric, many MADs in flight at once. Data\n"
     "counters are in bytes. Counters stuck at their maximum are flagged saturated.\n"
-    "Nothing is ever cleared unless --reset names the counters.\n"
+    "Nothing is ever cleared unless --reset names the counters. With --errors-only,\n"
+    "PortCountersExtended is read only of the ports shown.\n"
     "\n";
 
 struct sweep_args {
@@ -139,6 +140,7 @@ int cmd_sweep(int argc, char **argv)
 		return EXIT_TROUBLE;
 	cli_monitor_options(&args.mad, names, args.count != 1, &options);
 	options.rediscover_seconds = args.rediscover;
+	options.errors_only = args.errors_only;
 	rk_monitor_init(&monitor, &options);
 	err = run_sweeps(&args, &monitor);
 	status = err ? cli_exit_for(err) : 0;

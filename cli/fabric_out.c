@@ -203,14 +203,6 @@ void print_sm(struct printer *p, const struct rk_sm_status *sm)
 	print_int(p, PRINT_ANY, "local_sm_lid", ", SM LID %lld\n", sm->local_sm_lid);
 }
 
-static bool has_errors(const struct rk_sweep_port *p, const struct rk_metric *pma, size_t count)
-{
-	for (size_t c = 0; c < count; c++)
-		if (pma[c].is_error && (p->raw[c] || rk_sweep_delta(p, c)))
-			return true;
-	return false;
-}
-
 /* Where a swept port is: node GUID and name, port, LID. */
 static void print_swept_where(struct printer *p, const struct rk_fabric *fabric,
 			      const struct rk_sweep_port *port)
@@ -256,7 +248,7 @@ static void print_swept_port(struct printer *p, const struct rk_fabric *fabric,
 	print_swept_counters(p, port, pma, count);
 	print_open_object(p, "rates");
 	for (size_t c = 0; c < count; c++) {
-		if (port->state[c] == RK_VALUE_UNAVAILABLE || !port->has_delta || interval <= 0)
+		if (!rk_sweep_delta_known(port, c) || interval <= 0)
 			continue;
 		print_text(p, " %s=", pma[c].name);
 		print_double(p, PRINT_ANY, pma[c].name, "%.1f/s",
@@ -300,8 +292,6 @@ static void print_mad_stats(struct printer *p, const struct rk_mad_stats *stats)
 void print_sweep(struct printer *p, const struct rk_fabric *fabric, const struct rk_sweep *sweep,
 		 bool errors_only)
 {
-	size_t count;
-	const struct rk_metric *pma = rk_catalog_pma(&count);
 	double values[RK_FACT_COUNT];
 
 	rk_fabric_fact_values(fabric, sweep, sweep->seconds, values);
@@ -310,7 +300,7 @@ void print_sweep(struct printer *p, const struct rk_fabric *fabric, const struct
 	for (size_t i = 0; i < sweep->count; i++) {
 		const struct rk_sweep_port *port = &sweep->ports[i];
 
-		if (port->status == 0 && (!errors_only || has_errors(port, pma, count)))
+		if (port->status == 0 && (!errors_only || rk_sweep_port_has_errors(port)))
 			print_swept_port(p, fabric, port, sweep->interval);
 	}
 	print_close(p);

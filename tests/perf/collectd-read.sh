@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # Instructions one collectd read of a 16-port host costs in rdmakit.so and in collectd's own
 # infiniband plugin, counted by callgrind, side by side with their ratio.
-# Usage: collectd-read.sh [BUILD_DIR]. Needs root (unshare -m, mount --bind).
+# Usage: collectd-read.sh [BUILD_DIR]. Needs root (unshare -m, mount --bind). With PERF_MD=FILE
+# (tests/perf/report.sh) it also appends its section, in markdown, to FILE.
 # Exit status: 0 when rdmakit's cost is at most TARGET (0.25) of the built-in plugin's,
 # 1 when it is above, 77 when something needed is missing (ctest counts that as skipped).
 #
@@ -158,6 +159,24 @@ row() {
 row "infiniband.so (collectd 5.12)" "$b_cost" "$b_reads" "$b_lists"
 row "rdmakit.so (default: PMA + hw_counters)" "$r_cost" "$r_reads" "$r_lists"
 row "rdmakit.so (HwCounters false)" "$p_cost" "$p_reads" "$p_lists"
+[ -z "${PERF_MD:-}" ] || {
+	printf '## One collectd read against collectd'"'"'s infiniband plugin\n\n'
+	printf '`tests/perf/collectd-read.sh` runs a real collectd under callgrind with one plugin at a\n'
+	printf 'time reading the same generated 16-port host, and counts the instructions of the\n'
+	printf 'plugin'"'"'s read callback minus those in `plugin_dispatch_values` (what collectd itself\n'
+	printf 'spends per value list), per read (%s reads or more; the method is at the top of the\n' "$reads"
+	printf 'script). The ratio is to `infiniband.so`, from the same run. Instruction counts do not\n'
+	printf 'move with the load: one run.\n\n'
+	printf '| plugin | own instructions per read | reads | value lists per read | ratio |\n'
+	printf '| --- | --- | --- | --- | --- |\n'
+	mdrow() { awk -v n="$1" -v c="$2" -v r="$3" -v l="$4" -v b="$b_cost" \
+		'BEGIN { printf "| %s | %d | %d | %d | %.3f |\n", n, c, r, l, c / b }'; }
+	mdrow "infiniband.so (collectd 5.12)" "$b_cost" "$b_reads" "$b_lists"
+	mdrow "rdmakit.so (default: PMA + hw_counters)" "$r_cost" "$r_reads" "$r_lists"
+	mdrow "rdmakit.so (HwCounters false)" "$p_cost" "$p_reads" "$p_lists"
+	printf '\nTarget: own cost at most %s of infiniband.so'"'"'s. See also\n' "$target"
+	printf '[collectd-plugin/README.md](../collectd-plugin/README.md#speed).\n'
+} >>"$PERF_MD"
 awk -v r="$r_cost" -v p="$p_cost" -v b="$b_cost" -v t="$target" 'BEGIN {
 	ok = r / b <= t && p / b <= t
 	printf "target: own cost at most %.2f of infiniband.so: %s\n", t, ok ? "met" : "NOT met"

@@ -19,10 +19,10 @@ from rktest import umad2sim_env, wait_for  # noqa: E402
 from snmptest import Setup  # noqa: E402
 
 GETS = int(os.environ.get("GETS", "5000"))
-ROUNDS = 5
+ROUNDS = int(os.environ.get("PERF_RUNS", "5"))
 REDISCOVER = os.environ.get("REDISCOVER", "300")  # seconds; 2 adds a discovery every 2 s
 ROWS = int(os.environ.get("ROWS", "64"))
-WALKS = 5
+WALKS = ROUNDS
 
 
 def ber(tag, body):
@@ -100,9 +100,10 @@ def bulkwalk(setup, oid, env=None, port=None):
 
 
 def median_rate(walk):
+    """(varbinds, median seconds, varbinds/s, [seconds of each walk])."""
     runs = [walk() for _ in range(WALKS)]
     seconds = statistics.median(r[0] for r in runs)
-    return runs[0][1], seconds, runs[0][1] / seconds
+    return runs[0][1], seconds, runs[0][1] / seconds, [r[0] for r in runs]
 
 
 IFX_WALK = r"""
@@ -138,7 +139,45 @@ def ifx_rate(workdir, port):
                          text=True, check=True, env=snmptest.env(workdir))
     runs = [tuple(map(float, line.split())) for line in out.stdout.splitlines()]
     seconds = statistics.median(r[1] for r in runs)
-    return int(runs[0][0]), seconds, runs[0][0] / seconds
+    return int(runs[0][0]), seconds, runs[0][0] / seconds, [r[1] for r in runs]
+
+
+def span(values, fmt):
+    """median (min–max) of values, each formatted with fmt."""
+    return (f"{fmt % statistics.median(values)} ({fmt % min(values)}–{fmt % max(values)})")
+
+
+def write_md(out, idle, busy, gets, walks, memory):
+    """The section of docs/performance.md (tests/perf/report.sh) from main's figures."""
+    ours, native, walk = walks
+    rates = {name: [w[0] / t for t in w[3]] for name, w in (("ours", ours), ("native", native))}
+    ms = lambda values: [v * 1000 for v in values]
+    mib = lambda m: f"{m[0] / 1024:.1f} ({m[1] / 1024:.1f}–{m[2] / 1024:.1f})"
+    out.write(f"""## The subagent behind snmpd
+
+`tests/perf/snmp.sh` measures `rdmakit-agentx` behind a private snmpd (AgentX). GETs of one
+port counter, one at a time over UDP, in {ROUNDS} rounds of {GETS // ROUNDS} alternating between
+a subagent with no fabric and one refreshing the simulated fat tree (96 switches, 2,048 CAs;
+a sweep every second); the p99 of each round. `snmpbulkwalk -Cr50` of the port counter table
+of a generated {ROWS}-port host and of snmpd's own `ifXTable` over {ROWS} interfaces (bridges in
+a private network namespace), wall time of each walk process, {WALKS} walks each, one after the
+other (not alternating). The fabric port table's walk, and the subagent's resident memory with
+that fabric (10 samples). Median (min–max).
+
+| | measured | target |
+| --- | --- | --- |
+| GET p99, ms: no fabric / fabric swept every second | {span(ms(idle), "%.3f")} / {span(ms(busy), "%.3f")} (p50 {pct(gets[0], 50) * 1000:.3f} / {pct(gets[1], 50) * 1000:.3f}) | busy ≤ 1.2 × idle: {statistics.median(busy) / statistics.median(idle):.2f} |
+| `-Cr50` walk of the port counter table ({ours[0]} varbinds), varbinds/s | {span(rates["ours"], "%.0f")} | |
+| `-Cr50` walk of snmpd's native `ifXTable` ({native[0]} varbinds), varbinds/s | {span(rates["native"], "%.0f")} | ratio of medians {ours[2] / native[2]:.2f} |
+| walk of the fabric port table ({walk[0]} varbinds), s | {span(walk[3], "%.2f")} | |
+| VmRSS with that fabric, MiB: the defaults (a sweep every 30 s) / a sweep every second | {mib(memory[1])} / {mib(memory[0])} (VmHWM {memory[1][3] / 1024:.1f} / {memory[0][3] / 1024:.1f}) | ≤ 32 MiB |
+
+snmpd's AgentX master turns a GETBULK into one AgentX GETNEXT per repetition (one round trip
+to the subagent per varbind), so a subagent cannot reach snmpd's native tables; the figure to
+compare a subagent with is another AgentX subagent serving the same rows through the same
+master (issue 20's second half, in progress). These figures are to be measured again after
+the subagent's descriptor changes.
+""")
 
 
 def main():
@@ -203,6 +242,10 @@ def main():
         print(f"rdmakit-agentx with that fabric ({what}): VmRSS median of 10 samples"
               f" {rss / 1024:.1f} MiB (min {low / 1024:.1f}, max {high / 1024:.1f}), VmHWM"
               f" {hwm / 1024:.1f} MiB (target <= 32 MiB)")
+    if os.environ.get("PERF_MD"):
+        with open(os.environ["PERF_MD"], "a") as out:
+            write_md(out, idle, busy, (idle_all, busy_all), (ours, native, walk),
+                     (busy_rss, default_rss))
     rss = default_rss[0]
     subprocess.run(["rm", "-rf", tmp])
     return 0 if ratio <= 1.2 and rss <= 32 * 1024 else 1

@@ -86,6 +86,43 @@ class Sweep(simlib.SimTestCase):
             if line.startswith('"Leaf1"[1] lid'):
                 self.assertRegex(line, r": port_rcv_switch_relay_errors=\d+$")
 
+    def test_errors_only_asks_extended_counters_of_erring_ports_only(self):
+        self.sim.cmd('PerformanceSet "Leaf4"[2] PortCounters.SymbolErrorCounter=9')
+        self.sim.cmd('PerformanceSet "Leaf4"[2] PortCountersExtended.PortXmitData=2000000')
+        full = sim_json(self.sim, "sweep")
+        errors = sim_json(self.sim, "sweep", "--errors-only")
+        listed = errors["ports"]
+        p = swept(errors, "Leaf4", 2)
+        self.assertEqual(p["counters"]["symbol_error"], 9)
+        self.assertTrue(p["extended"])  # its data counters still 64-bit, from the second pass
+        self.assertGreaterEqual(p["counters"]["port_xmit_data"], 8000000)
+        self.assertTrue(all(q["extended"] for q in listed))
+        self.assertLess(len(listed), full["ports_swept"])
+        # requests = sent - retried; the same ClassPortInfo and PortCounters in both, and one
+        # PortCountersExtended per swept port against one per listed port
+        requests = {k: d["mads"]["sent"] - d["mads"]["retried"] for k, d in
+                    (("full", full), ("errors", errors))}
+        self.assertEqual(requests["full"] - requests["errors"],
+                         full["ports_swept"] - len(listed))
+
+    def test_errors_only_gives_no_rate_across_two_counter_widths(self):
+        # Sweep 1 sees no error on Leaf4[6], so its data counters come from PortCounters (32
+        # bits); sweep 2 does, and reads them from PortCountersExtended (64 bits): no rate of
+        # them between the two, the error counter's own rate as usual.
+        child = simlib.start(self.sim, RDMAKIT, "sweep", "--errors-only", "--json", "--count",
+                             "2", "--interval", "3")
+        first = json.loads(child.stdout.readline())
+        self.sim.cmd('PerformanceSet "Leaf4"[6] PortCounters.SymbolErrorCounter=6')
+        out, err = child.communicate(timeout=60)
+        self.assertEqual(child.returncode, 0, err)
+        self.assertFalse(any(p["name"] == "Leaf4" and p["port"] == 6 for p in first["ports"]))
+        p = swept(json.loads(out), "Leaf4", 6)
+        self.assertTrue(p["extended"])
+        self.assertEqual(p["counters"]["symbol_error"], 6)
+        self.assertGreater(p["rates"]["symbol_error"], 0)
+        self.assertNotIn("port_xmit_data", p["rates"])
+        self.assertNotIn("port_rcv_packets", p["rates"])
+
     def test_deltas_between_sweeps_and_reset_by_name(self):
         self.sim.cmd('PerformanceSet "Leaf3"[1] PortCounters.SymbolErrorCounter=10')
         self.sim.cmd('PerformanceSet "Leaf3"[1] PortCounters.LinkErrorRecoveryCounter=3')

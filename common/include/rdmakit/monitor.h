@@ -18,6 +18,7 @@ struct rk_monitor_options {
 	struct rk_mad_options mad;	 /* from rk_mad_options_defaults(), then changed */
 	double rediscover_seconds;	 /* rediscover when the topology is older (0: never) */
 	bool discover_in_helper; /* for long runs: rk_fabric_discover_isolated, not in-process */
+	bool errors_only;	 /* the caller shows only ports with errors: rk_sweep.errors_only */
 };
 
 /* The current and previous views of one fabric, owned by the front end that watches it. */

@@ -39,6 +39,7 @@ struct rk_sweep {
 	double interval;     /* seconds between the last two sweeps, 0 before the second */
 	double last_time;    /* monotonic time of the last sweep */
 	bool topology_stale; /* the last sweep saw signs the fabric changed: rediscover */
+	bool errors_only;    /* set by the caller: PortCountersExtended only of ports with errors */
 	struct rk_mad_stats stats;
 };
 
@@ -79,8 +80,15 @@ int rk_sweep_reset(struct rk_mad_port *port, const struct rk_sweep *sweep, uint3
 /** CounterSelect bit mask for a comma-separated list of error counter names; -EINVAL. */
 int rk_sweep_reset_mask(const char *names, uint32_t *mask);
 
+/** Whether an error counter of the port's last sample is non-zero (what --errors-only shows). */
+bool rk_sweep_port_has_errors(const struct rk_sweep_port *port);
+
 /** Value of counter c in the catalog's unit (raw times scale: data counters in bytes). */
 uint64_t rk_sweep_value(const struct rk_sweep_port *port, size_t c);
+
+/** Whether the change of counter c between the port's last two samples is known (both
+ * samples have it, from MADs of the same width). */
+bool rk_sweep_delta_known(const struct rk_sweep_port *port, size_t c);
 
 /** Change of counter c between the port's last two samples, in the catalog's unit; 0 if unknown. */
 uint64_t rk_sweep_delta(const struct rk_sweep_port *port, size_t c);

@@ -26,6 +26,7 @@ void rk_monitor_init(struct rk_monitor *monitor, const struct rk_monitor_options
 {
 	memset(monitor, 0, sizeof(*monitor));
 	monitor->options = *options;
+	monitor->sweep.errors_only = options->errors_only;
 }
 
 /* libibnetdisc opens its own umad port: ours must be closed while it runs. */

@@ -247,19 +247,33 @@ static int query_capabilities(struct rk_mad_port *port, struct rk_fabric *fabric
 	return err;
 }
 
-static size_t count_counter_mads(const struct rk_fabric *fabric, const struct rk_sweep *sweep)
+/* Whether the port's PortCountersExtended is asked for in this pass (errors_only: the second
+ * pass, of ports that answered PortCounters with errors; else the one pass, of every port). */
+static bool wants_ext(const struct sweep_run *run, size_t i, bool second)
+{
+	const struct rk_sweep *sweep = run->sweep;
+
+	if (!node_has_ext(&run->fabric->nodes[sweep->ports[i].node]) ||
+	    second != sweep->errors_only)
+		return false;
+	return !second || ((run->got[i] & GOT_PC) && rk_sweep_port_has_errors(&sweep->ports[i]));
+}
+
+/* MADs of one pass: PortCounters of every port in the first, the extended ones wants_ext. */
+static size_t count_pass_mads(const struct sweep_run *run, bool second)
 {
 	size_t total = 0;
 
-	for (size_t i = 0; i < sweep->count; i++)
-		total += 1 + node_has_ext(&fabric->nodes[sweep->ports[i].node]);
+	for (size_t i = 0; i < run->sweep->count; i++)
+		total += !second + wants_ext(run, i, second);
 	return total;
 }
 
-/* PortCounters, and PortCountersExtended where supported, of every port, a chunk at a time. */
-static int query_counters(struct rk_mad_port *port, const struct rk_fabric *fabric,
-			  struct sweep_run *run, const struct rk_mad_options *options,
-			  struct rk_mad_request *requests)
+/* One pass over every port, a chunk at a time: PortCounters (first pass only) and
+ * PortCountersExtended where wants_ext. */
+static int query_pass(struct rk_mad_port *port, struct sweep_run *run,
+		      const struct rk_mad_options *options, struct rk_mad_request *requests,
+		      bool second)
 {
 	const struct rk_sweep *sweep = run->sweep;
 	struct rk_mad_stats stats;
@@ -269,12 +283,13 @@ static int query_counters(struct rk_mad_port *port, const struct rk_fabric *fabr
 	for (size_t i = 0; i < sweep->count && !err; i++) {
 		const struct rk_sweep_port *p = &sweep->ports[i];
 
-		pma_request(&requests[count++], p->lid, ATTR_PORT_COUNTERS, IB_PC_PORT_SELECT_F,
-			    p->port, i << 1);
-		if (node_has_ext(&fabric->nodes[p->node]))
+		if (!second)
+			pma_request(&requests[count++], p->lid, ATTR_PORT_COUNTERS,
+				    IB_PC_PORT_SELECT_F, p->port, i << 1);
+		if (wants_ext(run, i, second))
 			pma_request(&requests[count++], p->lid, ATTR_PORT_COUNTERS_EXT,
 				    IB_PC_EXT_PORT_SELECT_F, p->port, i << 1 | 1);
-		if (count >= CHUNK - 1 || i + 1 == sweep->count) {
+		if (count && (count >= CHUNK - 1 || i + 1 == sweep->count)) {
 			err =
 			    rk_mad_run(port, requests, count, options, counters_done, run, &stats);
 			add_stats(&run->sweep->stats, &stats);
@@ -284,6 +299,32 @@ static int query_counters(struct rk_mad_port *port, const struct rk_fabric *fabr
 	return err;
 }
 
+/* PortCounters of every port and PortCountersExtended where supported; with errors_only the
+ * extended ones in a second pass, of the ports whose error counters are not all zero. */
+static int query_counters(struct rk_mad_port *port, struct sweep_run *run,
+			  const struct rk_mad_options *options, struct rk_mad_request *requests)
+{
+	int err;
+
+	run->total = count_pass_mads(run, false);
+	err = query_pass(port, run, options, requests, false);
+	if (err || !run->sweep->errors_only)
+		return err;
+	run->total += count_pass_mads(run, true);
+	return query_pass(port, run, options, requests, true);
+}
+
+bool rk_sweep_port_has_errors(const struct rk_sweep_port *port)
+{
+	size_t count;
+	const struct rk_metric *pma = rk_catalog_pma(&count);
+
+	for (size_t c = 0; c < count; c++)
+		if (pma[c].is_error && port->raw[c])
+			return true;
+	return false;
+}
+
 uint64_t rk_sweep_value(const struct rk_sweep_port *port, size_t c)
 {
 	size_t count;
@@ -291,13 +332,18 @@ uint64_t rk_sweep_value(const struct rk_sweep_port *port, size_t c)
 	return port->raw[c] * rk_catalog_pma(&count)[c].scale;
 }
 
+bool rk_sweep_delta_known(const struct rk_sweep_port *port, size_t c)
+{
+	return port->has_delta && port->state[c] != RK_VALUE_UNAVAILABLE &&
+	       port->prev_state[c] != RK_VALUE_UNAVAILABLE;
+}
+
 uint64_t rk_sweep_delta(const struct rk_sweep_port *port, size_t c)
 {
 	size_t count;
 	const struct rk_metric *m = &rk_catalog_pma(&count)[c];
 
-	if (!port->has_delta || port->state[c] == RK_VALUE_UNAVAILABLE ||
-	    port->prev_state[c] == RK_VALUE_UNAVAILABLE)
+	if (!rk_sweep_delta_known(port, c))
 		return 0;
 	return rk_counter_raw_delta(m, port->prev[c], port->raw[c]) * m->scale;
 }
@@ -309,7 +355,6 @@ static void start_port(struct rk_sweep_port *p)
 	memcpy(p->prev_state, p->state, sizeof(p->prev_state));
 }
 
-/* Classify one port's new values; a port that did not answer keeps its last sample. */
 /* A port that was down at discovery and now receives packets leads somewhere unknown. */
 static bool came_up(const struct sweep_run *run, const struct rk_sweep_port *p)
 {
@@ -319,6 +364,20 @@ static bool came_up(const struct sweep_run *run, const struct rk_sweep_port *p)
 	       rk_sweep_delta(p, (size_t)rcv_packets) > 0;
 }
 
+/* The data counters came from the other MAD than the sample before (64 against 32 bits):
+ * no delta of them this time. */
+static void forget_other_width(const struct sweep_run *run, struct rk_sweep_port *p)
+{
+	bool extended = run->got[p - run->sweep->ports] & GOT_EXT;
+
+	if (extended != p->extended)
+		for (size_t c = 0; c < RK_SWEEP_COUNTERS; c++)
+			if (run->pma[c].pma_ext_field)
+				p->prev_state[c] = RK_VALUE_UNAVAILABLE;
+	p->extended = extended;
+}
+
+/* Classify one port's new values; a port that did not answer keeps its last sample. */
 static void finish_port(struct sweep_run *run, size_t i)
 {
 	struct rk_sweep_port *p = &run->sweep->ports[i];
@@ -331,7 +390,7 @@ static void finish_port(struct sweep_run *run, size_t i)
 		run->sweep->topology_stale |= had; /* it answered before */
 		return;
 	}
-	p->extended = run->got[i] & GOT_EXT;
+	forget_other_width(run, p);
 	for (size_t c = 0; c < RK_SWEEP_COUNTERS; c++) {
 		const struct rk_metric *m = &run->pma[c];
 		bool available = m->pma_field || (p->extended && m->pma_ext_field);
@@ -389,9 +448,8 @@ int rk_sweep_run(struct rk_mad_port *port, struct rk_fabric *fabric, struct rk_s
 		err = query_capabilities(port, fabric, sweep, options, requests);
 	for (size_t i = 0; !err && i < sweep->count; i++)
 		start_port(&sweep->ports[i]);
-	run.total = count_counter_mads(fabric, sweep);
 	if (!err)
-		err = query_counters(port, fabric, &run, options, requests);
+		err = query_counters(port, &run, options, requests);
 	if (!err)
 		finish_sweep(&run, start);
 	free(run.got);
