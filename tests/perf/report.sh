@@ -34,6 +34,7 @@ BENCHMARKS=(
 	"collectd-fabric|default|collectd, ibsim, OpenSM"
 	"rediscover-leak|default|ibsim, OpenSM, valgrind"
 	"snmp|default|snmpd, ibsim, OpenSM, root (a network namespace)"
+	"snmp-floor|default|snmpd, root (a network namespace), taskset"
 	"bench-vs-perftest|default|qemu, the test VM's kernel (tests/vm/run.sh), perftest"
 )
 
