@@ -52,6 +52,10 @@ int rk_plan_load(const char *path, struct rk_plan **out, unsigned *errors);
 /** Write a plan in rdmakit's format (sorted, so two plans diff line by line); 0 or -EIO. */
 int rk_plan_write(FILE *out, const struct rk_plan *plan);
 
+/** Write the plan to path atomically (a temporary file renamed over it), never over
+ * anything but a regular file (-EEXIST); 0 or -errno, logged. */
+int rk_plan_save(const char *path, const struct rk_plan *plan);
+
 /** Index of the plan's node with this GUID, or -1. */
 int rk_plan_find_node(const struct rk_plan *plan, uint64_t guid);
 

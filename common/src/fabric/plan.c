@@ -8,8 +8,11 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* What a parse is building, and where it is in the input. */
 struct parser {
@@ -390,7 +393,8 @@ static void finish_nodes(struct parser *p)
 	struct rk_plan *plan = p->plan;
 	size_t kept = 0;
 
-	qsort(plan->nodes, plan->nnodes, sizeof(*plan->nodes), compare_nodes);
+	if (plan->nnodes)
+		qsort(plan->nodes, plan->nnodes, sizeof(*plan->nodes), compare_nodes);
 	for (size_t i = 0; i < plan->nnodes; i++) {
 		if (kept && plan->nodes[kept - 1].guid == plan->nodes[i].guid) {
 			rk_log(RK_LOG_WARNING, "%s: node 0x%016llx declared twice, first kept",
@@ -434,7 +438,8 @@ static int finish_links(struct parser *p)
 	struct end *ends;
 	size_t kept = 0;
 
-	qsort(plan->links, plan->nlinks, sizeof(*plan->links), compare_links);
+	if (plan->nlinks)
+		qsort(plan->links, plan->nlinks, sizeof(*plan->links), compare_links);
 	for (size_t i = 0; i < plan->nlinks; i++) {
 		const struct rk_plan_link *prev = kept ? &plan->links[kept - 1] : NULL;
 		const struct rk_plan_link *l = &plan->links[i];
@@ -453,7 +458,8 @@ static int finish_links(struct parser *p)
 		ends[2 * i] = (struct end){plan->links[i].guid_a, plan->links[i].port_a, i};
 		ends[2 * i + 1] = (struct end){plan->links[i].guid_b, plan->links[i].port_b, i};
 	}
-	qsort(ends, 2 * kept, sizeof(*ends), compare_ends);
+	if (kept)
+		qsort(ends, 2 * kept, sizeof(*ends), compare_ends);
 	for (size_t i = 1; i < 2 * kept; i++) {
 		struct rk_plan_link *a = &plan->links[ends[i - 1].link],
 				    *b = &plan->links[ends[i].link];
@@ -526,20 +532,84 @@ int rk_plan_parse(FILE *in, const char *origin, struct rk_plan **out, unsigned *
 	return err;
 }
 
+/* The plan file opened for reading: a regular file only (never block on a FIFO). */
+static FILE *open_plan(const char *path, int *err)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	FILE *in;
+
+	if (fd < 0) {
+		*err = -errno;
+	} else if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		*err = -EINVAL;
+	} else if ((in = fdopen(fd, "r"))) {
+		return in;
+	} else {
+		*err = -errno;
+	}
+	if (fd >= 0)
+		close(fd);
+	rk_log(RK_LOG_ERR, "%s: cannot read the fabric plan: %s", path,
+	       *err == -EINVAL ? "not a regular file" : rk_sysfs_error(*err));
+	return NULL;
+}
+
 int rk_plan_load(const char *path, struct rk_plan **out, unsigned *errors)
 {
-	FILE *in = fopen(path, "r");
-	int err;
+	int err = 0;
+	FILE *in = open_plan(path, &err);
 
 	*out = NULL;
-	if (!in) {
-		err = -errno;
-		rk_log(RK_LOG_ERR, "%s: cannot open the fabric plan: %s", path,
-		       rk_sysfs_error(err));
+	if (!in)
 		return err;
-	}
 	err = rk_plan_parse(in, path, out, errors);
 	fclose(in);
+	return err;
+}
+
+/* Write the plan into the temporary file fd and flush it to disk. */
+static int write_temp(int fd, const struct rk_plan *plan)
+{
+	FILE *out = fdopen(fd, "w");
+	int err;
+
+	if (!out) {
+		close(fd);
+		return -errno;
+	}
+	err = fchmod(fd, 0644) != 0 ? -errno : rk_plan_write(out, plan);
+	if (!err && (fflush(out) != 0 || fsync(fd) != 0))
+		err = -errno;
+	if (fclose(out) != 0 && !err)
+		err = -EIO;
+	return err;
+}
+
+int rk_plan_save(const char *path, const struct rk_plan *plan)
+{
+	char temp[4096];
+	struct stat st;
+	int fd, err;
+
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		rk_log(RK_LOG_ERR, "%s: not a regular file, the plan is not written there", path);
+		return -EEXIST;
+	}
+	if (snprintf(temp, sizeof(temp), "%s.XXXXXX", path) >= (int)sizeof(temp))
+		return -ENAMETOOLONG;
+	if ((fd = mkstemp(temp)) < 0) {
+		err = -errno;
+		rk_log(RK_LOG_ERR, "%s: cannot write the plan: %s", temp, rk_sysfs_error(err));
+		return err;
+	}
+	err = write_temp(fd, plan);
+	if (!err && rename(temp, path) != 0)
+		err = -errno;
+	if (err) {
+		unlink(temp);
+		rk_log(RK_LOG_ERR, "%s: cannot write the plan: %s", path, rk_sysfs_error(err));
+	}
 	return err;
 }
 
@@ -563,8 +633,10 @@ int rk_plan_from_fabric(const struct rk_fabric *fabric, struct rk_plan **out)
 			       fabric->nodes[l->node_b].guid, l->port_b, l->width, l->speed);
 	}
 	if (!err) {
-		qsort(p.plan->nodes, p.plan->nnodes, sizeof(*p.plan->nodes), compare_nodes);
-		qsort(p.plan->links, p.plan->nlinks, sizeof(*p.plan->links), compare_links);
+		if (p.plan->nnodes)
+			qsort(p.plan->nodes, p.plan->nnodes, sizeof(*p.plan->nodes), compare_nodes);
+		if (p.plan->nlinks)
+			qsort(p.plan->links, p.plan->nlinks, sizeof(*p.plan->links), compare_links);
 		*out = p.plan;
 	} else {
 		rk_plan_free(p.plan);

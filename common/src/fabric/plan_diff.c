@@ -284,7 +284,8 @@ static void rewrite_plan_links(struct diff *d)
 		}
 		d->want[i] = l;
 	}
-	qsort(d->want, d->plan->nlinks, sizeof(*d->want), compare_ends4);
+	if (d->plan->nlinks)
+		qsort(d->want, d->plan->nlinks, sizeof(*d->want), compare_ends4);
 }
 
 /* A link end on a node reported missing or new: NODE_* covers its links. */
@@ -446,7 +447,8 @@ static struct live_end *index_ends(const struct rk_plan *live)
 		ends[2 * i + 1] = (struct live_end){l->guid_b, l->port_b, l};
 	}
 	if (ends)
-		qsort(ends, 2 * live->nlinks, sizeof(*ends), compare_live_ends);
+		if (live->nlinks)
+			qsort(ends, 2 * live->nlinks, sizeof(*ends), compare_live_ends);
 	return ends;
 }
 
