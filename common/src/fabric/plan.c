@@ -167,13 +167,16 @@ static bool parse_quoted(const char **s, char *buf, size_t size)
 	return true;
 }
 
-/* "4X EDR", "4xEDR", "1x SDR": a width then a speed. */
+/* "4X EDR", "4xEDR", "1x SDR": a width then a speed; the outputs are set only when both
+ * parse. */
 static bool parse_rate(const char *s, int *width, enum rk_speed *speed)
 {
+	enum rk_speed parsed;
 	char name[16];
 	size_t len;
+	int lanes;
 
-	if (!parse_int(&s, RK_WIDTH_MAX, width) || (*s != 'x' && *s != 'X'))
+	if (!parse_int(&s, RK_WIDTH_MAX, &lanes) || lanes < 1 || (*s != 'x' && *s != 'X'))
 		return false;
 	s = skip_space(s + 1);
 	len = strcspn(s, " \t\r\n#");
@@ -181,8 +184,11 @@ static bool parse_rate(const char *s, int *width, enum rk_speed *speed)
 		return false;
 	memcpy(name, s, len);
 	name[len] = '\0';
-	*speed = rk_speed_from_name(name);
-	return *speed != RK_SPEED_NONE && *width > 0;
+	if ((parsed = rk_speed_from_name(name)) == RK_SPEED_NONE)
+		return false;
+	*width = lanes;
+	*speed = parsed;
+	return true;
 }
 
 static bool at_end(const char *s)
