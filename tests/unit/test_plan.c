@@ -351,6 +351,22 @@ static void hostile_lines_skipped_rest_read(void **state)
 	rk_plan_free(plan);
 }
 
+static void port_claimed_by_three_links_keeps_the_first(void **state)
+{
+	unsigned errors = 0;
+	struct rk_plan *plan;
+
+	(void)state;
+	log_capture_start();
+	plan = parse(NODES "0x12[3] -> 0x21[1]\n0x11[3] -> 0x21[1]\n0x21[1] -> 0x21[3]\n", &errors);
+	assert_int_equal(errors, 2);
+	assert_int_equal(log_capture_count("plan:8: this port is already in a link"), 1);
+	assert_int_equal(log_capture_count("plan:9: this port is already in a link"), 1);
+	assert_int_equal(plan->nlinks, 1);
+	assert_true(plan->links[0].guid_a == 0x12 && plan->links[0].port_a == 3);
+	rk_plan_free(plan);
+}
+
 static void too_many_nodes_refused(void **state)
 {
 	size_t size = (RK_PLAN_MAX_NODES + 2) * 32;
@@ -396,6 +412,7 @@ int main(void)
 	    cmocka_unit_test(reads_ibnetdiscover),
 	    cmocka_unit_test(write_then_read_is_the_same),
 	    cmocka_unit_test(hostile_lines_skipped_rest_read),
+	    cmocka_unit_test(port_claimed_by_three_links_keeps_the_first),
 	    cmocka_unit_test(too_many_nodes_refused),
 	    cmocka_unit_test(missing_file_is_an_error),
 	};

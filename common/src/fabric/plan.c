@@ -436,6 +436,26 @@ static bool link_ends_known(struct parser *p, const struct rk_plan_link *link)
 	return false;
 }
 
+/* Of the links that claim one port, keep the earliest line's (a dropped one's line is
+ * UINT32_MAX). */
+static void drop_claimed_twice(struct parser *p, const struct end *run, size_t n)
+{
+	struct rk_plan_link *links = p->plan->links, *keep = NULL;
+
+	for (size_t i = 0; i < n; i++)
+		if (!keep || links[run[i].link].line < keep->line)
+			keep = &links[run[i].link];
+	for (size_t i = 0; i < n; i++) {
+		struct rk_plan_link *l = &links[run[i].link];
+
+		if (l == keep || l->line == UINT32_MAX)
+			continue;
+		p->line = l->line;
+		bad_line(p, "this port is already in a link on an earlier line");
+		l->line = UINT32_MAX;
+	}
+}
+
 /* Drop links to unknown nodes and the second mention of a link (ibnetdiscover writes each
  * from both ends); a port two different links claim keeps the first line's. */
 static int finish_links(struct parser *p)
@@ -466,17 +486,12 @@ static int finish_links(struct parser *p)
 	}
 	if (kept)
 		qsort(ends, 2 * kept, sizeof(*ends), compare_ends);
-	for (size_t i = 1; i < 2 * kept; i++) {
-		struct rk_plan_link *a = &plan->links[ends[i - 1].link],
-				    *b = &plan->links[ends[i].link];
-		struct rk_plan_link *later = a->line > b->line ? a : b;
-
-		if (ends[i].guid != ends[i - 1].guid || ends[i].port != ends[i - 1].port ||
-		    a == b || a->line == UINT32_MAX || b->line == UINT32_MAX)
-			continue;
-		p->line = later->line;
-		bad_line(p, "this port is already in a link on an earlier line");
-		later->line = UINT32_MAX;
+	for (size_t i = 0, end; i < 2 * kept; i = end) {
+		for (end = i + 1; end < 2 * kept && ends[end].guid == ends[i].guid &&
+				  ends[end].port == ends[i].port;
+		     end++)
+			;
+		drop_claimed_twice(p, ends + i, end - i);
 	}
 	free(ends);
 	kept = 0;
