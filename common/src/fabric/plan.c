@@ -3,6 +3,7 @@
  * topology text, written in rdmakit's format (docs/cli.md, "Fabric plans"). */
 #include "rdmakit/plan.h"
 
+#include "rdmakit/array.h"
 #include "rdmakit/log.h"
 #include "rdmakit/sysfs.h"
 
@@ -30,22 +31,6 @@ static void bad_line(struct parser *p, const char *reason)
 	p->errors++;
 }
 
-static int grow(void **items, size_t *cap, size_t count, size_t size)
-{
-	size_t grown;
-	void *bigger;
-
-	if (count < *cap)
-		return 0;
-	grown = *cap ? *cap * 2 : 64;
-	bigger = realloc(*items, grown * size);
-	if (!bigger)
-		return -ENOMEM;
-	*items = bigger;
-	*cap = grown;
-	return 0;
-}
-
 /* Copy a name for writing between quotes: no quotes, no control characters. */
 static void clean_name(char *dst, size_t size, const char *src)
 {
@@ -60,14 +45,16 @@ static int add_node(struct parser *p, uint64_t guid, enum rk_node_type type, int
 		    const char *name)
 {
 	struct rk_plan *plan = p->plan;
-	struct rk_plan_node *node;
+	struct rk_plan_node *nodes, *node;
 
 	if (plan->nnodes >= RK_PLAN_MAX_NODES) {
 		p->too_big = true;
 		return 0;
 	}
-	if (grow((void **)&plan->nodes, &plan->node_cap, plan->nnodes, sizeof(*node)))
+	nodes = rk_array_room(plan->nodes, &plan->node_cap, plan->nnodes, sizeof(*node), 64);
+	if (!nodes)
 		return -ENOMEM;
+	plan->nodes = nodes;
 	node = &plan->nodes[plan->nnodes++];
 	*node = (struct rk_plan_node){.guid = guid, .type = type, .nports = nports};
 	clean_name(node->name, sizeof(node->name), name);
@@ -79,13 +66,16 @@ static int add_link(struct parser *p, uint64_t ga, int pa, uint64_t gb, int pb, 
 {
 	struct rk_plan *plan = p->plan;
 	bool swap = ga > gb || (ga == gb && pa > pb);
+	struct rk_plan_link *links;
 
 	if (plan->nlinks >= RK_PLAN_MAX_LINKS) {
 		p->too_big = true;
 		return 0;
 	}
-	if (grow((void **)&plan->links, &plan->link_cap, plan->nlinks, sizeof(*plan->links)))
+	links = rk_array_room(plan->links, &plan->link_cap, plan->nlinks, sizeof(*links), 64);
+	if (!links)
 		return -ENOMEM;
+	plan->links = links;
 	plan->links[plan->nlinks++] = (struct rk_plan_link){
 	    .guid_a = swap ? gb : ga,
 	    .port_a = swap ? pb : pa,
