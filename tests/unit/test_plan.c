@@ -385,6 +385,56 @@ static void too_many_nodes_refused(void **state)
 	free(text);
 }
 
+/* A live fabric of Leaf1 (0x11) and Spine (0x21), cabled 0x11[5] - 0x21[1] at 4X EDR. */
+static struct rk_fabric *leaf_and_spine(void)
+{
+	struct rk_fabric *fabric = calloc(1, sizeof(*fabric));
+
+	assert_non_null(fabric);
+	fabric->nnodes = 2;
+	fabric->nodes = calloc(2, sizeof(*fabric->nodes));
+	assert_non_null(fabric->nodes);
+	for (int n = 0; n < 2; n++) {
+		struct rk_fabric_node *node = &fabric->nodes[n];
+
+		node->guid = n ? 0x21 : 0x11;
+		node->type = RK_NODE_SWITCH;
+		node->nports = 8;
+		snprintf(node->name, sizeof(node->name), "%s", n ? "Spine" : "Leaf1");
+		node->ports = calloc(9, sizeof(*node->ports));
+		assert_non_null(node->ports);
+	}
+	fabric->nlinks = 1;
+	fabric->links = calloc(1, sizeof(*fabric->links));
+	assert_non_null(fabric->links);
+	fabric->links[0] = (struct rk_fabric_link){
+	    .node_a = 1, .port_a = 1, .node_b = 0, .port_b = 5, .width = 4, .speed = RK_SPEED_EDR};
+	return fabric;
+}
+
+static void live_fabric_against_plan(void **state)
+{
+	struct rk_fabric *fabric = leaf_and_spine();
+	struct rk_plan *live,
+	    *plan = parse("node 0x11 switch 8 \"Leaf1\"\n"
+			  "node 0x21 switch 8 \"Spine\"\n"
+			  "0x11[5] -> 0x21[1] 4X EDR\n0x11[6] -> 0x21[2] 4X EDR\n",
+			  NULL);
+	struct rk_findings f = {0};
+
+	(void)state;
+	assert_int_equal(rk_plan_from_fabric(fabric, &live), 0);
+	assert_int_equal(live->nlinks, 1);
+	assert_true(live->links[0].guid_a == 0x11 && live->links[0].port_a == 5 &&
+		    live->links[0].guid_b == 0x21 && live->links[0].port_b == 1);
+	assert_int_equal(rk_plan_compare(fabric, plan, NULL, &f), 0);
+	assert_string_equal(only(&f, "LINK_MISSING")->subject, "Leaf1[6]-Spine[2]");
+	rk_findings_free(&f);
+	rk_plan_free(live);
+	rk_plan_free(plan);
+	rk_fabric_free(fabric);
+}
+
 static void missing_file_is_an_error(void **state)
 {
 	struct rk_plan *plan;
@@ -414,6 +464,7 @@ int main(void)
 	    cmocka_unit_test(hostile_lines_skipped_rest_read),
 	    cmocka_unit_test(port_claimed_by_three_links_keeps_the_first),
 	    cmocka_unit_test(too_many_nodes_refused),
+	    cmocka_unit_test(live_fabric_against_plan),
 	    cmocka_unit_test(missing_file_is_an_error),
 	};
 
