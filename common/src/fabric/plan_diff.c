@@ -58,15 +58,18 @@ static void end_ref(const struct diff *d, uint64_t guid, int port, char *buf, si
 	snprintf(buf, size, "%s[%d]", *name ? name : g, port);
 }
 
-/* "a[1]-b[2]" as a finding's subject; "0xGUID[1] - 0xGUID[2]" into guids. */
+/* "a[1]-b[2]" as a finding's subject (unless subject is NULL); "0xGUID[1] - 0xGUID[2]" into
+ * guids. */
 static void link_refs(const struct diff *d, const struct rk_plan_link *l, char *subject,
 		      size_t size, char *guids, size_t gsize)
 {
 	char a[128], b[128], ga[24], gb[24];
 
-	end_ref(d, l->guid_a, l->port_a, a, sizeof(a));
-	end_ref(d, l->guid_b, l->port_b, b, sizeof(b));
-	snprintf(subject, size, "%s-%s", a, b);
+	if (subject) {
+		end_ref(d, l->guid_a, l->port_a, a, sizeof(a));
+		end_ref(d, l->guid_b, l->port_b, b, sizeof(b));
+		snprintf(subject, size, "%s-%s", a, b);
+	}
 	rk_format_guid(l->guid_a, ga, sizeof(ga));
 	rk_format_guid(l->guid_b, gb, sizeof(gb));
 	snprintf(guids, gsize, "%s[%d] - %s[%d]", ga, l->port_a, gb, l->port_b);
@@ -300,7 +303,7 @@ static bool on_absent_node(const struct diff *d, const struct rk_plan_link *l, b
 
 		if (rk_plan_find_node(other, g) >= 0)
 			continue;
-		if (live ? !(i >= 0 && d->live_claimed[i]) : true)
+		if (!live || i < 0 || !d->live_claimed[i])
 			return true;
 	}
 	return false;
@@ -366,7 +369,7 @@ static int report_miswired(struct diff *d, const struct rk_plan_link *want,
 	int err;
 
 	link_refs(d, want, subject, sizeof(subject), planned, sizeof(planned));
-	link_refs(d, got, ca, sizeof(ca), cabled, sizeof(cabled));
+	link_refs(d, got, NULL, 0, cabled, sizeof(cabled));
 	end_ref(d, got->guid_a, got->port_a, ca, sizeof(ca));
 	end_ref(d, got->guid_b, got->port_b, cb, sizeof(cb));
 	err = rk_findings_add(d->out, RK_SEVERITY_WARNING, "LINK_MISWIRED", subject,
