@@ -3,7 +3,8 @@
 """rdmakit fabric --save / --expect and doctor --fabric --expect against a real ibsim +
 OpenSM: a saved plan and the sim's own ibnetdiscover output give no finding; a plan edited to
 move a cable, to give a switch another GUID or to plan 4X on a 1X link gives exactly its
-finding; an unlinked cable is LINK_MISSING with both ends named, cleared once relinked."""
+finding; an unlinked cable is LINK_MISSING with both ends named and a cable moved in the sim
+(Unlink + Link) LINK_MISWIRED, each gone once put back."""
 import json
 import os
 import sys
@@ -116,15 +117,31 @@ class Plan(simlib.SimTestCase):
             self.sim.cmd('ReLink "Leaf1"[3]')
         self.assertEqual((f["code"], f["subject"]), ("LINK_MISSING", "Leaf1[3]-Spine1[1]"))
         self.assertIn(f"0x0002c90200100001[3] - {SPINE}[1] (4X EDR) is not up", f["message"])
-        path = os.path.join(self.tmp.name, "relinked.plan")
-        with open(path, "w") as f:
-            f.write(self.text)
-        for _ in range(50):  # back ACTIVE in well under 1 s on this tree
-            proc = self.sim.run(RDMAKIT, "fabric", "--expect", path, "--json")
-            if proc.returncode == 0:
+        self.assertEqual(self.expect_until(0), [])
+
+    def expect_until(self, rc):
+        """The findings of --expect against the saved plan once it exits rc (the SM brings a
+        relinked port ACTIVE in well under a second on this tree)."""
+        for _ in range(50):
+            proc = self.sim.run(RDMAKIT, "fabric", "--expect", self.saved, "--json")
+            if proc.returncode == rc:
                 break
             time.sleep(0.2)
-        self.assertEqual((proc.returncode, json.loads(proc.stdout)["findings"]), (0, []))
+        self.assertEqual(proc.returncode, rc, proc.stderr)
+        return json.loads(proc.stdout)["findings"]
+
+    def test_cable_moved_in_the_sim_then_put_back(self):
+        # host2's cable from Leaf1[2] to Leaf1[7], then back.
+        self.sim.cmd('Unlink "Hca2"[1]')
+        self.sim.cmd('Link "Leaf1"[7] "Hca2"[1]')
+        try:
+            [f] = self.expect_until(1)
+        finally:
+            self.sim.cmd('Unlink "Hca2"[1]')
+            self.sim.cmd('Link "Leaf1"[2] "Hca2"[1]')
+        self.assertEqual((f["code"], f["subject"]), ("LINK_MISWIRED", "Leaf1[2]-host2 HCA-1[1]"))
+        self.assertIn("the cable joins Leaf1[7] - host2 HCA-1[1]", f["message"])
+        self.assertEqual(self.expect_until(0), [])
 
     def test_bad_lines_named_rest_compared(self):
         path = os.path.join(self.tmp.name, "bad.plan")
