@@ -33,7 +33,10 @@ measure() {
 	cat "$work/time"
 }
 
-stats() { sort -n | awk '{ v[NR] = $1 } END { printf "%.3f (%.3f-%.3f)", v[int((NR + 1) / 2)], v[1], v[NR] }'; }
+stats() {
+	sort -n | awk '{ v[NR] = $1 }
+		END { printf "%.3f (%.3f-%.3f)", v[int((NR + 1) / 2)], v[1], v[NR] }'
+}
 median() { sort -n | awk '{ v[NR] = $1 } END { printf "%.3f", v[int((NR + 1) / 2)] }'; }
 
 sim_run "$name" "$rdmakit" fabric --save "$work/fabric.plan" 2>/dev/null
