@@ -30,12 +30,16 @@ class Plan(simlib.SimTestCase):
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
-        cls.saved = os.path.join(cls.tmp.name, "fabric.plan")
-        proc = cls.sim.run(RDMAKIT, "fabric", "--save", cls.saved)
-        if proc.returncode != 0:
-            raise AssertionError(f"fabric --save: {proc.returncode}: {proc.stderr}")
-        with open(cls.saved) as f:
-            cls.text = f.read()
+        try:  # unittest skips tearDownClass when setUpClass fails: stop the sim here then
+            cls.saved = os.path.join(cls.tmp.name, "fabric.plan")
+            proc = cls.sim.run(RDMAKIT, "fabric", "--save", cls.saved)
+            if proc.returncode != 0:
+                raise AssertionError(f"fabric --save: {proc.returncode}: {proc.stderr}")
+            with open(cls.saved) as f:
+                cls.text = f.read()
+        except BaseException:
+            cls.tearDownClass()
+            raise
 
     def expect(self, text, rc):
         path = os.path.join(self.tmp.name, f"plan-{self.id().split('.')[-1]}")
