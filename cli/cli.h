@@ -5,6 +5,7 @@
 
 #include "options.h"
 #include "rdmakit/fabric.h"
+#include "rdmakit/findings.h"
 #include "rdmakit/host.h"
 #include "rdmakit/monitor.h"
 
@@ -82,6 +83,14 @@ void cli_sleep(double seconds);
 
 /** The exit code for a core error: EXIT_NEEDS_ROOT for -EACCES and -EPERM, else EXIT_TROUBLE. */
 int cli_exit_for(int err);
+
+/** Nagios-style exit code of findings: 0 none above ok, 1 warnings, 2 critical. */
+int cli_exit_for_findings(const struct rk_findings *findings);
+
+/** Compare the fabric with the plan in path (rdmakit fabric --expect, doctor --expect) into
+ * findings, with PLAN_LINES_SKIPPED when lines of it could not be read; 0 or -errno. */
+int cli_expect_plan(const char *path, const struct rk_fabric *fabric,
+		    const struct rk_name_map *names, struct rk_findings *findings);
 
 /** Print a usage error and the hint to use --help; returns EXIT_TROUBLE. */
 int cli_usage_error(const char *command, const char *fmt, ...)

@@ -14,7 +14,8 @@
 static const char doctor_usage[] =
     "Usage: rdmakit doctor [--interval S] [--expect-rate GBPS] [--sysfs-root DIR] [--json]\n"
     "                      [--tune]\n"
-    "                      [--fabric [-C CA] [-P PORT] [--node-name-map FILE] [--timeout MS]]\n"
+    "                      [--fabric [--expect FILE] [-C CA] [-P PORT] [--node-name-map FILE]\n"
+    "                                [--timeout MS]]\n"
     "                      [--probe]\n"
     "\n"
     "Checks this host's RDMA devices and prints findings, most severe first, each\n"
@@ -25,7 +26,8 @@ static const char doctor_usage[] =
     "samples.\n"
     "With --fabric, also the InfiniBand fabric seen from this node: degraded links,\n"
     "ports gone down, the subnet managers (no master, no standby, a hung master)\n"
-    "and every port's error counters (rising, saturated, not answering).\n"
+    "and every port's error counters (rising, saturated, not answering); with\n"
+    "--expect, also the fabric against a plan (rdmakit fabric --expect).\n"
     "With --probe, also a loopback RDMA write, read and send on every ACTIVE port\n"
     "(rdmakit probe): PROBE_PASSED, or PROBE_FAILED with the step and what to check.\n"
     "\n";
@@ -38,6 +40,7 @@ struct doctor_args {
 	struct cli_common common;
 	struct cli_mad mad;
 	bool fabric, tune, probe;
+	const char *expect;
 	struct rk_health_options health;
 	double interval;
 };
@@ -60,6 +63,8 @@ static const struct cli_option doctor_options[] = {
     CLI_OPTION("interval", "S", cli_store_setting, FIELD(interval), RK_SETTING_INTERVAL_S,
 	       "take a second sample after S seconds (default 0: one sample)"),
     CLI_FLAG("fabric", FIELD(fabric), "add the fabric and SM findings (MADs from this node)"),
+    CLI_OPTION("expect", "FILE", cli_store_text, FIELD(expect), 0,
+	       "with --fabric: compare the fabric with the plan in FILE"),
     CLI_FLAG("tune", FIELD(tune),
 	     "add rdmakit tune audit's findings (no profile) about\n"
 	     "/, or the tree above --sysfs-root when that ends in /sys"),
@@ -81,11 +86,6 @@ static const struct cli_command doctor_command = {
     .column = 25,
     .epilogue = doctor_epilogue,
 };
-
-static int exit_code_for(enum rk_severity worst)
-{
-	return worst == RK_SEVERITY_CRITICAL ? 2 : worst == RK_SEVERITY_WARNING ? 1 : 0;
-}
 
 /* What doctor looks at: the host, and with --fabric the fabric seen from it. */
 struct doctor_view {
@@ -176,6 +176,8 @@ static int check_all(const struct doctor_args *args, const struct doctor_view *v
 		err = rk_health_check_sm(args->interval > 0 ? &m->prev_sm : NULL, &m->sm, findings);
 	if (!err && view->fabric)
 		err = rk_health_check_sweep(m->fabric, &m->sweep, findings);
+	if (!err && view->fabric && args->expect)
+		err = cli_expect_plan(args->expect, m->fabric, view->names, findings);
 	if (!err && args->tune)
 		err = check_tune(&args->common, findings);
 	if (!err && args->probe)
@@ -201,12 +203,14 @@ int cmd_doctor(int argc, char **argv)
 
 	if (!cli_parse(&doctor_command, argc, argv, &args, &args.mad, &status))
 		return status;
+	if (args.expect && !args.fabric)
+		return cli_usage_error("doctor", "--expect compares the fabric: add --fabric");
 	if (take_samples(&args, &view) != 0 || check_all(&args, &view, &findings) != 0) {
 		fprintf(stderr, "rdmakit doctor: could not complete the checks\n");
 		status = EXIT_TROUBLE;
 	} else {
 		rk_findings_sort(&findings);
-		status = exit_code_for(rk_findings_worst(&findings));
+		status = cli_exit_for_findings(&findings);
 		print_start(&printer, stdout, print_json_format(args.common.json, false));
 		print_findings(&printer, &findings);
 		print_end(&printer);

@@ -2,18 +2,30 @@
 #include "cli.h"
 #include "fabric_dot.h"
 #include "fabric_out.h"
+#include "host_out.h"
+#include "rdmakit/plan.h"
 
 #include <stddef.h>
 #include <stdio.h>
 
 static const char fabric_usage[] =
     "Usage: rdmakit fabric [--links | --degraded | --dot] [--interval S] [--json]\n"
+    "                      [--save FILE | --expect FILE]\n"
     "                      [-C CA] [-P PORT] [--node-name-map FILE] [--timeout MS]\n"
     "\n"
     "Discovers the InfiniBand fabric from this node (switches, CAs, routers, their\n"
     "ports and the links between them) and flags degraded links: slower or narrower\n"
     "than the best both ends enable, or than most links between the same models.\n"
+    "With --save, writes the fabric as a plan; with --expect, compares the fabric\n"
+    "with a plan (rdmakit's or an ibnetdiscover output) and prints the findings:\n"
+    "links missing, unexpected, miswired or below the plan, nodes missing, new or\n"
+    "replaced.\n"
     "\n";
+
+static const char fabric_epilogue[] =
+    "\n"
+    "Exit status with --expect: 0 as planned, 1 warnings, 2 critical, 3 could not\n"
+    "check.\n";
 
 struct fabric_args {
 	struct cli_common common;
@@ -21,6 +33,7 @@ struct fabric_args {
 	int links; /* enum link_selection */
 	bool dot;
 	double interval;
+	const char *save, *expect;
 };
 
 #define FIELD(name) offsetof(struct fabric_args, name)
@@ -38,7 +51,15 @@ static const struct cli_option fabric_options[] = {
     CLI_OPTION("interval", "S", cli_store_setting, FIELD(interval), RK_SETTING_INTERVAL_S,
 	       "discover twice, S seconds apart, and show the second\n"
 	       "discovery (default 0: once)"),
-    CLI_FLAG("json", FIELD(common.json), "{\"nodes\": [...], \"links\": [...]}"),
+    CLI_OPTION("save", "FILE", cli_store_text, FIELD(save), 0,
+	       "write the fabric as a plan to FILE (rdmakit's format,\n"
+	       "replaced atomically; never over a non-regular file)"),
+    CLI_OPTION("expect", "FILE", cli_store_text, FIELD(expect), 0,
+	       "compare the fabric with the plan in FILE and print the\n"
+	       "findings (exit status as doctor's)"),
+    CLI_FLAG("json", FIELD(common.json),
+	     "{\"nodes\": [...], \"links\": [...]}; with --expect,\n"
+	     "{\"findings\": [...]}"),
     {0},
 };
 
@@ -48,6 +69,7 @@ static const struct cli_command fabric_command = {
     .options = fabric_options,
     .mad = true,
     .column = 25,
+    .epilogue = fabric_epilogue,
 };
 
 /* Options that cannot go together; false after the usage error. */
@@ -58,6 +80,11 @@ static bool check_combination(const struct fabric_args *args, int *status)
 		cli_usage_error("fabric", "--dot and --json: choose one");
 	else if (args->dot && args->links != LINKS_NONE)
 		cli_usage_error("fabric", "--dot draws every link: drop --links and --degraded");
+	else if ((args->save || args->expect) && (args->dot || args->links != LINKS_NONE))
+		cli_usage_error("fabric",
+				"--save and --expect: drop --dot, --links and --degraded");
+	else if (args->save && (args->expect || args->common.json))
+		cli_usage_error("fabric", "--save writes a file: drop --expect and --json");
 	else
 		return true;
 	return false;
@@ -93,6 +120,61 @@ static int print_dot(const struct rk_fabric *prev, const struct rk_fabric *fabri
 	return err;
 }
 
+int cli_expect_plan(const char *path, const struct rk_fabric *fabric,
+		    const struct rk_name_map *names, struct rk_findings *findings)
+{
+	struct rk_plan *plan;
+	unsigned skipped = 0;
+	int err = rk_plan_load(path, &plan, &skipped);
+
+	if (!err)
+		err = rk_plan_compare(fabric, plan, names, findings);
+	if (!err && skipped)
+		err = rk_findings_add(findings, RK_SEVERITY_WARNING, "PLAN_LINES_SKIPPED", path,
+				      "fix the lines named above, then compare again",
+				      "%u line(s) of the plan could not be read and were skipped: "
+				      "the comparison is against the rest",
+				      skipped);
+	rk_plan_free(plan);
+	return err;
+}
+
+/* --save: the fabric as a plan in FILE. */
+static int save_plan(const char *path, const struct rk_fabric *fabric)
+{
+	struct rk_plan *plan;
+	int err = rk_plan_from_fabric(fabric, &plan);
+
+	if (!err)
+		err = rk_plan_save(path, plan);
+	if (!err)
+		fprintf(stderr, "rdmakit fabric: plan of %zu nodes and %zu links written to %s\n",
+			plan->nnodes, plan->nlinks, path);
+	rk_plan_free(plan);
+	return err ? EXIT_TROUBLE : 0;
+}
+
+/* --expect: the findings against the plan; the exit status of the worst. */
+static int expect_plan(const struct fabric_args *args, const struct rk_fabric *fabric,
+		       const struct rk_name_map *names)
+{
+	struct rk_findings findings = {0};
+	struct printer printer;
+	int status = EXIT_TROUBLE;
+
+	if (cli_expect_plan(args->expect, fabric, names, &findings) == 0) {
+		rk_findings_sort(&findings);
+		status = cli_exit_for_findings(&findings);
+		print_start(&printer, stdout, print_json_format(args->common.json, false));
+		print_findings(&printer, &findings);
+		print_end(&printer);
+	} else {
+		fprintf(stderr, "rdmakit fabric: could not compare with %s\n", args->expect);
+	}
+	rk_findings_free(&findings);
+	return status;
+}
+
 static int show_fabric(const struct fabric_args *args, const struct rk_fabric *prev,
 		       const struct rk_fabric *fabric)
 {
@@ -123,7 +205,12 @@ int cmd_fabric(int argc, char **argv)
 	err = discover(&args, &options.fabric, &prev, &fabric);
 	status = cli_exit_for(err);
 	if (!err) {
-		status = show_fabric(&args, prev, fabric) == 0 ? 0 : EXIT_TROUBLE;
+		if (args.save)
+			status = save_plan(args.save, fabric);
+		else if (args.expect)
+			status = expect_plan(&args, fabric, names);
+		else
+			status = show_fabric(&args, prev, fabric) == 0 ? 0 : EXIT_TROUBLE;
 		rk_fabric_free(prev);
 		rk_fabric_free(fabric);
 	}

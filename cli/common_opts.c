@@ -51,6 +51,13 @@ int cli_exit_for(int err)
 	return err == -EACCES || err == -EPERM ? EXIT_NEEDS_ROOT : EXIT_TROUBLE;
 }
 
+int cli_exit_for_findings(const struct rk_findings *findings)
+{
+	enum rk_severity worst = rk_findings_worst(findings);
+
+	return worst == RK_SEVERITY_CRITICAL ? 2 : worst == RK_SEVERITY_WARNING ? 1 : 0;
+}
+
 int cli_usage_error(const char *command, const char *fmt, ...)
 {
 	va_list args;

@@ -29,6 +29,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 BENCHMARKS=(
 	"sweep|default|ibsim, OpenSM, infiniband-diags"
 	"sweep-window|default|ibsim, OpenSM"
+	"plan|default|ibsim, OpenSM, infiniband-diags"
 	"host-read|default|valgrind"
 	"collectd-read|default|collectd, valgrind, root (unshare -m)"
 	"collectd-fabric|default|collectd, ibsim, OpenSM"
