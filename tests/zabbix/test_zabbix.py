@@ -550,7 +550,7 @@ class Problems(unittest.TestCase):
     def test_a_finding_raises_and_resolves(self):
         name, raised = self.raise_and_resolve(
             {"class/infiniband/mlx5_1/ports/1/sm_lid": "0x0"},
-            "mlx5_1 port 1: critical finding: ", "4", "rdmakit.port.worst[2.1]", 1)
+            "mlx5_1 port 1: critical finding: ", "4", "rdmakit.port.worst[2.1]", 2)
         self.assertEqual(name, "mlx5_1 port 1: critical finding: PORT_SM_LID_ZERO: port is "
                          "ACTIVE but its SM LID is 0: no subnet manager is known")
         self.assertEqual(raised, [name])
