@@ -33,8 +33,8 @@ printf 'fabric yes\nsm yes\nfabric-interval 5\n' >"$dir/subagent.conf"
 printf '$ rdmakit-agentx -x %s -c subagent.conf --sysfs-root tests/fixtures/sysfs/ib-hdr\n' \
 	"$dir/agentx.sock"
 # Under the umad2sim shim, attached to the simulated fabric; the shim writes ./sys-<pid>/ and
-# takes every descriptor from 1024 up for its own, hence no descriptor floor.
-(cd "$dir" && LD_PRELOAD=/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so RDMAKIT_FD_FLOOR=0 \
+# takes every descriptor from 1024 up for its own, hence no descriptor floor (the core sees it).
+(cd "$dir" && LD_PRELOAD=/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so \
 	IBSIM_SOCKNAME=$sim exec "$build/snmp-subagent/rdmakit-agentx" -f -Lf "$dir/agentx.log" \
 	-x "$dir/agentx.sock" -c "$dir/subagent.conf" --sysfs-root "$top/tests/fixtures/sysfs/ib-hdr" \
 	2>"$dir/agentx.stderr") &

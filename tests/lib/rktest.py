@@ -76,7 +76,7 @@ def umad2sim_env(sim_name):
     """What a process's environment needs to send its MADs into the simulated fabric sim_name:
     the umad2sim shim preloaded and the ibsim instance named; no descriptor floor, since the
     shim takes every descriptor from 1024 up for its own (its close() never closes them)."""
-    return {"LD_PRELOAD": UMAD2SIM, "IBSIM_SOCKNAME": sim_name, "RDMAKIT_FD_FLOOR": "0"}
+    return {"LD_PRELOAD": UMAD2SIM, "IBSIM_SOCKNAME": sim_name}
 
 
 FAULT_SHIM = os.environ.get("RDMAKIT_FAULT_SHIM", "")

@@ -76,7 +76,7 @@ write_conf() {
 run() {
 	local run=$1 csv i rss hwm
 	csv=$work/$run/csv/perf/rdma_fabric
-	(cd "$work/$run" && exec env IBSIM_SOCKNAME="$name" LD_PRELOAD="$shim" RDMAKIT_FD_FLOOR=0 \
+	(cd "$work/$run" && exec env IBSIM_SOCKNAME="$name" LD_PRELOAD="$shim" \
 		RDMAKIT_DISCOVER_HELPER="$build/common/rdmakit-discover" collectd -f -C "$work/$run/collectd.conf" >"$work/$run/out" 2>&1) &
 	pid=$!
 	for ((i = 0; i < 20 * sweeps * fabric_interval + 600; i++)); do

@@ -140,8 +140,17 @@ static void fd_floor_lifts_kept_descriptors(void **state)
 	rk_attr_close(fs, &attr);
 	rk_sysfs_close(fs);
 	assert_int_equal(rk_sysfs_set_fd_floor(-1), -EINVAL);
-	setenv("RDMAKIT_FD_FLOOR", "0", 1); /* as under ibsim's shim: no floor */
+	setenv("RDMAKIT_FD_FLOOR", "0", 1); /* no floor */
 	assert_int_equal(rk_sysfs_set_fd_floor(200), 0);
+	assert_int_equal(rk_sysfs_open(fixture_path("ib-hdr"), &fs), 0);
+	assert_int_equal(rk_attr_open(fs, path, &attr), 0);
+	assert_true(attr.fd >= 0 && attr.fd < 200);
+	rk_attr_close(fs, &attr);
+	rk_sysfs_close(fs);
+	unsetenv("RDMAKIT_FD_FLOOR");
+	setenv("LD_PRELOAD", "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so", 1);
+	assert_int_equal(rk_sysfs_set_fd_floor(200), 0); /* under ibsim's shim: no floor */
+	unsetenv("LD_PRELOAD");
 	assert_int_equal(rk_sysfs_open(fixture_path("ib-hdr"), &fs), 0);
 	assert_int_equal(rk_attr_open(fs, path, &attr), 0);
 	assert_true(attr.fd >= 0 && attr.fd < 200);

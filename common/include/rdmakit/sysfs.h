@@ -35,8 +35,9 @@ const char *rk_sysfs_root(const struct rk_sysfs *fs);
 
 /** Keep the attributes held open at descriptor floor or above (0: anywhere) in the trees opened
  * from now on, raising the soft descriptor limit to make room, so that a daemon's sockets stay
- * below FD_SETSIZE; call once at start. RDMAKIT_FD_FLOOR in the environment overrides floor (0
- * turns it off: ibsim's umad2sim shim takes every descriptor from 1024 up for its own). 0, or
+ * below FD_SETSIZE; call once at start. Under ibsim's umad2sim shim, which takes every
+ * descriptor from 1024 up for its own, there is no floor; RDMAKIT_FD_FLOOR in the environment
+ * overrides both (0 turns it off). 0, or
  * -EMFILE (logged) when the limit leaves no room above the floor: it is then not applied. */
 int rk_sysfs_set_fd_floor(int floor);
 

@@ -2,6 +2,7 @@
 #include "rdmakit/sysfs.h"
 
 #include "rdmakit/log.h"
+#include "rdmakit/rdma_stack.h"
 #include "rootfs.h"
 
 #include <ctype.h>
@@ -86,6 +87,9 @@ int rk_sysfs_set_fd_floor(int floor)
 
 	if (floor < 0)
 		return -EINVAL;
+	if (rk_rdma_stack_simulated())
+		floor =
+		    0; /* ibsim's umad2sim shim takes every descriptor from 1024 up for its own */
 	floor = floor_from_env(floor);
 	fd_floor = floor;
 	soft = raised_fd_limit(&hard);
