@@ -19,6 +19,7 @@ exits 77 (skipped)."""
 import gzip
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -678,9 +679,11 @@ class Traps(unittest.TestCase):
 
     def test_no_rdmakit_trap_is_unmatched(self):
         # snmpd's own coldStart may arrive before the host exists; no rdmakit trap is unmatched.
+        # A trap's text ends where the next log record (" PID:YYYYMMDD:HHMMSS.mmm ") begins.
+        record = re.compile(r"^\s*\d+:\d{8}:\d{6}\.\d{3} ", re.M)
         with open(os.path.join(LAB.zbx.dir, "zbx", "server.log")) as f:
-            unmatched = [t for t in f.read().split("unmatched trap received")[1:]
-                         if "8072.9999.9999.42" in t.split(" server #")[0] or "RDMAKIT" in t]
+            traps = [record.split(t, 1)[0] for t in f.read().split("unmatched trap received")[1:]]
+        unmatched = [t for t in traps if "8072.9999.9999.42" in t or "RDMAKIT" in t]
         self.assertEqual(unmatched, [])
 
 
