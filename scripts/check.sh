@@ -11,7 +11,9 @@
 #                                build)
 # The Zabbix template's test (label zabbix) runs in the normal pass only: it tests the template
 # and the subagent's answers, which the sanitized pass already tests through snmpd; so does
-# the VM harness's self-test (label harness), which runs no rdmakit binary.
+# the VM harness's self-test (label harness), which runs no rdmakit binary, and the tests of
+# whole pipelines (label pipeline: Prometheus, collectd's network plugin), whose rdmakit parts
+# the sanitized pass tests through the front ends' own tests.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 # Warnings are errors here, and the tests crash-test tune through its test hooks.
@@ -25,7 +27,7 @@ case "${1:-}" in
 --sanitize)
 	build=${SANITIZE_BUILD_DIR:-$top/build-sanitize}
 	BUILD_DIR=$build "$top/scripts/build.sh" $ci_flags -DRDMAKIT_SANITIZE=ON
-	set -- -LE 'packaging|zabbix|harness'
+	set -- -LE 'packaging|zabbix|harness|pipeline'
 	;;
 *)
 	echo "usage: scripts/check.sh [--sanitize]" >&2

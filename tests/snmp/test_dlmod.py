@@ -5,7 +5,9 @@ rdmakit-agentx behind another snmpd on the same host trees (a fixture and a gene
 host): every table walks the same, row for row, but for the scalars that change with time;
 snmpd's sockets stay below 1024 with the attributes above; SIGHUP unloads and loads it again;
 in an snmpd that forks into the background its refresh thread runs (a value written into the
-tree is served); a bad config is logged and snmpd goes on serving its own MIBs."""
+tree is served); a bad config is logged and snmpd goes on serving its own MIBs; in fabric and SM
+mode against a real ibsim + OpenSM it serves the fabric's nodes, a PerformanceSet counter and the
+master SM, discovering through the helper process, not inside snmpd."""
 import os
 import shutil
 import signal
@@ -14,8 +16,11 @@ import tempfile
 import unittest
 
 import snmptest
-from rktest import wait_for
+import test_fabric as sim_fabric
+from rktest import umad2sim_env, wait_for
 from snmptest import Setup, fixture
+
+simlib = sim_fabric.simlib
 
 DLMOD = os.environ.get("RDMAKIT_DLMOD", os.path.join(snmptest.TOP, "build", "snmp-subagent",
                                                      "rdmakit-dlmod.so"))
@@ -26,7 +31,7 @@ class Snmpd:
     """A private snmpd with the module loaded (no AgentX) on 127.0.0.1:port; in the
     foreground, or forked into the background as snmpd does without -f."""
 
-    def __init__(self, workdir, port, config, foreground=True):
+    def __init__(self, workdir, port, config, foreground=True, extra_env=None):
         self.workdir, self.port = workdir, port
         os.makedirs(os.path.join(workdir, "persist"), exist_ok=True)
         self.rkconf = os.path.join(workdir, "rdmakit.conf")
@@ -38,7 +43,7 @@ class Snmpd:
                     f"dontLogTCPWrappersConnects yes\ndlmod rdmakit {DLMOD}\n")
         self.log = os.path.join(workdir, "snmpd.log")
         pidfile = os.path.join(workdir, "snmpd.pid")
-        env = dict(snmptest.env(workdir), RDMAKIT_DLMOD_CONFIG=self.rkconf)
+        env = dict(snmptest.env(workdir), RDMAKIT_DLMOD_CONFIG=self.rkconf, **(extra_env or {}))
         proc = subprocess.Popen(["snmpd", *(["-f"] if foreground else []), "-Lf", self.log,
                                  "-C", "-c", conf, "-p", pidfile, "-I", "-smux"],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -173,6 +178,66 @@ class InsideSnmpd(unittest.TestCase):
         self.assertIn(".1.3.6.1.2.1.1.1.0", self.bad.tool(".1.3.6.1.2.1.1"))
         walk = self.bad.tool(snmptest.ROOT_OID).splitlines()
         self.assertFalse([line for line in walk if line.startswith(snmptest.ROOT_OID + ".")])
+
+
+class FabricInsideSnmpd(unittest.TestCase):
+    """The module in fabric and SM mode: snmpd preloads ibsim's umad2sim shim, as a real snmpd
+    on a management node would hold its HCA."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        net = simlib.generate(os.path.join(cls.tmp.name, "ft.net"), leaves=sim_fabric.LEAVES,
+                              hosts=sim_fabric.HOSTS, spines=sim_fabric.SPINES,
+                              radix=sim_fabric.RADIX)
+        cls.sim = simlib.Sim(f"rkdlmod{os.getpid()}", net, cls.tmp.name).__enter__()
+        try:
+            cls.sim.opensm("Hca1", 10)
+            cls.mod = Snmpd(os.path.join(cls.tmp.name, "mod"), snmptest.free_port(106),
+                            f"sysfs-root {fixture('ib-hdr')}\nrefresh 0.5\nfabric yes\n"
+                            "sm yes\nfabric-interval 1\nrediscover 2\n",
+                            extra_env=umad2sim_env(cls.sim.name))
+            wait_for(lambda: cls.nodes(), 30, "the fabric node table")
+        except BaseException:
+            cls.sim.__exit__(None, None, None)
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.mod.stop()
+        cls.sim.__exit__(None, None, None)
+        cls.tmp.cleanup()
+
+    @classmethod
+    def walk(cls, entry):
+        rows = []
+        for line in cls.mod.tool(snmptest.ROOT_OID + entry).splitlines():
+            oid, _, value = line.partition(" = ")
+            rows.append((tuple(int(x) for x in oid.strip(".").split(".")), None,
+                         value.partition(": ")[2]))
+        return rows
+
+    @classmethod
+    def nodes(cls):
+        return sim_fabric.column(cls.walk(sim_fabric.NODE), sim_fabric.NODE, 2)
+
+    def test_nodes_match_the_fabric(self):
+        self.assertEqual(self.nodes(), sim_fabric.FabricMode.expected_nodes(self))
+
+    def test_performance_set_counter(self):
+        self.sim.cmd('PerformanceSet "Leaf1"[3] PortCounters.SymbolErrorCounter=7')
+        key = sim_fabric.guid_index(sim_fabric.LEAF + 1) + ".3"
+        wait_for(lambda: sim_fabric.column(self.walk(sim_fabric.COUNTER), sim_fabric.COUNTER,
+                                           sim_fabric.SYMBOL_ERROR).get(key, "").split(" ")[0] == "7", 15,
+                 "SymbolErrorCounter 7 served")
+
+    def test_master_sm(self):
+        scalars = sim_fabric.column(self.walk(".1.4.1"), ".1.4.1", 1)  # rdmakitSmMasterLid
+        self.assertEqual(scalars, {"0": str(self.sim.lid("host1 HCA-1"))})
+
+    def test_discovery_runs_in_the_helper(self):
+        self.assertIn("serving", self.mod.text())
+        self.assertNotIn("discovering in this process", self.mod.text())
 
 
 if __name__ == "__main__":
