@@ -6,6 +6,7 @@ many rows, in one run, alternating, pinned to one CPU and unpinned."""
 import os
 import random
 import shutil
+import signal
 import socket
 import statistics
 import subprocess
@@ -29,6 +30,7 @@ DLMOD = os.environ.get("RDMAKIT_DLMOD")  # rdmakit-dlmod.so, measured next to na
 IFX = (1, 3, 6, 1, 2, 1, 31, 1, 1)  # ifXTable
 OURS = tuple(int(x) for x in snmptest.ROOT_OID.strip(".").split(".")) + (1, 2, 3)
 WALKS = (10, 50, 100)
+PROFILE_S = float(os.environ.get("PROFILE_S", "3"))  # perf record of each subagent (0: none)
 TICK = os.sysconf("SC_CLK_TCK")
 
 
@@ -362,6 +364,55 @@ def ratio(shape, higher_better, ours, floor):
     return ours / floor if higher_better else floor / ours if ours else float("inf")
 
 
+def profile(side, tmp):
+    """{shared object: share of samples} of side's subagent under -Cr50 walks for PROFILE_S
+    seconds (perf record of that process alone), or None without perf."""
+    if not shutil.which("perf"):
+        return None
+    data = os.path.join(tmp, f"perf-{side.pid}.data")
+    rec = subprocess.Popen(["perf", "record", "-q", "-o", data, "-p", str(side.pid)],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(0.3)
+    end = time.perf_counter() + PROFILE_S
+    while time.perf_counter() < end:
+        side.client.walk(side.table, 50)
+    rec.send_signal(signal.SIGINT)
+    rec.wait(30)
+    out = subprocess.run(["perf", "report", "-i", data, "--no-children", "--sort", "dso",
+                          "--stdio", "-q", "-g", "none"], capture_output=True, text=True).stdout
+    shares = {}
+    for line in out.splitlines():
+        cells = line.split()
+        if len(cells) >= 2 and cells[0].endswith("%"):
+            shares[" ".join(cells[1:])] = float(cells[0][:-1])
+    return shares
+
+
+def profile_lines(profiles):
+    """Markdown: where each subagent's CPU went, grouped: the table's handlers (rdmakit-agentx's
+    binary; snmpd's are in libnetsnmpmibs), net-snmp's agent and AgentX library, libc, the
+    kernel, the rest."""
+    groups = (("the table's handlers (rdmakit-agentx; libnetsnmpmibs and snmpd)",
+               lambda d, n: d == n or d.startswith("libnetsnmpmibs")),
+              ("net-snmp's agent and AgentX code (libnetsnmp, libnetsnmpagent)",
+               lambda d, n: d.startswith(("libnetsnmp.", "libnetsnmpagent."))),
+              ("libc", lambda d, n: d.startswith("libc.")),
+              ("the kernel", lambda d, n: d.startswith("[kernel")))
+    lines = ["| share of the subagent's CPU samples | " + " | ".join(profiles) + " |",
+             "| --- " * (len(profiles) + 1) + "|"]
+    for label, match in groups + (("the rest", None),):
+        cells = []
+        for binary, shares in profiles.values():
+            if match:
+                got = sum(v for d, v in shares.items() if match(d, binary))
+            else:
+                got = 100 - sum(v for d, v in shares.items()
+                                if any(m(d, binary) for _, m in groups))
+            cells.append(f"{got:.1f} %")
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def loadavg():
     with open("/proc/loadavg") as f:
         return " ".join(f.read().split()[:3])
@@ -432,6 +483,14 @@ def main():
                 pin([p.pid for p in procs], {0} if mode.startswith("pinned") else allcpus)
                 order = sides if i % 2 == 0 else sides[::-1]
                 results[mode].append(one_run(order))
+        profiles = {}
+        if PROFILE_S > 0:
+            pin([p.pid for p in procs], allcpus)
+            for side in (s for s in groups[0][1] if s.pid):
+                shares = profile(side, tmp)
+                if shares is not None:
+                    binary = os.path.basename(os.readlink(f"/proc/{side.pid}/exe"))
+                    profiles[side.name] = (binary, shares)
     finally:
         for proc in reversed(procs):
             stop(proc)
@@ -457,6 +516,12 @@ def main():
                         + ("met" if met else "NOT met"))
     print(f"rdmakit-agentx next to the AgentX floor ({cond}):\n")
     print("\n".join(out))
+    prof = []
+    if profiles:
+        prof = [f"Where each AgentX subagent's CPU goes: `perf record` of that process alone"
+                f" during {PROFILE_S:g} s of -Cr50 walks after the runs, unpinned; share of its"
+                " samples by shared object:", ""] + profile_lines(profiles) + [""]
+        print("\n".join(prof))
     print("targets (the master's CPU behind AgentX shown, not a target):")
     print("\n".join(f"  {v}" for v in verdicts))
     md = os.environ.get("PERF_MD")
@@ -469,7 +534,7 @@ def main():
                     " subagent can do), through that master over UDP, measured by a raw"
                     f" SNMPv2c client; with rdmakit-dlmod.so, the same tables inside snmpd next"
                     f" to its own ifXTable; {cond}.\n\n" + "\n".join(out) + "\n" +
-                    "".join(f"- {v}\n" for v in verdicts) + "\n")
+                    "\n".join(prof) + "\n" + "".join(f"- {v}\n" for v in verdicts) + "\n")
     return 0 if all(v.endswith(": met") for v in verdicts) else 1
 
 
