@@ -16,7 +16,9 @@ static const char sweep_usage[] =
     "every switch and CA port of the fabric, many MADs in flight at once. Data\n"
     "counters are in bytes. Counters stuck at their maximum are flagged saturated.\n"
     "Nothing is ever cleared unless --reset names the counters. With --errors-only,\n"
-    "PortCountersExtended is read only of the ports shown.\n"
+    "each switch is first asked for the sum of its ports (AllPortSelect), ports are\n"
+    "read one by one only where a sum has errors, and PortCountersExtended only of\n"
+    "the ports shown.\n"
     "\n";
 
 struct sweep_args {

@@ -98,12 +98,21 @@ class Sweep(simlib.SimTestCase):
         self.assertGreaterEqual(p["counters"]["port_xmit_data"], 8000000)
         self.assertTrue(all(q["extended"] for q in listed))
         self.assertLess(len(listed), full["ports_swept"])
-        # requests = sent - retried; the same ClassPortInfo and PortCounters in both, and one
-        # PortCountersExtended per swept port against one per listed port
+        # requests = sent - retried; the same ClassPortInfo in both. The full sweep asks each
+        # swept port's PortCounters and PortCountersExtended; --errors-only asks each switch for
+        # its PortCounters summed over every port (PortSelect 0xFF, as ibqueryerrors does), then
+        # PortCounters port by port only on the CAs and on the switches whose sum has an error,
+        # and PortCountersExtended only of the listed ports.
         requests = {k: d["mads"]["sent"] - d["mads"]["retried"] for k, d in
                     (("full", full), ("errors", errors))}
+        switches = {q["name"] for q in full["ports"] if q["name"].startswith(("Leaf", "Spine"))}
+        erring = {q["name"] for q in listed}
+        self.assertIn("Leaf4", erring)
+        self.assertLess(len(erring & switches), len(switches), "a switch with no error")
+        per_port = sum(1 for q in full["ports"] if q["name"] not in switches or q["name"] in erring)
         self.assertEqual(requests["full"] - requests["errors"],
-                         full["ports_swept"] - len(listed))
+                         (full["ports_swept"] - per_port) + (full["ports_swept"] - len(listed))
+                         - len(switches))
 
     def test_errors_only_gives_no_rate_across_two_counter_widths(self):
         # Sweep 1 sees no error on Leaf4[6], so its data counters come from PortCounters (32

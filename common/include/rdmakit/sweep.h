@@ -39,7 +39,7 @@ struct rk_sweep {
 	double interval;     /* seconds between the last two sweeps, 0 before the second */
 	double last_time;    /* monotonic time of the last sweep */
 	bool topology_stale; /* the last sweep saw signs the fabric changed: rediscover */
-	bool errors_only;    /* set by the caller: PortCountersExtended only of ports with errors */
+	bool errors_only; /* set by the caller: each switch's sum first, ports with errors only */
 	struct rk_mad_stats stats;
 };
 

@@ -14,9 +14,12 @@
 #define ATTR_PORT_COUNTERS_EXT 0x001d
 #define METHOD_GET	       0x01
 #define METHOD_SET	       0x02
-/* PerfMgt ClassPortInfo CapabilityMask: PortCountersExtended (IETF or not). */
+/* PerfMgt ClassPortInfo CapabilityMask: PortSelect 0xFF (the sum of every port) answered;
+ * PortCountersExtended (IETF or not). */
+#define PM_CAP_ALL_PORT_SELECT	0x0100
 #define PM_CAP_EXT_WIDTH	0x0200
 #define PM_CAP_EXT_WIDTH_NOIETF 0x0400
+#define ALL_PORTS		0xFF
 
 static int compare_ports(const void *a, const void *b)
 {
@@ -143,8 +146,13 @@ struct sweep_run {
 	void *ctx;
 };
 
-#define GOT_PC	1
-#define GOT_EXT 2
+#define GOT_PC	  1
+#define GOT_EXT	  2
+#define GOT_CLEAN 4 /* errors_only: its switch's sum over every port has no error */
+
+/* What a counter request asks (the low bits of its user word, above them a port's index). */
+enum ask { ASK_PC, ASK_EXT, ASK_SUM };
+#define ASK_BITS 2
 
 static void pma_request(struct rk_mad_request *r, uint16_t lid, uint16_t attr, int port_field,
 			int port, uintptr_t user)
@@ -195,17 +203,44 @@ static void store_counters(struct sweep_run *run, size_t i, const uint8_t *data,
 	run->got[i] |= ext ? GOT_EXT : GOT_PC;
 }
 
+/* Whether a PortCounters answer has any error counter above zero. */
+static bool answer_has_errors(const struct sweep_run *run, const uint8_t *data)
+{
+	for (size_t c = 0; c < RK_SWEEP_COUNTERS; c++) {
+		const struct rk_metric *m = &run->pma[c];
+
+		if (m->is_error && m->pma_field &&
+		    mad_get_field((void *)data, 0, (enum MAD_FIELDS)m->pma_field))
+			return true;
+	}
+	return false;
+}
+
+/* A switch's sum over every port with no error: each of its swept ports is clean. */
+static void mark_clean(struct sweep_run *run, size_t first)
+{
+	const struct rk_sweep *sweep = run->sweep;
+
+	for (size_t i = first; i < sweep->count && sweep->ports[i].node == sweep->ports[first].node;
+	     i++)
+		run->got[i] |= GOT_CLEAN;
+}
+
 static void counters_done(struct rk_mad_request *request, void *ctx)
 {
 	struct sweep_run *run = ctx;
 	uintptr_t user = (uintptr_t)request->user;
-	size_t i = user >> 1;
-	bool ext = user & 1;
+	size_t i = user >> ASK_BITS;
+	enum ask ask = (enum ask)(user & ((1u << ASK_BITS) - 1));
 
-	if (request->status == 0)
-		store_counters(run, i, rk_mad_reply_data(request), ext);
-	else if (!ext)
+	if (ask == ASK_SUM) {
+		if (request->status == 0 && !answer_has_errors(run, rk_mad_reply_data(request)))
+			mark_clean(run, i);
+	} else if (request->status == 0) {
+		store_counters(run, i, rk_mad_reply_data(request), ask == ASK_EXT);
+	} else if (ask == ASK_PC) {
 		run->pc_status[i] = request->status;
+	}
 	if (run->progress)
 		run->progress(++run->done, run->total, run->ctx);
 }
@@ -259,14 +294,58 @@ static bool wants_ext(const struct sweep_run *run, size_t i, bool second)
 	return !second || ((run->got[i] & GOT_PC) && rk_sweep_port_has_errors(&sweep->ports[i]));
 }
 
-/* MADs of one pass: PortCounters of every port in the first, the extended ones wants_ext. */
+/* Whether the port's PortCounters is asked for in the first pass: not when its switch's sum
+ * showed no error. */
+static bool wants_pc(const struct sweep_run *run, size_t i, bool second)
+{
+	return !second && !(run->got[i] & GOT_CLEAN);
+}
+
+/* MADs of one pass: PortCounters wants_pc in the first, the extended ones wants_ext. */
 static size_t count_pass_mads(const struct sweep_run *run, bool second)
 {
 	size_t total = 0;
 
 	for (size_t i = 0; i < run->sweep->count; i++)
-		total += !second + wants_ext(run, i, second);
+		total += wants_pc(run, i, second) + wants_ext(run, i, second);
 	return total;
+}
+
+/* errors_only: whether port i is the first swept port of a switch worth asking for the sum
+ * of every port (one MAD instead of one per port: it answers them, and has several swept). */
+static bool wants_sum(const struct sweep_run *run, size_t i)
+{
+	const struct rk_sweep *sweep = run->sweep;
+	const struct rk_fabric_node *node = &run->fabric->nodes[sweep->ports[i].node];
+
+	return sweep->errors_only && node->type == RK_NODE_SWITCH && node->pm_known &&
+	       (node->pm_cap_mask & PM_CAP_ALL_PORT_SELECT) &&
+	       (i == 0 || sweep->ports[i - 1].node != sweep->ports[i].node) &&
+	       i + 1 < sweep->count && sweep->ports[i + 1].node == sweep->ports[i].node;
+}
+
+/* errors_only: each switch's PortCounters summed over every port (PortSelect 0xFF, as
+ * ibqueryerrors asks); a switch whose sum has no error needs no MAD per port. */
+static int query_sums(struct rk_mad_port *port, struct sweep_run *run,
+		      const struct rk_mad_options *options, struct rk_mad_request *requests)
+{
+	const struct rk_sweep *sweep = run->sweep;
+	struct rk_mad_stats stats;
+	size_t count = 0;
+	int err = 0;
+
+	for (size_t i = 0; i < sweep->count && !err; i++) {
+		if (wants_sum(run, i))
+			pma_request(&requests[count++], sweep->ports[i].lid, ATTR_PORT_COUNTERS,
+				    IB_PC_PORT_SELECT_F, ALL_PORTS, i << ASK_BITS | ASK_SUM);
+		if (count && (count == CHUNK || i + 1 == sweep->count)) {
+			err =
+			    rk_mad_run(port, requests, count, options, counters_done, run, &stats);
+			add_stats(&run->sweep->stats, &stats);
+			count = 0;
+		}
+	}
+	return err;
 }
 
 /* One pass over every port, a chunk at a time: PortCounters (first pass only) and
@@ -283,12 +362,12 @@ static int query_pass(struct rk_mad_port *port, struct sweep_run *run,
 	for (size_t i = 0; i < sweep->count && !err; i++) {
 		const struct rk_sweep_port *p = &sweep->ports[i];
 
-		if (!second)
+		if (wants_pc(run, i, second))
 			pma_request(&requests[count++], p->lid, ATTR_PORT_COUNTERS,
-				    IB_PC_PORT_SELECT_F, p->port, i << 1);
+				    IB_PC_PORT_SELECT_F, p->port, i << ASK_BITS | ASK_PC);
 		if (wants_ext(run, i, second))
 			pma_request(&requests[count++], p->lid, ATTR_PORT_COUNTERS_EXT,
-				    IB_PC_EXT_PORT_SELECT_F, p->port, i << 1 | 1);
+				    IB_PC_EXT_PORT_SELECT_F, p->port, i << ASK_BITS | ASK_EXT);
 		if (count && (count >= CHUNK - 1 || i + 1 == sweep->count)) {
 			err =
 			    rk_mad_run(port, requests, count, options, counters_done, run, &stats);
@@ -299,14 +378,21 @@ static int query_pass(struct rk_mad_port *port, struct sweep_run *run,
 	return err;
 }
 
-/* PortCounters of every port and PortCountersExtended where supported; with errors_only the
+/* PortCounters of every port and PortCountersExtended where supported; with errors_only
+ * first each switch's sum, then PortCounters of the ports the sums did not clear, and the
  * extended ones in a second pass, of the ports whose error counters are not all zero. */
 static int query_counters(struct rk_mad_port *port, struct sweep_run *run,
 			  const struct rk_mad_options *options, struct rk_mad_request *requests)
 {
-	int err;
+	int err = 0;
 
-	run->total = count_pass_mads(run, false);
+	for (size_t i = 0; i < run->sweep->count; i++)
+		run->total += wants_sum(run, i);
+	if (run->total)
+		err = query_sums(port, run, options, requests);
+	if (err)
+		return err;
+	run->total += count_pass_mads(run, false);
 	err = query_pass(port, run, options, requests, false);
 	if (err || !run->sweep->errors_only)
 		return err;
@@ -377,17 +463,40 @@ static void forget_other_width(const struct sweep_run *run, struct rk_sweep_port
 	p->extended = extended;
 }
 
+/* A port its switch's sum cleared: every error counter zero, the others not read this time
+ * (their last sample kept, no rate of them). */
+static void finish_clean_port(struct sweep_run *run, struct rk_sweep_port *p)
+{
+	for (size_t c = 0; c < RK_SWEEP_COUNTERS; c++) {
+		const struct rk_metric *m = &run->pma[c];
+
+		if (m->is_error && m->pma_field) {
+			p->raw[c] = 0;
+			p->state[c] = rk_counter_classify(m, 0);
+		} else {
+			p->raw[c] = p->prev[c];
+			p->state[c] = RK_VALUE_UNAVAILABLE;
+		}
+	}
+}
+
 /* Classify one port's new values; a port that did not answer keeps its last sample. */
 static void finish_port(struct sweep_run *run, size_t i)
 {
 	struct rk_sweep_port *p = &run->sweep->ports[i];
-	bool had = p->sampled && p->status == 0, answered = run->got[i] & GOT_PC;
+	bool had = p->sampled && p->status == 0, answered = run->got[i] & (GOT_PC | GOT_CLEAN);
 
 	p->status = answered ? 0 : (run->pc_status[i] ? run->pc_status[i] : -ETIMEDOUT);
 	if (!answered) {
 		memcpy(p->raw, p->prev, sizeof(p->raw));
 		p->has_delta = false;
 		run->sweep->topology_stale |= had; /* it answered before */
+		return;
+	}
+	p->has_delta = had;
+	p->sampled = true;
+	if (!(run->got[i] & GOT_PC)) {
+		finish_clean_port(run, p);
 		return;
 	}
 	forget_other_width(run, p);
@@ -399,8 +508,6 @@ static void finish_port(struct sweep_run *run, size_t i)
 		if (available && p->raw[c])
 			p->counted |= UINT32_C(1) << c;
 	}
-	p->has_delta = had;
-	p->sampled = true;
 	run->sweep->topology_stale |= came_up(run, p);
 }
 
