@@ -183,7 +183,7 @@ class FabricMode(unittest.TestCase):
         os.replace(self.plan + ".new", self.plan)
 
     def test_plan_1_as_saved_no_finding_then_unlink_missing_once(self):
-        self.wait_sweeps(3)
+        self.wait_sweeps(1)  # the tests before ran many
         self.assertEqual(self.plan_notes(), [])
         self.assertIn(f"fabric plan {self.plan} read: {LEAVES + SPINES + LEAVES * HOSTS} nodes",
                       self.daemon.log())
@@ -193,7 +193,7 @@ class FabricMode(unittest.TestCase):
         finally:
             self.sim.cmd('ReLink "Leaf4"[5]')
         self.wait_note("LINK_MISSING", "OKAY")
-        self.wait_sweeps(2)
+        self.wait_sweeps(1)
         [raised, cleared] = self.notes(type_instance="LINK_MISSING")
         self.assertEqual((raised["severity"], cleared["severity"]), ("WARNING", "OKAY"))
         self.assertEqual(raised["plugin_instance"], f"0x{LEAF + 4:016x}-5")
@@ -240,7 +240,6 @@ class FabricMode(unittest.TestCase):
         self.assertIn("the cable joins leaf1[4] - host3 HCA-1[1]", raised[0])
         self.assertIn("leaf1[4]-host4 HCA-1[1]", raised[1])
         self.assertIn("the cable joins leaf1[3] - host4 HCA-1[1]", raised[1])
-        cdtest.wait_for(lambda: self.sim.run("ibnetdiscover").returncode == 0, 20, "the sim")
 
 
 if __name__ == "__main__":
