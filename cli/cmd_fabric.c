@@ -129,12 +129,8 @@ int cli_expect_plan(const char *path, const struct rk_fabric *fabric,
 
 	if (!err)
 		err = rk_plan_compare(fabric, plan, names, findings);
-	if (!err && skipped)
-		err = rk_findings_add(findings, RK_SEVERITY_WARNING, "PLAN_LINES_SKIPPED", path,
-				      "fix the lines named above, then compare again",
-				      "%u line(s) of the plan could not be read and were skipped: "
-				      "the comparison is against the rest",
-				      skipped);
+	if (!err)
+		err = rk_plan_skipped_finding(path, skipped, findings);
 	rk_plan_free(plan);
 	return err;
 }

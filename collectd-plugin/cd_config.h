@@ -24,6 +24,8 @@ struct cd_fabric_config {
 	char *ca;	     /* CA, or NULL for libibumad's default */
 	int ca_port;	     /* CAPort, or 0 for the first active port */
 	char orphan[128];    /* the first fabric key given, as written, for the mode check */
+	char *plan;	     /* Expect: the plan the fabric is checked against, or NULL */
+	char expect[128];    /* Expect as written, for the check that Fabric is on */
 };
 
 /* The tune mode: rdmakit tune's audit of a root every interval. */

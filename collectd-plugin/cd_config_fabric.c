@@ -66,9 +66,10 @@ static int set_packets(struct cd_config *config, const oconfig_item_t *item, con
 	return cd_key_bool(item, shown, &config->fabric.packets);
 }
 
-/* The map is loaded by init; here it only has to be a file that can be read (opened without
- * blocking: a FIFO's open would wait for a writer and hang collectd's start). */
-static int set_name_map(struct cd_config *config, const oconfig_item_t *item, const char *shown)
+/* A file init or the engine reads later: here it only has to be a file that can be read (opened
+ * without blocking: a FIFO's open would wait for a writer and hang collectd's start). */
+static int set_readable_file(const oconfig_item_t *item, const char *shown, const char *what,
+			     char **field)
 {
 	const char *path = cd_key_string(item);
 	struct stat st;
@@ -76,9 +77,10 @@ static int set_name_map(struct cd_config *config, const oconfig_item_t *item, co
 	char *copy;
 	int fd;
 
-	note_option(&config->fabric, item, shown);
-	if (!path || !path[0])
-		return cd_key_reject(item, shown, "expected the path of a node name map file");
+	if (!path || !path[0]) {
+		snprintf(why, sizeof(why), "expected the path of %s", what);
+		return cd_key_reject(item, shown, why);
+	}
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		snprintf(why, sizeof(why), "cannot read it: %s",
@@ -91,9 +93,25 @@ static int set_name_map(struct cd_config *config, const oconfig_item_t *item, co
 	copy = strdup(path);
 	if (!copy)
 		return cd_key_reject(item, shown, "out of memory");
-	free(config->fabric.name_map);
-	config->fabric.name_map = copy;
+	free(*field);
+	*field = copy;
 	return 0;
+}
+
+static int set_name_map(struct cd_config *config, const oconfig_item_t *item, const char *shown)
+{
+	note_option(&config->fabric, item, shown);
+	return set_readable_file(item, shown, "a node name map file", &config->fabric.name_map);
+}
+
+/* The plan is read by the engine at each sweep that finds it changed. */
+static int set_expect(struct cd_config *config, const oconfig_item_t *item, const char *shown)
+{
+	if (!config->fabric.expect[0])
+		snprintf(config->fabric.expect, sizeof(config->fabric.expect), "%s %s", item->key,
+			 shown);
+	return set_readable_file(item, shown, "a fabric plan file (rdmakit fabric --save)",
+				 &config->fabric.plan);
 }
 
 static int set_rediscover(struct cd_config *config, const oconfig_item_t *item, const char *shown)
@@ -131,15 +149,11 @@ static int set_ca_port(struct cd_config *config, const oconfig_item_t *item, con
 }
 
 static const struct cd_key keys[] = {
-    {"Fabric", set_fabric},
-    {"SubnetManager", set_subnet_manager},
-    {"FabricInterval", set_interval},
-    {"FabricWindow", set_window},
-    {"FabricTimeout", set_timeout},
-    {"FabricPackets", set_packets},
-    {"NodeNameMap", set_name_map},
-    {"Rediscover", set_rediscover},
-    {"CA", set_ca},
+    {"Fabric", set_fabric},	      {"SubnetManager", set_subnet_manager},
+    {"FabricInterval", set_interval}, {"FabricWindow", set_window},
+    {"FabricTimeout", set_timeout},   {"FabricPackets", set_packets},
+    {"NodeNameMap", set_name_map},    {"Expect", set_expect},
+    {"Rediscover", set_rediscover},   {"CA", set_ca},
     {"CAPort", set_ca_port},
 };
 
@@ -163,6 +177,10 @@ int cd_fabric_config_check(const struct cd_fabric_config *fabric)
 		cd_log(LOG_ERR, "%s: needs Fabric true or SubnetManager true", fabric->orphan);
 		return -1;
 	}
+	if (fabric->plan && !fabric->ports) {
+		cd_log(LOG_ERR, "%s: needs Fabric true", fabric->expect);
+		return -1;
+	}
 	if (fabric->packets && !fabric->ports) {
 		cd_log(LOG_ERR, "FabricPackets true: needs Fabric true");
 		return -1;
@@ -173,6 +191,7 @@ int cd_fabric_config_check(const struct cd_fabric_config *fabric)
 void cd_fabric_config_free(struct cd_fabric_config *fabric)
 {
 	free(fabric->name_map);
+	free(fabric->plan);
 	free(fabric->ca);
 	memset(fabric, 0, sizeof(*fabric));
 }

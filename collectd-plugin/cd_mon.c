@@ -21,6 +21,7 @@ static void settings_of(const struct cd_fabric_config *fabric, struct rk_watch_s
 	settings->rediscover_s = fabric->rediscover;
 	settings->interval_s = fabric_interval(fabric);
 	settings->sweep = fabric->ports;
+	settings->plan_path = fabric->plan;
 	settings->sm = fabric->sm;
 }
 

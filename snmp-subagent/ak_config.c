@@ -32,6 +32,7 @@ void ak_config_free(struct ak_config *config)
 	free(config->user);
 	free(config->ca);
 	free(config->node_name_map);
+	free(config->plan);
 	free(config->tune_root);
 	memset(config, 0, sizeof(*config));
 }
@@ -56,6 +57,7 @@ static int set_text(char **field, const char *value, char *why, size_t why_size)
 enum key_kind {
 	KEY_TEXT,	    /* char *: any text but "" */
 	KEY_DIRECTORY,	    /* char *: the absolute path of an existing directory */
+	KEY_FILE,	    /* char *: a regular file that can be opened for reading */
 	KEY_BOOL,	    /* bool: yes, true, no or false */
 	KEY_NUMBER,	    /* double from .min to .max: the subagent's own settings */
 	KEY_LIMIT,	    /* double in the core's range of .setting */
@@ -94,6 +96,7 @@ static const struct ak_key keys[] = {
     {KEY("ca", KEY_TEXT, ca)},
     {KEY("ca-port", KEY_LIMIT_INT, ca_port), .setting = RK_SETTING_CA_PORT},
     {KEY("node-name-map", KEY_TEXT, node_name_map)},
+    {KEY("expect", KEY_FILE, plan)},
     {KEY("window", KEY_LIMIT_UNSIGNED, window), .setting = RK_SETTING_WINDOW},
     {KEY("timeout", KEY_LIMIT_UNSIGNED, timeout_ms), .setting = RK_SETTING_TIMEOUT_MS},
     {KEY("fabric-interval", KEY_LIMIT, fabric_interval), .setting = RK_SETTING_FABRIC_INTERVAL},
@@ -146,6 +149,45 @@ static int set_directory(char **field, const char *value, char *why, size_t why_
 	return set_text(field, value, why, why_size);
 }
 
+/* Open a regular file without blocking on a FIFO; -errno, or -EINVAL for other kinds. */
+static int open_regular(const char *path, FILE **out)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	int err;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		err = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+		close(fd);
+		return err;
+	}
+	*out = fdopen(fd, "r");
+	if (!*out) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	return 0;
+}
+
+/* A file the engine reads later (opened without blocking on a FIFO): here it has to be readable. */
+static int set_file(char **field, const char *value, char *why, size_t why_size)
+{
+	FILE *file;
+	int err = *value ? open_regular(value, &file) : 0;
+
+	if (err) {
+		snprintf(why, why_size, "\"%s\": cannot read it: %s", value,
+			 err == -EINVAL ? "not a regular file" : strerror(-err));
+		return -EINVAL;
+	}
+	if (*value)
+		fclose(file);
+	return set_text(field, value, why, why_size);
+}
+
 static int set_profile(const struct rk_tune_profile **field, const char *value, char *why,
 		       size_t why_size)
 {
@@ -190,6 +232,8 @@ static int apply_key(const struct ak_key *key, struct ak_config *config, const c
 		return set_text(field, value, why, why_size);
 	case KEY_DIRECTORY:
 		return set_directory(field, value, why, why_size);
+	case KEY_FILE:
+		return set_file(field, value, why, why_size);
 	case KEY_BOOL:
 		return set_bool(field, value, why, why_size);
 	case KEY_NUMBER:
@@ -224,6 +268,7 @@ static bool same_value(const struct ak_key *key, const struct ak_config *a,
 	switch (key->kind) {
 	case KEY_TEXT:
 	case KEY_DIRECTORY:
+	case KEY_FILE:
 		return same_text(*(char *const *)x, *(char *const *)y);
 	case KEY_BOOL:
 		return *(const bool *)x == *(const bool *)y;
@@ -323,29 +368,6 @@ static int read_lines(FILE *file, const char *path, struct ak_config *config, FI
 		return -EIO;
 	}
 	return status;
-}
-
-/* Open a regular file without blocking on a FIFO; -errno, or -EINVAL for other kinds. */
-static int open_regular(const char *path, FILE **out)
-{
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-	int err;
-
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		err = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-		close(fd);
-		return err;
-	}
-	*out = fdopen(fd, "r");
-	if (!*out) {
-		err = -errno;
-		close(fd);
-		return err;
-	}
-	return 0;
 }
 
 int ak_config_read(const char *path, bool missing_ok, struct ak_config *config, FILE *err)

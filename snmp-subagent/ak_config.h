@@ -24,7 +24,8 @@ struct ak_config {
 	double expect_rate_gbps; /* health option; 0 = none */
 	bool fabric, sm;	 /* fabric and SM modes (a management node) */
 	char *ca, *node_name_map;
-	int ca_port;		      /* 0: libibumad's default */
+	char *plan;  /* expect: the cabling plan the fabric is checked against, or NULL */
+	int ca_port; /* 0: libibumad's default */
 	unsigned window, timeout_ms;  /* 0: the core's defaults */
 	double fabric_interval;	      /* seconds between fabric sweeps and SM queries */
 	double rediscover;	      /* seconds before the topology is rediscovered */

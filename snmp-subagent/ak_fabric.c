@@ -15,6 +15,7 @@ static void settings_of(const struct ak_config *config, struct rk_watch_settings
 	settings->rediscover_s = config->rediscover;
 	settings->interval_s = config->fabric_interval;
 	settings->sweep = config->fabric;
+	settings->plan_path = config->plan;
 	settings->sm = config->sm;
 	settings->nice = AK_WATCH_NICE;
 	settings->probe = config->probe.enabled;
@@ -67,6 +68,11 @@ int ak_fabric_retune(struct ak_fabric_watch *watch, const struct ak_config *conf
 	if (!err)
 		watch->tune = config->tune;
 	return err;
+}
+
+int ak_fabric_replan(struct ak_fabric_watch *watch, const struct ak_config *config)
+{
+	return rk_watch_set_plan(watch->watch, config->plan);
 }
 
 int ak_fabric_reprobe(struct ak_fabric_watch *watch, const struct ak_config *config)

@@ -48,6 +48,10 @@ void ak_fabric_update(struct ak_fabric_watch *watch, const struct ak_config *con
  * the last audit's findings clear); -errno (the old audit goes on). */
 int ak_fabric_retune(struct ak_fabric_watch *watch, const struct ak_config *config);
 
+/** Apply a reloaded config's expect: the fabric is checked against that plan (or none) from the
+ * next sweep on; -ENOMEM (the plan stays as it was). */
+int ak_fabric_replan(struct ak_fabric_watch *watch, const struct ak_config *config);
+
 /** Apply a reloaded config's probe on or off: the next round starts now (off: its outcomes and
  * findings clear); -errno (the probe stays as it was). */
 int ak_fabric_reprobe(struct ak_fabric_watch *watch, const struct ak_config *config);

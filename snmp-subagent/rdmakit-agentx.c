@@ -207,6 +207,11 @@ static int load_config(const struct ak_args *args, struct ak_config *config, FIL
 		ak_config_free(config);
 		return -EINVAL;
 	}
+	if (config->plan && !config->fabric) {
+		fprintf(err, "%s: expect: needs fabric yes\n", args->config_path);
+		ak_config_free(config);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -250,10 +255,20 @@ static int reread_config(const struct ak_args *args, struct ak_config *fresh)
 
 /* The keys a reload applies at once, then (from AK_MODE_KEYS) the modes it leaves as they are:
  * every other key changes only at a restart too. */
-static const char *const reload_keys[] = {
-    "refresh",	     "expect-rate", "fabric-interval", "probe-interval", "probe", "tune",
-    "tune-interval", "tune-root",   "tune-profile",    "fabric",	 "sm",	  NULL};
-#define AK_MODE_KEYS (reload_keys + 9)
+static const char *const reload_keys[] = {"refresh",
+					  "expect-rate",
+					  "fabric-interval",
+					  "probe-interval",
+					  "probe",
+					  "tune",
+					  "tune-interval",
+					  "tune-root",
+					  "tune-profile",
+					  "expect",
+					  "fabric",
+					  "sm",
+					  NULL};
+#define AK_MODE_KEYS (reload_keys + 10)
 
 /* The keys that change only at a restart: the modes (on a line of their own, with why), then
  * the others (the socket, the paths, the local port, the engine's MAD settings). */
@@ -275,6 +290,23 @@ static void log_restart_keys(const char *path, const struct ak_config *fresh,
 			 path, keys);
 	if (ak_config_changed_keys(fresh, running, reload_keys, keys, sizeof(keys)) > 0)
 		snmp_log(LOG_WARNING, "%s: %s change only at a restart\n", path, keys);
+}
+
+/* A new plan (or none) from the next sweep on, the path moved over to running. */
+static void replan(const char *path, struct ak_fabric_watch *fabric, struct ak_config *running,
+		   struct ak_config *fresh)
+{
+	char *before = running->plan;
+	int err = ak_fabric_replan(fabric, fresh);
+
+	if (err) {
+		snmp_log(LOG_ERR, "%s: expect is not reloaded: %s\n", path, strerror(-err));
+		return;
+	}
+	snmp_log(LOG_INFO, "%s: expect %s from the next sweep on\n", path,
+		 fresh->plan ? fresh->plan : "none");
+	running->plan = fresh->plan;
+	fresh->plan = before;
 }
 
 /* Probe on or off: the next round starts now; false when it could not. */
@@ -319,9 +351,9 @@ static bool retune(const char *path, struct ak_fabric_watch *fabric, const struc
 }
 
 /* SIGHUP: reread the config, checked as at the start (with errors, none of it applies); the
- * refresh settings, the intervals (from the start of each job's last pass), probe on or off and
- * the tune mode, root and profile (a round or an audit at once) apply now, the others at a
- * restart. */
+ * refresh settings, the intervals (from the start of each job's last pass), probe on or off,
+ * the tune mode, root and profile (a round or an audit at once) and expect (from the next
+ * sweep) apply now, the others at a restart. */
 static void reload(const struct ak_args *args, struct ak_config *running,
 		   struct ak_refresher *refresher)
 {
@@ -347,6 +379,8 @@ static void reload(const struct ak_args *args, struct ak_config *running,
 		    path, fresh.fabric_interval, fresh.probe.interval, fresh.tune_interval);
 	if (ak_tune_same_audit(&fresh, running) || retune(path, refresher->fabric, &fresh))
 		take_tune(running, &fresh);
+	if (ak_config_key_changed(&fresh, running, "expect"))
+		replan(path, refresher->fabric, running, &fresh);
 	if (fresh.probe.enabled != running->probe.enabled &&
 	    reprobe(path, refresher->fabric, &fresh))
 		running->probe.enabled = fresh.probe.enabled;

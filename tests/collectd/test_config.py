@@ -18,7 +18,7 @@ BAD = [
     ('Frobnicate 3', 'Frobnicate 3: unknown option (known: SysfsRoot, Port, IgnoreSelected, '
                      'HwCounters, HwCounter, Notifications, Rescan, Fabric, SubnetManager, '
                      'FabricInterval, FabricWindow, FabricTimeout, FabricPackets, NodeNameMap, '
-                     'Rediscover, CA, CAPort, Tune, TuneInterval, TuneRoot, TuneProfile, '
+                     'Expect, Rediscover, CA, CAPort, Tune, TuneInterval, TuneRoot, TuneProfile, '
                      'Probe, ProbeInterval, ProbeDevice)'),
     ('IgnoreSelected "maybe"', 'IgnoreSelected "maybe": expected true or false'),
     ('HwCounters 1', 'HwCounters 1: expected true or false'),
@@ -82,6 +82,12 @@ BAD = [
     ('Fabric true\n  NodeNameMap "/"', 'NodeNameMap "/": cannot read it: not a regular file'),
     ('Fabric true\n  NodeNameMap ""',
      'NodeNameMap "": expected the path of a node name map file'),
+    ('Fabric true\n  Expect "/nonexistent/fabric.plan"',
+     'Expect "/nonexistent/fabric.plan": cannot read it: No such file or directory'),
+    ('Fabric true\n  Expect ""',
+     'Expect "": expected the path of a fabric plan file (rdmakit fabric --save)'),
+    (f'SubnetManager true\n  Expect "{os.path.abspath(__file__)}"',
+     f'Expect "{os.path.abspath(__file__)}": needs Fabric true'),
     ('Fabric true\n  CA "mlx5/0"', 'CA "mlx5/0": expected the name of an RDMA device ("mlx5_0")'),
     ('Fabric true\n  CA 0', 'CA 0: expected the name of an RDMA device ("mlx5_0")'),
     ('Fabric true\n  CAPort 0', 'CAPort 0: expected a port number from 1 to 254'),

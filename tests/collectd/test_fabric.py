@@ -3,8 +3,12 @@
 """A real collectd with rdmakit.so in fabric mode, sending MADs into a real ibsim + OpenSM
 through the umad2sim shim: every swept port's values, counters set on ibsim's console, the
 fabric-wide values, and findings (a slow link, a saturated counter, rising errors) notified
-once each. collectd's BaseDir is its working directory, where the shim writes ./sys-<pid>/."""
+once each; and the fabric checked against a plan saved by rdmakit fabric --save (Expect): no
+finding as saved, a cable unlinked on ibsim's console LINK_MISSING once and cleared once, the
+plan file edited while collectd runs LINK_BELOW_PLAN without a restart, two cables swapped
+LINK_MISWIRED. collectd's BaseDir is its working directory, where the shim writes ./sys-<pid>/."""
 import os
+import re
 import sys
 import tempfile
 import time
@@ -21,6 +25,10 @@ LEAVES, HOSTS, SPINES, RADIX = 4, 4, 2, 8
 LEAF = 0x0002c90200100000
 SPINE = 0x0002c90200200000
 HCA = 0x0002c90300000000
+RDMAKIT = os.environ.get("RDMAKIT", os.path.join(cdtest.TOP, "build", "cli", "rdmakit"))
+PLAN_CODES = {"LINK_MISSING", "LINK_UNEXPECTED", "LINK_MISWIRED", "LINK_BELOW_PLAN",
+              "NODE_MISSING", "NODE_UNEXPECTED", "NODE_REPLACED", "PLAN_LINES_SKIPPED",
+              "PLAN_UNREADABLE"}
 
 
 def expected_instances():
@@ -47,9 +55,16 @@ class FabricMode(unittest.TestCase):
         cls.sim = simlib.Sim(f"rkcdf{os.getpid()}", net, cls.tmp.name).__enter__()
         try:
             cls.sim.opensm("Hca1", 10)
+            cls.plan = os.path.join(cls.tmp.name, "fabric.plan")
+            proc = cls.sim.run(RDMAKIT, "fabric", "--save", cls.plan)
+            assert proc.returncode == 0, proc.stderr
+            with open(cls.plan) as f:
+                cls.plan_text = f.read()
+            # Rediscover 2: a cable between two switches leaves every port answering, so only
+            # a rediscovery sees it go
             cls.daemon = cdtest.Daemon(cdtest.plugin_block(
                 SysfsRoot=cdtest.fixture("ib-hdr"), Fabric=True, FabricInterval=1,
-                NodeNameMap=cls.name_map, Notifications=True))
+                NodeNameMap=cls.name_map, Notifications=True, Expect=cls.plan, Rediscover=2))
             status = cls.daemon.start(env=cdtest.sim_env(cls.sim.name))
             assert status == 0, cls.daemon.start_output
         except BaseException:
@@ -151,6 +166,80 @@ class FabricMode(unittest.TestCase):
         # informational findings are logged once and not notified
         self.assertEqual(self.daemon.log().count("LINK_SPEED_NOT_ENABLED"), 1)
         self.assertEqual(self.notes(type_instance="LINK_SPEED_NOT_ENABLED"), [])
+
+    def plan_notes(self):
+        return [n for n in self.notes() if n.get("type_instance") in PLAN_CODES]
+
+    def wait_note(self, code, severity, count=1, timeout=30):
+        cdtest.wait_for(lambda: len([n for n in self.notes(type_instance=code)
+                                     if n["severity"] == severity]) >= count, timeout,
+                        f"{count} {code} {severity}")
+
+    def write_plan(self, text):
+        """Replace the plan as an editor or a configuration manager does (a new file renamed
+        over it)."""
+        with open(self.plan + ".new", "w") as f:
+            f.write(text)
+        os.replace(self.plan + ".new", self.plan)
+
+    def test_plan_1_as_saved_no_finding_then_unlink_missing_once(self):
+        self.wait_sweeps(1)  # the tests before ran many
+        self.assertEqual(self.plan_notes(), [])
+        self.assertIn(f"fabric plan {self.plan} read: {LEAVES + SPINES + LEAVES * HOSTS} nodes",
+                      self.daemon.log())
+        self.sim.cmd('Unlink "Leaf4"[5]')  # to Spine1[7]
+        try:
+            self.wait_note("LINK_MISSING", "WARNING")
+        finally:
+            self.sim.cmd('ReLink "Leaf4"[5]')
+        self.wait_note("LINK_MISSING", "OKAY")
+        self.wait_sweeps(1)
+        [raised, cleared] = self.notes(type_instance="LINK_MISSING")
+        self.assertEqual((raised["severity"], cleared["severity"]), ("WARNING", "OKAY"))
+        self.assertEqual(raised["plugin_instance"], f"0x{LEAF + 4:016x}-5")
+        self.assertIn("Leaf4[5]-Spine1[7]", raised["message"])
+        self.assertIn(f"0x{LEAF + 4:016x}[5] - 0x{SPINE + 1:016x}[7] (4X EDR) is not up",
+                      raised["message"])
+        self.assertEqual([n["type_instance"] for n in self.plan_notes()],
+                         ["LINK_MISSING", "LINK_MISSING"])
+        self.assertEqual(self.daemon.log().count("LINK_MISSING Leaf4[5]-Spine1[7]: cleared"), 1)
+
+    def test_plan_2_edited_while_running_below_plan(self):
+        slow = f"0x{HCA + 16 * 7:016x}[1] 4X SDR"
+        self.assertEqual(self.plan_text.count(slow), 1, self.plan_text)
+        self.write_plan(self.plan_text.replace(slow, f"0x{HCA + 16 * 7:016x}[1] 4X EDR"))
+        try:
+            self.wait_note("LINK_BELOW_PLAN", "WARNING")
+        finally:
+            self.write_plan(self.plan_text)
+        self.wait_note("LINK_BELOW_PLAN", "OKAY")
+        [raised, cleared] = self.notes(type_instance="LINK_BELOW_PLAN")
+        self.assertEqual((raised["severity"], cleared["severity"]), ("WARNING", "OKAY"))
+        self.assertEqual(raised["plugin_instance"], f"0x{LEAF + 2:016x}-3")
+        self.assertIn("Leaf2[3]-host7 HCA-1[1]", raised["message"])
+        self.assertIn("runs 4X SDR, the plan has 4X EDR", raised["message"])
+        self.assertEqual(len(re.findall(rf"fabric plan {re.escape(self.plan)} read:",
+                                        self.daemon.log())), 3)  # at the start and twice
+
+    def test_plan_3_swapped_cables_miswired(self):
+        # host3 and host4 swap their ports on Leaf1 (no leaf or spine port is free here)
+        for line in ('Unlink "Hca3"[1]', 'Unlink "Hca4"[1]', 'Link "Leaf1"[3] "Hca4"[1]',
+                     'Link "Leaf1"[4] "Hca3"[1]'):
+            self.sim.cmd(line)
+        try:
+            self.wait_note("LINK_MISWIRED", "WARNING", 2)
+        finally:
+            for line in ('Unlink "Hca3"[1]', 'Unlink "Hca4"[1]', 'Link "Leaf1"[3] "Hca3"[1]',
+                         'Link "Leaf1"[4] "Hca4"[1]'):
+                self.sim.cmd(line)
+        self.wait_note("LINK_MISWIRED", "OKAY", 2)
+        miswired = self.notes(type_instance="LINK_MISWIRED")
+        self.assertEqual(sorted(n["severity"] for n in miswired), ["OKAY"] * 2 + ["WARNING"] * 2)
+        raised = sorted(n["message"] for n in miswired if n["severity"] == "WARNING")
+        self.assertIn("leaf1[3]-host3 HCA-1[1]", raised[0])  # leaf1: the name map
+        self.assertIn("the cable joins leaf1[4] - host3 HCA-1[1]", raised[0])
+        self.assertIn("leaf1[4]-host4 HCA-1[1]", raised[1])
+        self.assertIn("the cable joins leaf1[3] - host4 HCA-1[1]", raised[1])
 
 
 if __name__ == "__main__":

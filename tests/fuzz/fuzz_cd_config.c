@@ -22,7 +22,7 @@ static const char *const keys[] = {
     "Notifications", "Fabric",	      "SubnetManager",	"FabricInterval", "FabricWindow",
     "FabricTimeout", "FabricPackets", "NodeNameMap",	"Rediscover",	  "CA",
     "CAPort",	     "Unknown",	      "port",		"Probe",	  "ProbeInterval",
-    "ProbeDevice",   "Rescan",
+    "ProbeDevice",   "Rescan",	      "Expect",
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))

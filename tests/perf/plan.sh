@@ -59,9 +59,10 @@ done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 python3 - "$work/records" "$work/bench" "$(grep -c . "$work/fabric.plan")" "$runs" \
-	"$load_before" "$load_after" "${PERF_MD:-}" <<'PY'
+	"$load_before" "$load_after" "${PERF_MD:-}" "$(date -u '+%Y-%m-%d %H:%M UTC')" \
+	"$(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)" <<'PY'
 import statistics, sys
-records, bench, plan_lines, runs, load_before, load_after, md = sys.argv[1:8]
+records, bench, plan_lines, runs, load_before, load_after, md, when, commit = sys.argv[1:10]
 runs = int(runs)
 wall = {}
 for line in open(records):
@@ -84,8 +85,8 @@ for line in open(bench):  # "read     median 3.57 ms (3.51-4.16)"
 fabric_ms = statistics.median(wall[r, "fabric"] for r in range(1, runs + 1)) * 1000
 added = (ms["read"][0] + ms["compare"][0]) / fabric_ms
 met = statistics.median(ratios) < 1.10
-print("load average %s before, %s after; %d runs, wall s median (min-max)" % (
-    load_before, load_after, runs))
+print("%s, commit %s; load average %s before, %s after; %d runs, wall s median (min-max)" % (
+    when, commit, load_before, load_after, runs))
 for label, cell in rows:
     print("%-34s %s" % (label.strip("`"), cell))
 print("expect / fabric, per run: %s (target < 1.10: %s)" % (span(ratios, "%.2f"),

@@ -3,16 +3,21 @@
 """rdmakit-agentx in fabric and SM mode against a real ibsim + OpenSM (through the umad2sim
 shim), served by a real snmpd: the node and port tables match the simulated fabric, a
 PerformanceSet counter shows up with its value, the master SM is served, and after an
-Unlink/ReLink and rediscoveries every row keeps its index."""
+Unlink/ReLink and rediscoveries every row keeps its index; checked against a plan saved by
+rdmakit fabric --save (expect), a cable unlinked on ibsim's console is one LINK_MISSING row
+with one raised and one cleared trap, and a SIGHUP to another plan (a link planned faster) is
+LINK_BELOW_PLAN without a restart."""
 import os
+import re
+import signal
 import sys
 import tempfile
 import time
 import unittest
 
 import snmptest
-from snmptest import Setup
-from rktest import fixture, umad2sim_env, wait_for
+from snmptest import Setup, Trapd
+from rktest import RDMAKIT, fixture, umad2sim_env, wait_for
 
 sys.path.insert(0, os.path.join(snmptest.TOP, "tests", "sim"))
 import simlib  # noqa: E402
@@ -56,21 +61,33 @@ class FabricMode(unittest.TestCase):
         with open(names, "w") as f:
             f.write(f'0x{LEAF + 1:016x} "leaf-r1"\n')
         cls.sim = simlib.Sim(f"rksnmp{os.getpid()}", net, cls.tmp.name).__enter__()
+        cls.trapd = None
         try:
             cls.sim.opensm("Hca1", 10)
-            config = (f"refresh 0.5\nfabric yes\nsm yes\nfabric-interval 1\nrediscover 2\n"
-                      f"node-name-map {names}\n")
-            cls.setup = Setup(fixture("ib-hdr"), config=config, offset=11,
-                              env_extra=umad2sim_env(cls.sim.name))
+            cls.plan = os.path.join(cls.tmp.name, "fabric.plan")
+            proc = cls.sim.run(RDMAKIT, "fabric", "--save", cls.plan)
+            assert proc.returncode == 0, proc.stderr
+            with open(cls.plan) as f:
+                cls.plan_text = f.read()
+            cls.config = (f"refresh 0.5\nfabric yes\nsm yes\nfabric-interval 1\nrediscover 2\n"
+                          f"node-name-map {names}\n")
+            cls.setup = Setup(fixture("ib-hdr"), config=f"{cls.config}expect {cls.plan}\n",
+                              offset=11, env_extra=umad2sim_env(cls.sim.name))
+            cls.trapd = Trapd(cls.setup.workdir, snmptest.free_port(12))
+            with open(cls.setup.snmpd.conf, "a") as f:
+                f.write(f"trap2sink 127.0.0.1:{cls.trapd.port} public\n")
             cls.setup.__enter__()
             wait_for(lambda: column(cls.setup.walk(snmptest.ROOT_OID + NODE), NODE, 2), 30,
                      "the fabric node table")
         except BaseException:
+            if cls.trapd:
+                cls.trapd.stop()
             cls.sim.__exit__(None, None, None)
             raise
 
     @classmethod
     def tearDownClass(cls):
+        cls.trapd.stop()
         cls.setup.__exit__(None, None, None)
         cls.sim.__exit__(None, None, None)
         cls.tmp.cleanup()
@@ -171,6 +188,66 @@ class FabricMode(unittest.TestCase):
         self.sim.cmd('ReLink "Hca4"[1]')
         wait_for(lambda: [r[0] for r in self.setup.walk(snmptest.ROOT_OID + NODE)] == before,
                  30, "every node back at its index")
+
+    def findings(self):
+        """{(code, subject): {column: value}} of the plan's rows of rdmakitFindingTable."""
+        rows = {}
+        for name, value in self.setup.named("RDMAKIT-MIB::rdmakitFindingTable").items():
+            m = re.match(r"rdmakitFinding(\w+)\.(\d+)$", name)
+            if m:
+                rows.setdefault(m.group(2), {})[m.group(1)] = value
+        return {(r.get("Code"), r.get("Subject")): r for r in rows.values()
+                if r.get("Code", "").startswith(("LINK_MIS", "LINK_UN", "LINK_BELOW", "NODE_",
+                                                  "PLAN_"))}
+
+    def traps(self, kind, code):
+        """The trap records of kind (rdmakitFindingRaised, ...) that carry code."""
+        return [b for b in re.split(r"\n(?=\S)", self.trapd.text()) if kind in b and code in b]
+
+    def test_plan_1_unlink_is_one_row_and_two_traps(self):
+        wait_for(lambda: f"fabric plan {self.plan} read: 11 nodes" in self.setup.agent.log(), 10,
+                 "the plan read")
+        # none as saved (test_indexes_survive_unlink_relink's NODE_MISSING has cleared)
+        wait_for(lambda: not self.findings(), 10, "no plan finding")
+        self.assertEqual(self.traps("rdmakitFindingRaised", "LINK_"), [])
+        self.sim.cmd('Unlink "Leaf2"[6]')  # to Spine1[6]
+        key = ("LINK_MISSING", "Leaf2[6]-Spine1[6]")
+        try:
+            row = wait_for(lambda: self.findings().get(key), 30, "the LINK_MISSING row")
+            self.assertEqual(set(self.findings()), {key})
+        finally:
+            self.sim.cmd('ReLink "Leaf2"[6]')
+        self.assertEqual(row["Severity"], "2")  # warning
+        self.assertIn(f"0x{LEAF + 2:016x}[6] - 0x{SPINE + 1:016x}[6] (4X EDR) is not up",
+                      row["Message"])
+        wait_for(lambda: key not in self.findings(), 30, "the row gone after ReLink")
+        wait_for(lambda: self.traps("rdmakitFindingCleared", "LINK_MISSING"), 10,
+                 "the clear trap")
+        [raised] = self.traps("rdmakitFindingRaised", "LINK_MISSING")
+        self.assertIn("Leaf2[6]-Spine1[6]", raised)
+        self.assertIn("rdmakitNotifySeverity.0 = warning", raised)
+        self.assertEqual(len(self.traps("rdmakitFindingCleared", "LINK_MISSING")), 1)
+
+    def test_plan_2_sighup_to_another_plan(self):
+        slow = f"0x{HCA + 16 * 7:016x}[1] 4X SDR"
+        self.assertEqual(self.plan_text.count(slow), 1, self.plan_text)
+        faster = os.path.join(self.tmp.name, "faster.plan")
+        with open(faster, "w") as f:
+            f.write(self.plan_text.replace(slow, f"0x{HCA + 16 * 7:016x}[1] 4X EDR"))
+        key = ("LINK_BELOW_PLAN", "Leaf2[3]-host7 HCA-1[1]")
+        for plan, present in ((faster, True), (self.plan, False)):
+            with open(self.setup.agent.config, "w") as f:
+                f.write(f"{self.config}expect {plan}\n")
+            self.setup.agent.proc.send_signal(signal.SIGHUP)
+            wait_for(lambda: (key in self.findings()) == present, 30,
+                     f"LINK_BELOW_PLAN {'raised' if present else 'cleared'}")
+        self.assertIn(f"expect {faster} from the next sweep on", self.setup.agent.log())
+        self.assertNotIn("expect change only at a restart", self.setup.agent.log())
+        wait_for(lambda: self.traps("rdmakitFindingCleared", "LINK_BELOW_PLAN"), 10,
+                 "the clear trap")
+        self.assertEqual(len(self.traps("rdmakitFindingRaised", "LINK_BELOW_PLAN")), 1)
+        self.assertIn("runs 4X SDR, the plan has 4X EDR",
+                      self.traps("rdmakitFindingRaised", "LINK_BELOW_PLAN")[0])
 
 
 if __name__ == "__main__":

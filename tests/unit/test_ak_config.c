@@ -123,6 +123,14 @@ static void own_settings_and_other_keys(void **state)
 	assert_string_equal(why, "\"relative\" is not the absolute path of an existing directory");
 	assert_int_equal(set(config, "tune-profile", "latency", why), 0);
 	assert_non_null(config->tune_profile);
+	assert_int_equal(set(config, "expect", "/nonexistent/fabric.plan", why), -EINVAL);
+	assert_string_equal(why, "\"/nonexistent/fabric.plan\": cannot read it: No such file or "
+				 "directory");
+	assert_int_equal(set(config, "expect", "/", why), -EINVAL);
+	assert_string_equal(why, "\"/\": cannot read it: Is a directory");
+	assert_null(config->plan);
+	assert_int_equal(set(config, "expect", "/proc/self/status", why), 0);
+	assert_string_equal(config->plan, "/proc/self/status");
 	assert_int_equal(set(config, "FabricInterval", "1", why), -EINVAL);
 	assert_string_equal(why, "unknown setting \"FabricInterval\"");
 }

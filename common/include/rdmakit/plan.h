@@ -68,6 +68,10 @@ int rk_plan_diff(const struct rk_plan *live, const struct rk_plan *plan,
 int rk_plan_compare(const struct rk_fabric *fabric, const struct rk_plan *plan,
 		    const struct rk_name_map *names, struct rk_findings *out);
 
+/** The PLAN_LINES_SKIPPED finding of a plan read from path with skipped bad lines (none when
+ * skipped is 0); 0 or -ENOMEM. */
+int rk_plan_skipped_finding(const char *path, unsigned skipped, struct rk_findings *out);
+
 /** Free a plan. */
 void rk_plan_free(struct rk_plan *plan);
 

@@ -59,6 +59,8 @@ struct rk_watch_settings {
 			    struct rk_watch_probes *round);
 	const void *probe_arg;
 	int nice; /* the engine threads' nice value (and the helper's they start); 0: as is */
+	/* the cabling plan (fabric --save) the sweep job checks the fabric against, or NULL */
+	const char *plan_path;
 };
 
 enum rk_watch_job {
@@ -165,6 +167,10 @@ void rk_watch_set_interval(struct rk_watch *watch, enum rk_watch_job job, double
  * turned off, the last audit's findings clear as events; 0 or -errno (the thread not started). */
 int rk_watch_set_tune(struct rk_watch *watch, bool on, const char *root,
 		      const struct rk_tune_profile *profile);
+
+/** Compare the fabric with the plan in path (NULL: with none) from the next sweep on (a daemon's
+ * reload; the plan's findings of the last one clear when it is dropped); 0 or -ENOMEM. */
+int rk_watch_set_plan(struct rk_watch *watch, const char *path);
 
 /** Turn the probe job on or off at once (a daemon's reload; from the thread that started the
  * engine): the next round starts now (its view of the host opened first when it has none), and

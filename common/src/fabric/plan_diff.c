@@ -495,3 +495,14 @@ int rk_plan_compare(const struct rk_fabric *fabric, const struct rk_plan *plan,
 	rk_plan_free(live);
 	return err;
 }
+
+int rk_plan_skipped_finding(const char *path, unsigned skipped, struct rk_findings *out)
+{
+	if (!skipped)
+		return 0;
+	return rk_findings_add(out, RK_SEVERITY_WARNING, "PLAN_LINES_SKIPPED", path,
+			       "fix the lines reported as FILE:LINE when the plan was read",
+			       "%u line(s) of the plan could not be read and were skipped: "
+			       "the comparison is against the rest",
+			       skipped);
+}

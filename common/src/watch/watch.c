@@ -120,9 +120,11 @@ void watch_free(struct rk_watch *watch, bool synced)
 	rk_host_close(watch->probe_host);
 	free(watch->probes.items);
 	rk_name_map_free(watch->names);
+	watch_plan_forget(&watch->plan);
 	rk_cancel_destroy(&watch->cancel);
 	free((char *)watch->settings.ca);
 	free((char *)watch->settings.name_map);
+	free((char *)watch->settings.plan_path);
 	free((char *)watch->settings.tune_root);
 	free((char *)watch->settings.sysfs_root);
 	free(watch);
@@ -144,6 +146,7 @@ static int copy_settings(const struct rk_watch_settings *settings, struct rk_wat
 	watch->settings = *settings;
 	watch->settings.ca = copy_text(settings->ca, &lost);
 	watch->settings.name_map = copy_text(settings->name_map, &lost);
+	watch->settings.plan_path = copy_text(settings->plan_path, &lost);
 	watch->settings.tune_root =
 	    copy_text(settings->tune_root ? settings->tune_root : "/", &lost);
 	watch->settings.sysfs_root =

@@ -5,9 +5,11 @@
 
 #include "rdmakit/cancel.h"
 #include "rdmakit/monitor.h"
+#include "rdmakit/plan.h"
 #include "rdmakit/watch.h"
 
 #include <pthread.h>
+#include <sys/types.h>
 
 /* One job's state between passes. */
 struct watch_job {
@@ -20,6 +22,25 @@ struct watch_job {
 	struct rk_watch_events found;	/* of this pass, handed over with its snapshot */
 	struct rk_watch_events pending; /* since the last take (under the lock) */
 	struct rk_findings findings;	/* of the last pass that worked */
+};
+
+/* What identifies one version of the plan file: read again when any of it changes. */
+struct watch_plan_stamp {
+	bool valid; /* false: never looked at, or the file was not there */
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	long long mtime_ns, ctime_ns; /* ctime: a chmod that makes it readable again */
+};
+
+/* The cabling plan the sweep job compares the fabric with (watch_plan.c): the sweep's only. */
+struct watch_plan {
+	char *path;		       /* the file it is read from, NULL: none */
+	struct rk_plan *plan;	       /* the last plan read from it, NULL: none yet */
+	unsigned skipped;	       /* the lines of that plan that could not be read */
+	struct watch_plan_stamp stamp; /* of the file at the last look */
+	int failing;		       /* the last look's -errno (0: the plan is the file's) */
+	unsigned reads;		       /* plans read so far */
 };
 
 /* A thread of the engine and the jobs it runs, one after the other, at one interval. */
@@ -43,6 +64,7 @@ enum watch_lane_id {
 struct rk_watch {
 	struct rk_watch_settings settings; /* its strings are the engine's copies */
 	struct rk_name_map *names;
+	struct watch_plan plan;
 	struct rk_monitor monitor;
 	struct rk_cancel cancel; /* raised by rk_watch_stop: MAD runs and the helper stop */
 	struct watch_job jobs[RK_WATCH_JOBS];
@@ -94,6 +116,20 @@ int watch_audit(struct rk_watch *watch);
 /** Run the probe job: read the ports' states, probe the ports chosen, their findings (turned
  * off: no ports, and what the last round found clears); 0 or -errno. */
 int watch_probe(struct rk_watch *watch);
+
+/** True when two looks at the plan file saw the same version of it (both valid). */
+bool watch_plan_stamp_same(const struct watch_plan_stamp *a, const struct watch_plan_stamp *b);
+
+/** Look at the plan file at path (another path: the kept plan is dropped first) and read it
+ * again when it changed; a file gone or unreadable keeps the last plan read (logged once). */
+void watch_plan_refresh(struct watch_plan *kept, const char *path);
+
+/** The plan's findings on the monitor's fabric (the settings' plan_path, read again when it
+ * changed): the comparison, PLAN_LINES_SKIPPED, PLAN_UNREADABLE; 0 or -ENOMEM. */
+int watch_plan_check(struct rk_watch *watch, struct rk_findings *findings);
+
+/** Drop the kept plan and forget its file. */
+void watch_plan_forget(struct watch_plan *kept);
 
 /** Publish a snapshot with the parts of the jobs that passed, and their events. */
 void watch_publish(struct rk_watch *watch, const bool passed[], double seconds);

@@ -95,11 +95,14 @@ void watch_job_take(struct watch_job *job, struct rk_watch_events *events)
 	*events = mine;
 }
 
-static int check_fabric(const struct rk_monitor *m, struct rk_findings *findings)
+static int check_fabric(struct rk_watch *watch, struct rk_findings *findings)
 {
+	const struct rk_monitor *m = &watch->monitor;
 	int err = rk_health_check_fabric(m->prev_fabric, m->fabric, findings);
 
-	return err ? err : rk_health_check_sweep(m->fabric, &m->sweep, findings);
+	if (!err)
+		err = rk_health_check_sweep(m->fabric, &m->sweep, findings);
+	return err ? err : watch_plan_check(watch, findings);
 }
 
 int watch_sweep(struct rk_watch *watch)
@@ -113,7 +116,7 @@ int watch_sweep(struct rk_watch *watch)
 	if (err)
 		return err;
 	rk_findings_free(&job->findings);
-	if (check_fabric(&watch->monitor, &job->findings) != 0) {
+	if (check_fabric(watch, &job->findings) != 0) {
 		rk_log(RK_LOG_ERR, "out of memory: fabric findings not reported");
 		rk_findings_free(&job->findings);
 		return 0;
