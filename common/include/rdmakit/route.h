@@ -118,6 +118,11 @@ int rk_routes_link_at(const struct rk_routes *routes, int node, int port);
 /** The node and port that own lid (a switch owns its port 0 LIDs), or -1. */
 int rk_route_lid_owner(const struct rk_fabric *fabric, uint16_t lid, int *port);
 
+/** A node named by a LID ("12", "0xc"), a node or port GUID ("0x0002c90300000001") or a name
+ * (the node name map's, else the description): *node, and *lid its LID (the given one, the
+ * matched port's, a switch's port 0 LID or a CA's first active port's); 0 or -ENOENT. */
+int rk_route_resolve(const struct rk_fabric *fabric, const char *text, int *node, uint16_t *lid);
+
 /** Follow the route to lid from node (a switch, or a CA through its port): every hop. */
 void rk_route_follow(const struct rk_fabric *fabric, const struct rk_routes *routes, int node,
 		     uint16_t lid, struct rk_route_path *path);

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ATTR_SWITCH_INFO 0x0011
+#define ATTR_SWITCH_INFO 0x0012
 #define ATTR_LFT	 0x0019
 /* Requests built and sent at a time: bounds memory on large fabrics. */
 #define CHUNK 4096
@@ -357,6 +357,74 @@ int rk_route_lid_owner(const struct rk_fabric *fabric, uint16_t lid, int *port)
 			}
 	}
 	return -1;
+}
+
+/* A node's LID as a destination: the port's given, a switch's port 0, a CA's first active. */
+static uint16_t node_lid(const struct rk_fabric_node *node, int port)
+{
+	if (node->type == RK_NODE_SWITCH)
+		return node->ports[0].lid;
+	if (port >= 1 && port <= node->nports && node->ports[port].lid)
+		return node->ports[port].lid;
+	for (int p = 1; p <= node->nports; p++)
+		if (node->ports[p].present && node->ports[p].lid && node->ports[p].state == 4)
+			return node->ports[p].lid;
+	return 0;
+}
+
+static int find_guid(const struct rk_fabric *fabric, uint64_t guid, int *port)
+{
+	for (size_t n = 0; n < fabric->nnodes; n++) {
+		const struct rk_fabric_node *node = &fabric->nodes[n];
+
+		*port = 0;
+		if (node->guid == guid)
+			return (int)n;
+		for (int p = 0; p <= node->nports; p++)
+			if (node->ports[p].present && node->ports[p].guid == guid) {
+				*port = p;
+				return (int)n;
+			}
+	}
+	return -1;
+}
+
+static int find_name(const struct rk_fabric *fabric, const char *name)
+{
+	for (size_t n = 0; n < fabric->nnodes; n++)
+		if (strcmp(fabric->nodes[n].name, name) == 0)
+			return (int)n;
+	for (size_t n = 0; n < fabric->nnodes; n++)
+		if (strcmp(fabric->nodes[n].description, name) == 0)
+			return (int)n;
+	return -1;
+}
+
+int rk_route_resolve(const struct rk_fabric *fabric, const char *text, int *node, uint16_t *lid)
+{
+	bool hex = strncmp(text, "0x", 2) == 0 || strncmp(text, "0X", 2) == 0;
+	size_t digits = strspn(text + (hex ? 2 : 0), hex ? "0123456789abcdefABCDEF" : "0123456789");
+	int port = 0;
+
+	*node = -1;
+	*lid = 0;
+	if (digits && text[(hex ? 2 : 0) + digits] == '\0') {
+		unsigned long long value = strtoull(text, NULL, hex ? 16 : 10);
+
+		if (hex && digits > 4) {
+			*node = find_guid(fabric, (uint64_t)value, &port);
+		} else if (value >= 1 && value <= RK_ROUTE_MAX_LID) {
+			*lid = (uint16_t)value;
+			*node = rk_route_lid_owner(fabric, *lid, NULL);
+			return *node >= 0 ? 0 : -ENOENT;
+		}
+	} else {
+		*node = find_name(fabric, text);
+	}
+	if (*node < 0)
+		return -ENOENT;
+	*lid = node_lid(&fabric->nodes[*node], port);
+	return *lid ? 0 : -ENOENT;
 }
 
 static void add_hop(struct rk_route_path *path, int node, int out_port, int link)

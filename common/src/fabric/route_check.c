@@ -334,6 +334,15 @@ static int classify(struct check_run *run, int source, size_t d, struct rk_route
 	return err;
 }
 
+/* Every switch for a CA's LID; for a switch's LID only the switches CAs hang on, where the
+ * traffic to it enters (the SM's, a PerfMgr's, an admin's tools): a spine need not route
+ * another spine's LID, and OpenSM's ftree leaves those unrouted by design. */
+static bool source_wanted(const struct check_run *run, int source, size_t d)
+{
+	return run->fabric->nodes[run->dest_node[d]].type != RK_NODE_SWITCH ||
+	       run->rank[source] == 1;
+}
+
 static int follow_all(struct check_run *run)
 {
 	struct rk_route_path *path = malloc(sizeof(*path));
@@ -341,7 +350,8 @@ static int follow_all(struct check_run *run)
 
 	for (size_t d = 0; d < run->ndests && !err; d++)
 		for (size_t s = 0; s < run->nsw && !err; s++)
-			err = classify(run, run->sw[s], d, path);
+			if (source_wanted(run, run->sw[s], d))
+				err = classify(run, run->sw[s], d, path);
 	free(path);
 	return err;
 }
