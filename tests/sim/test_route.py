@@ -200,6 +200,22 @@ class Route(simlib.SimTestCase):
                 self.assert_sound(doc, fabric)
                 self.assertEqual(self.lft_balance_flagged(), self.ours_flagged(doc))
 
+    def test_2b_lmc_1_every_lid_is_a_destination(self):
+        fabric = self.fabric()
+        cas = [n for n in fabric["nodes"] if n["type"] == "ca"]
+        switches = [n for n in fabric["nodes"] if n["type"] == "switch"]
+        self.restart_opensm("minhop -l 1")
+        want = 2 * len(cas) + len(switches)  # OpenSM gives switch port 0 LMC 0
+        doc = rktest.wait_for(lambda: (lambda d: d if d["summary"]["destinations"] == want
+                                       and d["summary"]["reached"] == d["summary"]["routes"]
+                                       else None)(self.check()), 30, "LMC 1 routed")
+        s = doc["summary"]
+        self.assertEqual(s["reached"], s["routes"])
+        self.assertEqual(s["longer"], 0)
+        leaves = [b for b in doc["balance"] if b["rank"] == 1]
+        self.assertTrue(all(b["min"] + b["max"] == 12 for b in leaves), leaves)  # 2 x 12 / 4
+        self.assertEqual(self.lft_balance_flagged(), self.ours_flagged(doc))
+
     def test_3_hole_loop_and_imbalance_written_into_tables(self):
         self.restart_opensm("ftree")
         self.wait_sound()
