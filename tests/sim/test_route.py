@@ -78,10 +78,26 @@ class Route(simlib.SimTestCase):
         rktest.wait_for(lambda: not self.alive(pid), 10, "opensm to exit")
         self.sim.ctl("reap", self.sim.name, check=False)
 
-    def restart_opensm(self, engine):
-        self.stop_opensm()
+    def subnet_ups(self):
+        """How many times OpenSM's log says it finished a routing ("SUBNET UP")."""
+        log = os.path.join(self.tmp.name, f"rdmakit-sim-{self.sim.name}", "opensm-Hca1",
+                           "opensm.log")
+        try:
+            with open(log, errors="replace") as f:
+                return f.read().count("SUBNET UP")
+        except FileNotFoundError:
+            return 0
+
+    def start_opensm(self, engine):
+        """Start OpenSM with engine and wait until its first routing is in the tables."""
+        before = self.subnet_ups()
         self.sim.env["SIM_OSM_ARGS"] = f"-R {engine}"
         self.sim.opensm("Hca1", 10)
+        rktest.wait_for(lambda: self.subnet_ups() > before, 30, f"OpenSM -R {engine} up")
+
+    def restart_opensm(self, engine):
+        self.stop_opensm()
+        self.start_opensm(engine)
 
     def wait_sound(self, timeout=30):
         """The check once it has no route finding (the SM may still be routing)."""
@@ -259,8 +275,7 @@ class Route(simlib.SimTestCase):
         self.assertEqual(self.lft_balance_flagged(), {"Leaf3", "Leaf2"})
 
     def test_4_unlinked_spine_link_is_a_dead_end_until_rerouted(self):
-        self.sim.env["SIM_OSM_ARGS"] = "-R minhop"
-        self.sim.opensm("Hca1", 10)  # a fresh routing repairs test 3's tables
+        self.start_opensm("minhop")  # a fresh routing repairs test 3's tables
         self.wait_sound()
         pid = self.osm_pid()
         os.kill(pid, signal.SIGSTOP)
