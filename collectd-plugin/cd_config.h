@@ -24,6 +24,8 @@ struct cd_fabric_config {
 	char *ca;	     /* CA, or NULL for libibumad's default */
 	int ca_port;	     /* CAPort, or 0 for the first active port */
 	char orphan[128];    /* the first fabric key given, as written, for the mode check */
+	bool routes;	     /* Routes: check the routes after each discovery and hourly */
+	double routes_s;     /* RoutesInterval, seconds (default 3600) */
 };
 
 /* The tune mode: rdmakit tune's audit of a root every interval. */

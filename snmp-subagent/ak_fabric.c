@@ -16,6 +16,8 @@ static void settings_of(const struct ak_config *config, struct rk_watch_settings
 	settings->interval_s = config->fabric_interval;
 	settings->sweep = config->fabric;
 	settings->sm = config->sm;
+	settings->routes = config->routes;
+	settings->routes_interval_s = config->routes_interval;
 	settings->nice = AK_WATCH_NICE;
 	settings->probe = config->probe.enabled;
 	settings->probe_interval_s = config->probe.interval;

@@ -45,6 +45,9 @@ struct rk_watch_settings {
 	const char *name_map;	  /* a NodeNameMap file, or NULL */
 	bool sweep;		  /* job: sweep every port's counters (and check the fabric) */
 	bool sm;		  /* job: query the subnet managers (and check them) */
+	bool routes;		  /* with sweep: check the routes (rk_route_check) after every
+				     discovery and every routes_interval_s; findings as the fabric's */
+	double routes_interval_s; /* between two route checks on one topology */
 	unsigned helper_deadline; /* the discovery helper's deadline, s (0: the default) */
 	bool tune;		  /* job: audit the host's tuning (rdmakit tune audit) */
 	double tune_interval_s;	  /* between two audits, in a thread of their own */
