@@ -4,7 +4,8 @@
 OpenSM (ftree): no route finding while the routes are sound; a hole and a loop written into
 one leaf's table by tests/sim/lft_set (OpenSM stopped, so it repairs nothing) are notified
 once each as ROUTE_HOLE and ROUTE_LOOP, and cleared (OKAY) once a restarted OpenSM has
-rewritten the tables."""
+rewritten the tables; a spine link unlinked while OpenSM is held is ROUTE_DEAD_END, cleared
+once OpenSM, resumed, has rerouted."""
 import os
 import re
 import signal
@@ -35,7 +36,7 @@ class RoutesMode(unittest.TestCase):
             cls.start_opensm("ftree")
             cls.daemon = cdtest.Daemon(cdtest.plugin_block(
                 SysfsRoot=cdtest.fixture("ib-hdr"), Fabric=True, FabricInterval=1, Routes=True,
-                RoutesInterval=1, Notifications=True))
+                Rediscover=2, Notifications=True))
             status = cls.daemon.start(env=cdtest.sim_env(cls.sim.name))
             assert status == 0, cls.daemon.start_output
         except BaseException:
@@ -97,7 +98,7 @@ class RoutesMode(unittest.TestCase):
         cdtest.wait_for(lambda: len(self.daemon.rows("", "count-nodes", PLUGIN)) >= start + count,
                         30, f"{count} more sweeps")
 
-    def test_hole_and_loop_notified_once_and_cleared(self):
+    def test_1_hole_and_loop_notified_once_and_cleared(self):
         self.wait_sweeps(3)
         self.assertEqual(self.route_notes(), [])
         self.stop_opensm()
@@ -121,6 +122,31 @@ class RoutesMode(unittest.TestCase):
                          [("ROUTE_HOLE", "FAILURE"), ("ROUTE_HOLE", "OKAY"),
                           ("ROUTE_LOOP", "FAILURE"), ("ROUTE_LOOP", "OKAY")])
         self.assertNotIn("route check failed", self.daemon.log())
+
+    def test_2_lost_link_is_a_dead_end_until_rerouted(self):
+        """Checked at each discovery (Rediscover 2), then at every pass while routes break."""
+        before = len(self.route_notes())
+        with open(os.path.join(self.osm_dir(), "opensm-Hca1.pid")) as f:
+            pid = int(f.read())
+        os.kill(pid, signal.SIGSTOP)
+        try:
+            self.sim.cmd('Unlink "Leaf2"[5]')
+            cdtest.wait_for(lambda: ("ROUTE_DEAD_END", "FAILURE") in self.route_notes(), 30,
+                            "ROUTE_DEAD_END")
+        finally:
+            os.kill(pid, signal.SIGCONT)
+        t0 = time.monotonic()
+        cdtest.wait_for(lambda: ("ROUTE_DEAD_END", "OKAY") in self.route_notes(), 30,
+                        "ROUTE_DEAD_END cleared")
+        print(f"test_routes: dead end cleared {time.monotonic() - t0:.1f} s after OpenSM "
+              "resumed", file=sys.stderr)
+        cdtest.wait_for(lambda: self.route_notes()[before:].count(("ROUTE_DEAD_END", "OKAY")) ==
+                        self.route_notes()[before:].count(("ROUTE_DEAD_END", "FAILURE")), 10,
+                        "every dead end cleared")
+        notes = self.route_notes()[before:]
+        # one per switch at the lost link's ends that routes out through it: Leaf2, Spine1
+        self.assertEqual(sorted(notes), [("ROUTE_DEAD_END", "FAILURE")] * 2 +
+                         [("ROUTE_DEAD_END", "OKAY")] * 2, notes)
 
 
 if __name__ == "__main__":

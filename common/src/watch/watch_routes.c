@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
-/* The route check of the sweep job: after every discovery and every routes_interval_s, every
- * switch's table read and every route checked; the last check's findings join the fabric's at
- * every pass, so they are raised and cleared as events like the others. */
+/* The route check of the sweep job: after every discovery, every routes_interval_s, and at
+ * every pass while routes break (holes, loops, dead ends), every switch's table read and every
+ * route checked; the last check's findings join the fabric's at every pass, so they are raised
+ * and cleared as events like the others. */
 #include "watch_internal.h"
 
 #include "rdmakit/clock.h"
@@ -11,10 +12,13 @@
 #include <errno.h>
 #include <string.h>
 
+/* Due on a new topology, after the interval, and at every pass while the last check found
+ * routes that do not arrive (the SM's reroute is seen within a pass of its end). */
 static bool routes_due(const struct rk_watch *watch, double now)
 {
 	return watch->routes_at == 0 || watch->monitor.discoveries != watch->routes_discovery ||
-	       now - watch->routes_at >= watch->settings.routes_interval_s;
+	       now - watch->routes_at >= watch->settings.routes_interval_s ||
+	       rk_findings_worst(&watch->route_findings) == RK_SEVERITY_CRITICAL;
 }
 
 /* Read the tables and check them; the findings replace the last check's (kept on failure). */
