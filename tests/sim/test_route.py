@@ -5,7 +5,8 @@ with OpenSM's ftree, minhop and updn every route reaches its destination in as m
 BFS over `rdmakit fabric`'s links gives; `route trace` takes ibtracert's path on sampled pairs;
 the switches flagged unbalanced are check_lft_balance's on dump_lfts + ibnetdiscover --cache of
 the same sim. A hole and a loop written into one switch's table by lft_set (OpenSM stopped so
-it repairs nothing) are exactly ROUTE_HOLE and ROUTE_LOOP for that switch, once each; a spine
+it repairs nothing) are exactly ROUTE_HOLE and ROUTE_LOOP for that switch, once each; a
+LinearFDBTop set past the unicast range is ROUTE_TABLE_UNREAD for that switch alone; a spine
 link unlinked while OpenSM is stopped gives ROUTE_DEAD_END, gone once OpenSM reroutes."""
 import collections
 import json
@@ -273,6 +274,22 @@ class Route(simlib.SimTestCase):
         # the loop sends up, carries 0 LIDs next to 3 on the up-links. rdmakit weighs up-links
         # only (the loop is its own finding).
         self.assertEqual(self.lft_balance_flagged(), {"Leaf3", "Leaf2"})
+
+    def test_3b_linear_fdb_top_past_the_unicast_range_is_refused(self):
+        leaf3 = self.sim.lid("Leaf3")  # OpenSM still stopped (test 3)
+        done = self.sim.run(LFT_SET, str(leaf3), f"top={0xc000}")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        proc = self.sim.run(RDMAKIT, "route", "check", "--json")
+        doc = json.loads(proc.stdout)
+        self.assertIn("switch Leaf3: LinearFDBTop 49152 is past the unicast LID range",
+                      proc.stderr)
+        unread = [f for f in doc["findings"] if f["code"] == "ROUTE_TABLE_UNREAD"]
+        self.assertEqual([f["subject"] for f in unread], ["Leaf3"])
+        self.assertEqual(doc["summary"]["tables_read"], doc["summary"]["switches"] - 1)
+        self.assertTrue(doc["summary"]["unknown"] > 0)
+        self.assertNotIn("Leaf3", self.ours_flagged(doc))  # not weighed unread
+        self.assertEqual(sorted(f["code"] for f in doc["findings"]),
+                         ["ROUTE_HOLE", "ROUTE_LOOP", "ROUTE_TABLE_UNREAD"])
 
     def test_4_unlinked_spine_link_is_a_dead_end_until_rerouted(self):
         self.start_opensm("minhop")  # a fresh routing repairs test 3's tables
