@@ -348,6 +348,29 @@ static void garbage_tables_never_crash(void **state)
 	assert_true(e->findings.count <= 4 * 5 + 2);
 }
 
+/* Many random tables and port states: every route ends one way, findings stay grouped. */
+static void random_tables_keep_the_counts(void **state)
+{
+	struct env *e = *state;
+	unsigned seed = 22;
+
+	for (int round = 0; round < 300; round++) {
+		for (size_t t = 0; t < e->r.count; t++)
+			for (int lid = 0; lid <= 8; lid++)
+				e->r.tables[t].ports[lid] =
+				    (uint8_t)(rand_r(&seed) % 8 == 0 ? 255 : rand_r(&seed) % 7);
+		for (int n = 0; n < NNODES; n++)
+			e->f->nodes[n].ports[1].state = rand_r(&seed) % 10 ? 4 : 1;
+		run_check(e);
+		const struct rk_route_summary *s = &e->check.summary;
+
+		assert_int_equal(s->reached + s->holes + s->loops + s->dead_ends + s->unknown,
+				 s->routes);
+		assert_true(s->max_hops <= RK_ROUTE_MAX_HOPS);
+		assert_true(e->findings.count <= 4 * 5 + 4 + 16);
+	}
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 
 int main(void)
@@ -366,6 +389,7 @@ int main(void)
 	    T(top_past_the_range_is_refused),
 	    T(every_lid_of_an_lmc_port_is_a_destination),
 	    T(garbage_tables_never_crash),
+	    T(random_tables_keep_the_counts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
