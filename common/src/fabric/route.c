@@ -538,7 +538,9 @@ static int leave_ca(const struct rk_fabric *fabric, const struct rk_routes *rout
 void rk_route_follow(const struct rk_fabric *fabric, const struct rk_routes *routes, int node,
 		     uint16_t lid, struct rk_route_path *path)
 {
-	memset(path, 0, sizeof(*path));
+	path->nhops = 0; /* hops[] is written as it goes: a check follows many routes */
+	path->end = RK_ROUTE_UNKNOWN;
+	path->degraded = false;
 	path->degraded_link = -1;
 	path->end_node = node;
 	if (fabric->nodes[node].type != RK_NODE_SWITCH)
