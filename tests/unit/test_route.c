@@ -257,6 +257,10 @@ static void port_out_of_range_is_a_dead_end(void **state)
 	run_check(e);
 	assert_int_equal(count_code(e, "ROUTE_DEAD_END", &subject), 1);
 	assert_string_equal(subject, "leaf0");
+	assert_true(rk_routes_link_at(&e->r, L0, 3) >= 0);
+	assert_int_equal(rk_routes_link_at(&e->r, L0, 200), -1);
+	assert_int_equal(rk_routes_link_at(&e->r, NNODES - 1, 2), -1); /* past the last node's */
+	assert_int_equal(rk_routes_link_at(&e->r, NNODES, 0), -1);
 }
 
 static void degraded_link_is_named(void **state)

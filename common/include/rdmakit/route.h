@@ -35,6 +35,7 @@ struct rk_routes {
 	size_t nnodes;
 	size_t *port_base; /* [nnodes]: where a node's ports start in link_at */
 	int *link_at;	   /* [port_base[n] + p]: the link at node n's port p, or -1 */
+	size_t nlink_at;   /* entries of link_at */
 	double seconds;	   /* wall time of the read */
 	struct rk_mad_stats stats;
 };

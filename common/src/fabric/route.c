@@ -27,6 +27,7 @@ static int index_links(const struct rk_fabric *fabric, struct rk_routes *out)
 	out->link_at = out->port_base ? malloc((total ? total : 1) * sizeof(*out->link_at)) : NULL;
 	if (!out->link_at)
 		return -ENOMEM;
+	out->nlink_at = total;
 	for (size_t i = 0; i < total; i++)
 		out->link_at[i] = -1;
 	for (size_t i = 0; i < fabric->nlinks; i++) {
@@ -102,10 +103,12 @@ const struct rk_route_table *rk_routes_table(const struct rk_routes *routes, int
 
 int rk_routes_link_at(const struct rk_routes *routes, int node, int port)
 {
+	size_t end;
+
 	if (node < 0 || (size_t)node >= routes->nnodes || port < 0)
 		return -1;
-	if (node + 1 < (int)routes->nnodes &&
-	    routes->port_base[node] + (size_t)port >= routes->port_base[node + 1])
+	end = (size_t)node + 1 < routes->nnodes ? routes->port_base[node + 1] : routes->nlink_at;
+	if (routes->port_base[node] + (size_t)port >= end)
 		return -1;
 	return routes->link_at[routes->port_base[node] + (size_t)port];
 }
