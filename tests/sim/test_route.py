@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 """rdmakit route against a real ibsim + OpenSM on a generated fat tree (one sim for the file):
 with OpenSM's ftree, minhop and updn every route reaches its destination in as many hops as a
-BFS over `rdmakit fabric`'s links gives; `route trace` takes ibtracert's path on sampled pairs;
+BFS over `rdmakit fabric`'s links gives; `route trace` takes ibtracert's path on sampled pairs
+and `route dump` has ibroute's entries;
 the switches flagged unbalanced are check_lft_balance's on dump_lfts + ibnetdiscover --cache of
 the same sim. A hole and a loop written into one switch's table by lft_set (OpenSM stopped so
 it repairs nothing) are exactly ROUTE_HOLE and ROUTE_LOOP for that switch, once each; a
@@ -207,6 +208,20 @@ class Route(simlib.SimTestCase):
             leaf = ours["hops"][1]["name"]
             self.assertEqual(ours["hop_count"] - 1, hops[(leaf, dst)], (src, dst))
             self.assertEqual(by_lid[dst]["name"], ours["hops"][-1]["name"])
+
+    def test_1b_dump_is_ibroutes(self):
+        fabric = self.fabric()
+        doc = rktest.run_json(self.sim.run, RDMAKIT, "route", "dump")
+        self.assertEqual(len(doc["switches"]),
+                         sum(1 for n in fabric["nodes"] if n["type"] == "switch"))
+        for table in doc["switches"]:
+            out = self.sim.run("ibroute", str(table["lid"])).stdout
+            theirs = {int(m.group(1), 16): int(m.group(2))
+                      for m in re.finditer(r"^(0x[0-9a-f]{4}) (\d{3}) :", out, re.M)}
+            ours = {e["dest_lid"]: e["out_port"] for e in table["entries"]}
+            self.assertEqual(ours, theirs, table["name"])
+            names = {e["destination"] for e in table["entries"]}
+            self.assertLessEqual(names, {n["name"] for n in fabric["nodes"]})
 
     def test_2_minhop_and_updn_sound(self):
         fabric = self.fabric()
