@@ -5,7 +5,8 @@ with OpenSM's ftree, minhop and updn every route reaches its destination in as m
 BFS over `rdmakit fabric`'s links gives; `route trace` takes ibtracert's path on sampled pairs
 and `route dump` has ibroute's entries;
 the switches flagged unbalanced are check_lft_balance's on dump_lfts + ibnetdiscover --cache of
-the same sim. A hole and a loop written into one switch's table by lft_set (OpenSM stopped so
+the same sim; routes to a host behind a 1X cable are ROUTE_THROUGH_DEGRADED, one finding
+for that link. A hole and a loop written into one switch's table by lft_set (OpenSM stopped so
 it repairs nothing) are exactly ROUTE_HOLE and ROUTE_LOOP for that switch, once each; a
 LinearFDBTop set past the unicast range is ROUTE_TABLE_UNREAD for that switch alone; a spine
 link unlinked while OpenSM is stopped gives ROUTE_DEAD_END, gone once OpenSM reroutes."""
@@ -28,12 +29,14 @@ from rktest import RDMAKIT  # noqa: E402
 
 LFT_SET = os.environ.get("LFT_SET", os.path.join(rktest.TOP, "build", "tests", "lft_set"))
 ROUTE_CODES = ("ROUTE_", "ROUTES_")
+DEGRADED = "ROUTE_THROUGH_DEGRADED"  # the 1X cable to host16, there throughout
 STARTED = time.monotonic()
 
 
 class Route(simlib.SimTestCase):
-    # Four leaves of four hosts, two spines, two cables from each leaf to each spine.
-    NET = {"leaves": 4, "hosts": 4, "spines": 2, "radix": 8}
+    # Four leaves of four hosts, two spines, two cables from each leaf to each spine; the
+    # cable from Leaf4[4] to host16 runs 1X.
+    NET = {"leaves": 4, "hosts": 4, "spines": 2, "radix": 8, "slow": ["Leaf4:4=1xEDR"]}
     PREFIX = "rkroute"
 
     @classmethod
@@ -106,7 +109,8 @@ class Route(simlib.SimTestCase):
         def sound():
             doc = self.check()
             return doc if not [f for f in doc["findings"]
-                               if f["code"].startswith(ROUTE_CODES)] else None
+                               if f["code"].startswith(ROUTE_CODES) and
+                               f["code"] != DEGRADED] else None
         return rktest.wait_for(sound, timeout, "every route sound")
 
     def fabric(self):
@@ -154,14 +158,26 @@ class Route(simlib.SimTestCase):
     def ours_flagged(self, doc):
         return {f["subject"] for f in doc["findings"] if f["code"] == "ROUTES_UNBALANCED"}
 
+    def assert_degraded_link(self, doc, switches, lids=1):
+        """Every switch's routes to host16's LIDs cross its 1X cable: one finding, the link."""
+        found = [f for f in doc["findings"] if f["code"] == DEGRADED]
+        self.assertEqual(len(found), 1, found)
+        self.assertIn("Leaf4[4]", found[0]["subject"])
+        self.assertIn("host16 HCA-1[1]", found[0]["subject"])
+        self.assertEqual(doc["summary"]["degraded"], switches * lids)
+        self.assertTrue(found[0]["message"].startswith(
+            f"{switches * lids} route(s) to {lids} destination LID(s) run through this "
+            "degraded link"), found[0]["message"])
+
     def assert_sound(self, doc, fabric):
         s = doc["summary"]
         self.assertEqual(s["tables_read"], s["switches"])
         self.assertEqual(s["reached"], s["routes"])
-        for key in ("holes", "loops", "dead_ends", "degraded", "longer", "unknown"):
+        for key in ("holes", "loops", "dead_ends", "longer", "unknown"):
             self.assertEqual(s[key], 0, key)
         cas = [n for n in fabric["nodes"] if n["type"] == "ca"]
         switches = [n for n in fabric["nodes"] if n["type"] == "switch"]
+        self.assert_degraded_link(doc, len(switches))
         # every switch to every CA LID, and the CAs' leaves to every switch
         self.assertEqual(s["destinations"], len(cas) + len(switches))
         self.assertEqual(s["routes"], len(switches) * len(cas) + 4 * len(switches))
@@ -188,7 +204,7 @@ class Route(simlib.SimTestCase):
         fabric = self.fabric()
         doc = self.wait_sound()
         self.assert_sound(doc, fabric)
-        self.assertEqual(doc["findings"], [])
+        self.assertEqual([f["code"] for f in doc["findings"]], [DEGRADED])
         hops = self.bfs_hops(fabric)
         leaves = [b for b in doc["balance"] if b["rank"] == 1]
         self.assertEqual(len(leaves), 4)
@@ -244,6 +260,7 @@ class Route(simlib.SimTestCase):
         s = doc["summary"]
         self.assertEqual(s["reached"], s["routes"])
         self.assertEqual(s["longer"], 0)
+        self.assert_degraded_link(doc, len(switches), lids=2)
         leaves = [b for b in doc["balance"] if b["rank"] == 1]
         self.assertTrue(all(b["min"] + b["max"] == 12 for b in leaves), leaves)  # 2 x 12 / 4
         self.assertEqual(self.lft_balance_flagged(), self.ours_flagged(doc))
@@ -264,7 +281,7 @@ class Route(simlib.SimTestCase):
         self.assertEqual(done.returncode, 0, done.stderr)
         doc = self.check(rc=2)
         route = [(f["code"], f["subject"]) for f in doc["findings"]
-                 if f["code"].startswith(ROUTE_CODES)]
+                 if f["code"].startswith(ROUTE_CODES) and f["code"] != DEGRADED]
         self.assertEqual(sorted(route), [("ROUTE_HOLE", "Leaf2"), ("ROUTE_LOOP", "Leaf2")])
         self.assertEqual(doc["summary"]["holes"], 1)  # only Leaf2's own route passes there
         self.assertEqual(doc["summary"]["loops"], 6)  # from every switch
@@ -303,7 +320,7 @@ class Route(simlib.SimTestCase):
         self.assertEqual(doc["summary"]["tables_read"], doc["summary"]["switches"] - 1)
         self.assertTrue(doc["summary"]["unknown"] > 0)
         self.assertNotIn("Leaf3", self.ours_flagged(doc))  # not weighed unread
-        self.assertEqual(sorted(f["code"] for f in doc["findings"]),
+        self.assertEqual(sorted(f["code"] for f in doc["findings"] if f["code"] != DEGRADED),
                          ["ROUTE_HOLE", "ROUTE_LOOP", "ROUTE_TABLE_UNREAD"])
 
     def test_4_unlinked_spine_link_is_a_dead_end_until_rerouted(self):
@@ -314,7 +331,8 @@ class Route(simlib.SimTestCase):
         try:
             self.sim.cmd('Unlink "Leaf2"[5]')
             doc = self.check(rc=2)
-            codes = {f["code"] for f in doc["findings"] if f["code"].startswith(ROUTE_CODES)}
+            codes = {f["code"] for f in doc["findings"]
+                     if f["code"].startswith(ROUTE_CODES) and f["code"] != DEGRADED}
             self.assertEqual(codes, {"ROUTE_DEAD_END"})
             subjects = {f["subject"] for f in doc["findings"]}
             self.assertIn("Leaf2", subjects)
