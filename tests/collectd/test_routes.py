@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 """A real collectd with rdmakit.so in fabric mode with Routes true, against a real ibsim +
-OpenSM (ftree): no route finding while the routes are sound; a hole and a loop written into
+OpenSM (ftree): no route finding while the routes are sound, and the summary values (routes
+followed, holes, loops, max hops) as the check counts them; a hole and a loop written into
 one leaf's table by tests/sim/lft_set (OpenSM stopped, so it repairs nothing) are notified
 once each as ROUTE_HOLE and ROUTE_LOOP, and cleared (OKAY) once a restarted OpenSM has
 rewritten the tables; a spine link unlinked while OpenSM is held is ROUTE_DEAD_END, cleared
@@ -98,9 +99,16 @@ class RoutesMode(unittest.TestCase):
         cdtest.wait_for(lambda: len(self.daemon.rows("", "count-nodes", PLUGIN)) >= start + count,
                         30, f"{count} more sweeps")
 
+    def last(self, ident):
+        return self.daemon.last("", ident, PLUGIN)
+
     def test_1_hole_and_loop_notified_once_and_cleared(self):
         self.wait_sweeps(3)
         self.assertEqual(self.route_notes(), [])
+        # 6 switches to 16 CA LIDs, the 4 leaves to 6 switch LIDs; a leaf to a host: 3 hops
+        self.assertEqual(self.last("count-routes_followed"), [120.0])
+        self.assertEqual(self.last("count-route_holes"), [0.0])
+        self.assertEqual(self.last("count-route_max_hops"), [3.0])
         self.stop_opensm()
         leaf2 = self.sim.lid("Leaf2")
         hole, looped = self.sim.lid("host9 HCA-1"), self.sim.lid("host5 HCA-1")
@@ -113,6 +121,9 @@ class RoutesMode(unittest.TestCase):
         self.wait_sweeps(3)
         self.assertEqual(sorted(self.route_notes()),
                          [("ROUTE_HOLE", "FAILURE"), ("ROUTE_LOOP", "FAILURE")])
+        self.assertEqual(self.last("count-route_holes"), [1.0])  # Leaf2's own route
+        self.assertEqual(self.last("count-route_loops"), [6.0])  # from every switch
+        self.assertEqual(self.last("count-routes_unbalanced"), [0.0])
         log = self.daemon.log()
         self.assertEqual(log.count("ROUTE_HOLE Leaf2: "), 1, log)
         self.assertEqual(log.count("ROUTE_LOOP Leaf2: "), 1, log)
@@ -122,6 +133,7 @@ class RoutesMode(unittest.TestCase):
                          [("ROUTE_HOLE", "FAILURE"), ("ROUTE_HOLE", "OKAY"),
                           ("ROUTE_LOOP", "FAILURE"), ("ROUTE_LOOP", "OKAY")])
         self.assertNotIn("route check failed", self.daemon.log())
+        cdtest.wait_for(lambda: self.last("count-route_loops") == [0.0], 10, "no loop counted")
 
     def test_2_lost_link_is_a_dead_end_until_rerouted(self):
         """Checked at each discovery (Rediscover 2), then at every pass while routes break."""

@@ -4,7 +4,8 @@
 real snmpd and snmptrapd: no route finding while the routes are sound; a hole and a loop
 written into one leaf's table by tests/sim/lft_set (OpenSM stopped) are one row each of
 rdmakitFindingTable (ROUTE_HOLE and ROUTE_LOOP, subject Leaf2) and one rdmakitFindingRaised
-trap each; a restarted OpenSM rewrites the tables, and both rows go with a cleared trap each."""
+trap each, the rdmakitFabricRoute* scalars counting them; a restarted OpenSM rewrites the
+tables, and both rows go with a cleared trap each."""
 import os
 import re
 import signal
@@ -89,6 +90,9 @@ class Routes(unittest.TestCase):
                      "the fabric")
             time.sleep(2)  # two more passes, each with a route check
             self.assertEqual(route_rows(s), [])
+            self.assertEqual(s.get_raw("RDMAKIT-MIB::rdmakitFabricRoutes.0"), "120")
+            self.assertEqual(s.get_raw("RDMAKIT-MIB::rdmakitFabricRouteHoles.0"), "0")
+            self.assertEqual(s.get_raw("RDMAKIT-MIB::rdmakitFabricRouteMaxHops.0"), "3")
             self.stop_opensm()
             leaf2 = self.sim.lid("Leaf2")
             hole, looped = self.sim.lid("host9 HCA-1"), self.sim.lid("host5 HCA-1")
@@ -105,6 +109,10 @@ class Routes(unittest.TestCase):
             raised = [b for b in re.split(r"\n(?=\S)", trapd.text())
                       if "rdmakitFindingRaised" in b and "ROUTE" in b]
             self.assertEqual(len(raised), 2, raised)
+            self.assertEqual(s.get_raw("RDMAKIT-MIB::rdmakitFabricRouteHoles.0"), "1")
+            self.assertEqual(s.get_raw("RDMAKIT-MIB::rdmakitFabricRouteLoops.0"), "6")
+            self.assertEqual(s.get_raw("RDMAKIT-MIB::rdmakitFabricRouteDeadEnds.0"), "0")
+            self.assertEqual(s.get_raw("RDMAKIT-MIB::rdmakitFabricRoutesUnbalanced.0"), "0")
             self.start_opensm("minhop")  # a fresh routing rewrites every table
             wait_for(lambda: route_rows(s) == [], 30, "the route rows gone")
             wait_for(lambda: len([b for b in re.split(r"\n(?=\S)", trapd.text())

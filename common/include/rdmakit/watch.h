@@ -13,6 +13,7 @@
 #include "rdmakit/findings.h"
 #include "rdmakit/health.h"
 #include "rdmakit/host.h"
+#include "rdmakit/route.h"
 #include "rdmakit/sm.h"
 #include "rdmakit/sweep.h"
 #include "rdmakit/tune.h"
@@ -86,6 +87,8 @@ struct rk_watch_snapshot {
 	struct rk_findings fabric_findings; /* the fabric's and the sweep's */
 	unsigned discoveries;		    /* how many discoveries the topology is from */
 	double sweep_seconds;		    /* the last sweep, with its discovery */
+	struct rk_route_summary routes;	    /* the last route check's, when routes_checked */
+	bool routes_checked;
 	/* the SM job */
 	struct rk_sm_status sm;
 	struct rk_findings sm_findings;

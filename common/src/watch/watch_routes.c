@@ -41,6 +41,8 @@ static int check_routes(struct rk_watch *watch)
 	rk_route_check_free(&check);
 	rk_findings_free(&watch->route_findings);
 	watch->route_findings = found;
+	watch->route_summary = check.summary;
+	watch->routes_checked = true;
 	return 0;
 }
 
