@@ -57,6 +57,9 @@ int cmd_sm(int argc, char **argv);
 /** rdmakit sweep: counters of every port of the fabric. */
 int cmd_sweep(int argc, char **argv);
 
+/** rdmakit route: check, trace and dump the switches' unicast forwarding tables. */
+int cmd_route(int argc, char **argv);
+
 /** rdmakit tune: audit, plan, apply, rollback, history, verify. */
 int cmd_tune(int argc, char **argv);
 /** rdmakit probe: a loopback RC probe that moves data through one port. */

@@ -21,6 +21,7 @@ static const struct command commands[] = {
     {"fabric", cmd_fabric, "discover the InfiniBand fabric; flag degraded links"},
     {"sm", cmd_sm, "subnet managers: master, standbys, activity"},
     {"sweep", cmd_sweep, "counters of every port of the fabric, many MADs in flight"},
+    {"route", cmd_route, "are the switches' routes sound and balanced; trace and dump them"},
     {"tune", cmd_tune, "audit host and OpenSM settings; apply a profile, roll it back"},
     {"probe", cmd_probe, "loopback RDMA write, read and send on one port; pass or fail"},
     {"bench", cmd_bench, "bandwidth and latency between two hosts over rdma_cm"},
@@ -31,9 +32,10 @@ static void print_usage(FILE *out)
 	fprintf(out, "Usage: rdmakit COMMAND [OPTIONS]\n\nCommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(out, "\nEvery command takes --help and --json. status, counters and doctor read\n"
-		     "--sysfs-root DIR (default /sys); fabric, sm, sweep and doctor --fabric send\n"
-		     "MADs from -C CA -P PORT. rdmakit --version prints the version.\n");
+	fprintf(out,
+		"\nEvery command takes --help and --json. status, counters and doctor read\n"
+		"--sysfs-root DIR (default /sys); fabric, sm, sweep, route and doctor --fabric\n"
+		"send MADs from -C CA -P PORT. rdmakit --version prints the version.\n");
 }
 
 /* Every write to stdout is checked once, here: what stdio could not write (a full disk, a closed

@@ -113,16 +113,21 @@ static bool take_operands(const struct cli_command *command, int argc, char **ar
 			  int *status)
 {
 	const struct cli_option *operand = command->operand;
+	int max = command->max_operands ? command->max_operands : 1;
 
 	*status = EXIT_TROUBLE;
-	if (!operand && optind < argc)
+	if (!operand && optind < argc) {
 		cli_usage_error(command->name, "unexpected argument \"%s\"", argv[optind]);
-	else if (operand && argc - optind > 1)
+		return false;
+	}
+	if (operand && argc - optind > max) {
 		cli_usage_error(command->name, "too many arguments");
-	else if (!operand || optind == argc ||
-		 operand->store(operand, argv[optind], (char *)args + operand->field))
-		return true;
-	return false;
+		return false;
+	}
+	for (int i = optind; operand && i < argc; i++)
+		if (!operand->store(operand, argv[i], (char *)args + operand->field))
+			return false;
+	return true;
 }
 
 bool cli_parse(const struct cli_command *command, int argc, char **argv, void *args,

@@ -45,6 +45,7 @@ struct cli_command {
 	const struct cli_option *options; /* fields in the subcommand's own args */
 	bool mad;			  /* also the MAD options, into a struct cli_mad */
 	const struct cli_option *operand; /* the one optional operand, or NULL: none */
+	int max_operands;		  /* how many times the operand may be given (0: once) */
 	int column;			  /* where --help starts the options' descriptions */
 	const char *epilogue;		  /* --help after the options, or NULL */
 };

@@ -26,6 +26,8 @@ struct cd_fabric_config {
 	char orphan[128];    /* the first fabric key given, as written, for the mode check */
 	char *plan;	     /* Expect: the plan the fabric is checked against, or NULL */
 	char expect[128];    /* Expect as written, for the check that Fabric is on */
+	bool routes;	     /* Routes: check the routes after each discovery and hourly */
+	double routes_s;     /* RoutesInterval, seconds (default 3600) */
 };
 
 /* The tune mode: rdmakit tune's audit of a root every interval. */

@@ -60,6 +60,19 @@ static int set_timeout(struct cd_config *config, const oconfig_item_t *item, con
 	return 0;
 }
 
+static int set_routes(struct cd_config *config, const oconfig_item_t *item, const char *shown)
+{
+	note_option(&config->fabric, item, shown);
+	return cd_key_bool(item, shown, &config->fabric.routes);
+}
+
+static int set_routes_interval(struct cd_config *config, const oconfig_item_t *item,
+			       const char *shown)
+{
+	note_option(&config->fabric, item, shown);
+	return cd_key_setting(item, shown, RK_SETTING_ROUTES_INTERVAL, &config->fabric.routes_s);
+}
+
 static int set_packets(struct cd_config *config, const oconfig_item_t *item, const char *shown)
 {
 	note_option(&config->fabric, item, shown);
@@ -152,6 +165,7 @@ static const struct cd_key keys[] = {
     {"Fabric", set_fabric},	      {"SubnetManager", set_subnet_manager},
     {"FabricInterval", set_interval}, {"FabricWindow", set_window},
     {"FabricTimeout", set_timeout},   {"FabricPackets", set_packets},
+    {"Routes", set_routes},	      {"RoutesInterval", set_routes_interval},
     {"NodeNameMap", set_name_map},    {"Expect", set_expect},
     {"Rediscover", set_rediscover},   {"CA", set_ca},
     {"CAPort", set_ca_port},
@@ -169,6 +183,7 @@ void cd_fabric_config_init(struct cd_fabric_config *fabric)
 	fabric->window = RK_MAD_DEFAULT_WINDOW;
 	fabric->timeout_ms = RK_MAD_DEFAULT_TIMEOUT_MS;
 	fabric->rediscover = RK_REDISCOVER_DEFAULT_S;
+	fabric->routes_s = RK_ROUTES_INTERVAL_DEFAULT_S;
 }
 
 int cd_fabric_config_check(const struct cd_fabric_config *fabric)
@@ -183,6 +198,11 @@ int cd_fabric_config_check(const struct cd_fabric_config *fabric)
 	}
 	if (fabric->packets && !fabric->ports) {
 		cd_log(LOG_ERR, "FabricPackets true: needs Fabric true");
+		return -1;
+	}
+	if (fabric->routes && !fabric->ports) {
+		cd_log(LOG_ERR,
+		       "Routes true: needs Fabric true (the route check runs with the sweep)");
 		return -1;
 	}
 	return 0;

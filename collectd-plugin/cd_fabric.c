@@ -6,6 +6,8 @@
 #include "cd_names.h"
 #include "cd_submit.h"
 
+#include <math.h>
+
 struct cd_fabric {
 	struct rk_watch *watch;
 	const struct cd_config *config;
@@ -144,8 +146,11 @@ static void send_facts(const struct rk_watch_snapshot *snap, cdtime_t now)
 	struct cd_batch batch;
 
 	rk_fabric_readings_fact_values(snap->fabric, &snap->sweep, snap->sweep_seconds, values);
+	rk_route_fact_values(snap->routes_checked ? &snap->routes : NULL, values);
 	cd_batch_begin_plugin(&batch, CD_FABRIC_PLUGIN, "", now);
 	for (size_t i = 0; i < count; i++) {
+		if (isnan(values[facts[i].fact]))
+			continue; /* the route facts before a route check, or without Routes */
 		batch.values[0].gauge = values[facts[i].fact];
 		cd_batch_submit(&batch, facts[i].type, facts[i].type_instance, 1);
 	}

@@ -23,6 +23,8 @@ static void settings_of(const struct cd_fabric_config *fabric, struct rk_watch_s
 	settings->sweep = fabric->ports;
 	settings->plan_path = fabric->plan;
 	settings->sm = fabric->sm;
+	settings->routes = fabric->routes;
+	settings->routes_interval_s = fabric->routes_s;
 }
 
 static void tune_settings_of(const struct cd_tune_config *tune, struct rk_watch_settings *settings)

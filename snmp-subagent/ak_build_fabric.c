@@ -81,6 +81,7 @@ static int add_summary(struct ak_table *table, const struct rk_watch_snapshot *m
 	if (!row)
 		return -ENOMEM;
 	rk_fabric_readings_fact_values(m->fabric, &m->sweep, m->sweep.seconds, values);
+	rk_route_fact_values(m->routes_checked ? &m->routes : NULL, values);
 	return ak_row_set_facts(row, RK_SCOPE_FABRIC, &subject);
 }
 

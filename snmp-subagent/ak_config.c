@@ -21,6 +21,7 @@ void ak_config_defaults(struct ak_config *config)
 	config->rediscover = AK_DEFAULT_REDISCOVER;
 	config->probe.interval = RK_PROBE_INTERVAL_DEFAULT_S;
 	config->tune_interval = RK_TUNE_INTERVAL_DEFAULT_S;
+	config->routes_interval = RK_ROUTES_INTERVAL_DEFAULT_S;
 }
 
 void ak_config_free(struct ak_config *config)
@@ -101,6 +102,8 @@ static const struct ak_key keys[] = {
     {KEY("timeout", KEY_LIMIT_UNSIGNED, timeout_ms), .setting = RK_SETTING_TIMEOUT_MS},
     {KEY("fabric-interval", KEY_LIMIT, fabric_interval), .setting = RK_SETTING_FABRIC_INTERVAL},
     {KEY("rediscover", KEY_LIMIT, rediscover), .setting = RK_SETTING_REDISCOVER_S},
+    {KEY("routes", KEY_BOOL, routes)},
+    {KEY("routes-interval", KEY_LIMIT, routes_interval), .setting = RK_SETTING_ROUTES_INTERVAL},
     {KEY("tune", KEY_BOOL, tune)},
     {KEY("tune-interval", KEY_LIMIT, tune_interval), .setting = RK_SETTING_TUNE_INTERVAL},
     {KEY("tune-root", KEY_DIRECTORY, tune_root)},

@@ -29,6 +29,8 @@ struct ak_config {
 	unsigned window, timeout_ms;  /* 0: the core's defaults */
 	double fabric_interval;	      /* seconds between fabric sweeps and SM queries */
 	double rediscover;	      /* seconds before the topology is rediscovered */
+	bool routes;		      /* with fabric: the route check after each discovery */
+	double routes_interval;	      /* and this often on one topology (routes-interval) */
 	struct ak_probe_config probe; /* probe, probe-interval */
 	bool tune;		      /* tune mode: the host's tuning audited */
 	double tune_interval;	      /* seconds between two audits */

@@ -17,6 +17,8 @@ static void settings_of(const struct ak_config *config, struct rk_watch_settings
 	settings->sweep = config->fabric;
 	settings->plan_path = config->plan;
 	settings->sm = config->sm;
+	settings->routes = config->routes;
+	settings->routes_interval_s = config->routes_interval;
 	settings->nice = AK_WATCH_NICE;
 	settings->probe = config->probe.enabled;
 	settings->probe_interval_s = config->probe.interval;

@@ -6,6 +6,8 @@
  * take columns from 2. */
 #include "rdmakit/facts.h"
 
+#include "rdmakit/route.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -322,6 +324,7 @@ static unsigned link_layer_code(const char *link_layer)
 #define TEXT(label_, text_unit_) .label = label_, .text_unit = text_unit_
 
 #define SWEEP  "every sweep"
+#define ROUTES "with Routes true, every sweep after the first route check"
 #define QUERY  "every query"
 #define MASTER "when the master answers"
 
@@ -459,6 +462,26 @@ static const struct rk_fact facts[RK_FACT_TABLE_SIZE] = {
     FABRIC(RK_FACT_FABRIC_DISCOVERY_SECONDS, 11, "discovery_seconds", "seconds",
 	   "discovery_seconds", "Time the last discovery of the topology took",
 	   CD("duration", "discovery", SWEEP), SNMP_X(GAUGE, KNOWN, 1000), TEXT("Discovery", "s")),
+    FABRIC(RK_FACT_FABRIC_ROUTES, 12, "routes", "routes", NULL,
+	   "Routes the last route check followed (every switch to every CA LID, the leaves to "
+	   "every switch LID)",
+	   CD("count", "routes_followed", ROUTES), SNMP(GAUGE, KNOWN), TEXT("Routes followed", "")),
+    FABRIC(RK_FACT_FABRIC_ROUTE_HOLES, 13, "route_holes", "routes", NULL,
+	   "Routes of the last check that end in a hole (no out port for the LID)",
+	   CD("count", "route_holes", ROUTES), SNMP(GAUGE, KNOWN), TEXT("Route holes", "")),
+    FABRIC(RK_FACT_FABRIC_ROUTE_LOOPS, 14, "route_loops", "routes", NULL,
+	   "Routes of the last check that loop (a switch seen twice)",
+	   CD("count", "route_loops", ROUTES), SNMP(GAUGE, KNOWN), TEXT("Route loops", "")),
+    FABRIC(RK_FACT_FABRIC_ROUTE_DEAD_ENDS, 15, "route_dead_ends", "routes", NULL,
+	   "Routes of the last check that leave by a port that is down or leads elsewhere",
+	   CD("count", "route_dead_ends", ROUTES), SNMP(GAUGE, KNOWN), TEXT("Route dead ends", "")),
+    FABRIC(RK_FACT_FABRIC_ROUTE_MAX_HOPS, 16, "route_max_hops", "hops", NULL,
+	   "The most hops of a route of the last check that reaches its destination",
+	   CD("count", "route_max_hops", ROUTES), SNMP(GAUGE, KNOWN), TEXT("Route max hops", "")),
+    FABRIC(RK_FACT_FABRIC_ROUTES_UNBALANCED, 17, "routes_unbalanced", "switches", NULL,
+	   "Switches whose CA LIDs the last check found spread unevenly over their up-links",
+	   CD("count", "routes_unbalanced", ROUTES), SNMP(GAUGE, KNOWN),
+	   TEXT("Unbalanced switches", "")),
     SM(RK_FACT_SM_MASTER_LID, 1, "master_lid", RK_KIND_GAUGE, "LID", "LID of the master SM",
        CD("gauge", "master_lid", MASTER), SNMP(GAUGE, KNOWN), TEXT("Master LID", "")),
     SM(RK_FACT_SM_MASTER_PRIORITY, 2, "master_priority", RK_KIND_GAUGE, "priority",
@@ -685,6 +708,18 @@ void rk_fabric_fact_values(const struct rk_fabric *fabric, const struct rk_sweep
 	values[RK_FACT_FABRIC_UNANSWERED_PORTS] = sweep ? (double)sweep->failed : NAN;
 	values[RK_FACT_FABRIC_SWEEP_SECONDS] = sweep ? sweep_seconds : NAN;
 	values[RK_FACT_FABRIC_DISCOVERY_SECONDS] = fabric->discovery_seconds;
+	rk_route_fact_values(NULL, values);
+}
+
+void rk_route_fact_values(const struct rk_route_summary *routes, double values[RK_FACT_COUNT])
+{
+	values[RK_FACT_FABRIC_ROUTES] = routes ? (double)routes->routes : NAN;
+	values[RK_FACT_FABRIC_ROUTE_HOLES] = routes ? (double)routes->holes : NAN;
+	values[RK_FACT_FABRIC_ROUTE_LOOPS] = routes ? (double)routes->loops : NAN;
+	values[RK_FACT_FABRIC_ROUTE_DEAD_ENDS] = routes ? (double)routes->dead_ends : NAN;
+	values[RK_FACT_FABRIC_ROUTE_MAX_HOPS] = routes ? (double)routes->max_hops : NAN;
+	values[RK_FACT_FABRIC_ROUTES_UNBALANCED] =
+	    routes ? (double)routes->unbalanced_switches : NAN;
 }
 
 void rk_fabric_readings_fact_values(const struct rk_fabric *fabric,

@@ -17,8 +17,9 @@ IB_HDR = cdtest.fixture("ib-hdr")
 BAD = [
     ('Frobnicate 3', 'Frobnicate 3: unknown option (known: SysfsRoot, Port, IgnoreSelected, '
                      'HwCounters, HwCounter, Notifications, Rescan, Fabric, SubnetManager, '
-                     'FabricInterval, FabricWindow, FabricTimeout, FabricPackets, NodeNameMap, '
-                     'Expect, Rediscover, CA, CAPort, Tune, TuneInterval, TuneRoot, TuneProfile, '
+                     'FabricInterval, FabricWindow, FabricTimeout, FabricPackets, Routes, '
+                     'RoutesInterval, NodeNameMap, Expect, Rediscover, CA, CAPort, Tune, '
+                     'TuneInterval, TuneRoot, TuneProfile, '
                      'Probe, ProbeInterval, ProbeDevice)'),
     ('IgnoreSelected "maybe"', 'IgnoreSelected "maybe": expected true or false'),
     ('HwCounters 1', 'HwCounters 1: expected true or false'),

@@ -43,7 +43,11 @@ MIB_OF_FACT = {
                "degraded_links": "FabricDegradedLinks", "swept_ports": "FabricSweptPorts",
                "answered_ports": "FabricAnsweredPorts",
                "unanswered_ports": "FabricUnansweredPorts",
-               "sweep_seconds": "FabricSweepTime", "discovery_seconds": "FabricDiscoveryTime"},
+               "sweep_seconds": "FabricSweepTime", "discovery_seconds": "FabricDiscoveryTime",
+               "routes": "FabricRoutes", "route_holes": "FabricRouteHoles",
+               "route_loops": "FabricRouteLoops", "route_dead_ends": "FabricRouteDeadEnds",
+               "route_max_hops": "FabricRouteMaxHops",
+               "routes_unbalanced": "FabricRoutesUnbalanced"},
 }
 # Left out of the MIB (as in snmp-subagent/ak_oid.c): the text twins of numbered states and
 # types (an NMS gets the number and a value map), the capability mask, the flag of a device

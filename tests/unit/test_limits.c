@@ -71,6 +71,7 @@ static void every_message_names_its_range(void **state)
 	    {RK_SETTING_PROBE_INTERVAL, 86401, "expected a number of seconds from 1 to 86400"},
 	    {RK_SETTING_RESCAN_S, -0.5,
 	     "expected a number of seconds from 0 (at every read) to 86400"},
+	    {RK_SETTING_ROUTES_INTERVAL, 0, "expected a number of seconds from 1 to 604800"},
 	};
 	char msg[128];
 
@@ -144,7 +145,7 @@ static void unknown_setting(void **state)
 	(void)state;
 	assert_null(rk_limit_get(RK_SETTING_COUNT));
 	assert_int_equal(check(RK_SETTING_COUNT, 1, msg), -EINVAL);
-	assert_string_equal(msg, "unknown setting 11");
+	assert_string_equal(msg, "unknown setting 12");
 	assert_int_equal(check((enum rk_setting) - 1, 1, msg), -EINVAL);
 }
 
@@ -169,6 +170,7 @@ static void defaults_are_within_their_ranges(void **state)
 	assert_int_equal(check(RK_SETTING_HELPER_DEADLINE, RK_HELPER_DEADLINE_DEFAULT_S, msg), 0);
 	assert_int_equal(check(RK_SETTING_TUNE_INTERVAL, RK_TUNE_INTERVAL_DEFAULT_S, msg), 0);
 	assert_int_equal(check(RK_SETTING_PROBE_INTERVAL, RK_PROBE_INTERVAL_DEFAULT_S, msg), 0);
+	assert_int_equal(check(RK_SETTING_ROUTES_INTERVAL, RK_ROUTES_INTERVAL_DEFAULT_S, msg), 0);
 	assert_string_equal(RK_STRINGIFY(RK_MAD_DEFAULT_WINDOW), "32");
 }
 

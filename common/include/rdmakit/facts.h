@@ -83,6 +83,12 @@ enum rk_fact_id {
 	RK_FACT_FABRIC_UNANSWERED_PORTS,
 	RK_FACT_FABRIC_SWEEP_SECONDS,
 	RK_FACT_FABRIC_DISCOVERY_SECONDS,
+	RK_FACT_FABRIC_ROUTES, /* the last route check's (rk_route_fact_values) */
+	RK_FACT_FABRIC_ROUTE_HOLES,
+	RK_FACT_FABRIC_ROUTE_LOOPS,
+	RK_FACT_FABRIC_ROUTE_DEAD_ENDS,
+	RK_FACT_FABRIC_ROUTE_MAX_HOPS,
+	RK_FACT_FABRIC_ROUTES_UNBALANCED,
 	RK_FACT_SM_MASTER_LID,
 	RK_FACT_SM_MASTER_PRIORITY,
 	RK_FACT_SM_MASTER_STATE,
@@ -247,6 +253,12 @@ const struct rk_counter_pair *rk_counter_pair_of(const char *counter, bool *is_t
  * front end measured it, rediscovery included. */
 void rk_fabric_fact_values(const struct rk_fabric *fabric, const struct rk_sweep *sweep,
 			   double sweep_seconds, double values[RK_FACT_COUNT]);
+
+struct rk_route_summary;
+
+/** The route facts of a route check's summary (NULL: not checked, every one NAN); the fabric
+ * facts' functions leave them NAN. */
+void rk_route_fact_values(const struct rk_route_summary *routes, double values[RK_FACT_COUNT]);
 
 /** rk_fabric_fact_values from what a snapshot keeps of the sweep (NULL: its facts are NAN). */
 void rk_fabric_readings_fact_values(const struct rk_fabric *fabric,

@@ -15,6 +15,7 @@
 #define RK_TUNE_INTERVAL_DEFAULT_S   3600 /* between two tune audits of a daemon */
 #define RK_PROBE_INTERVAL_DEFAULT_S  300  /* between two loopback probes of a daemon */
 #define RK_RESCAN_DEFAULT_S	     60	  /* between two looks for new devices, ports, counters */
+#define RK_ROUTES_INTERVAL_DEFAULT_S 3600 /* between two route checks of a daemon */
 
 #define RK_STRINGIFY_(x) #x
 #define RK_STRINGIFY(x)	 RK_STRINGIFY_(x)
@@ -32,6 +33,7 @@ enum rk_setting {
 	RK_SETTING_TUNE_INTERVAL,   /* TuneInterval: 1 to 604800 s */
 	RK_SETTING_PROBE_INTERVAL,  /* ProbeInterval, probe-interval: 1 to 86400 s */
 	RK_SETTING_RESCAN_S,	    /* Rescan: 0 (at every read) to 86400 s */
+	RK_SETTING_ROUTES_INTERVAL, /* RoutesInterval, routesInterval: 1 to 604800 s */
 	RK_SETTING_COUNT,
 };
 

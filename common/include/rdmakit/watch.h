@@ -13,6 +13,7 @@
 #include "rdmakit/findings.h"
 #include "rdmakit/health.h"
 #include "rdmakit/host.h"
+#include "rdmakit/route.h"
 #include "rdmakit/sm.h"
 #include "rdmakit/sweep.h"
 #include "rdmakit/tune.h"
@@ -45,6 +46,9 @@ struct rk_watch_settings {
 	const char *name_map;	  /* a NodeNameMap file, or NULL */
 	bool sweep;		  /* job: sweep every port's counters (and check the fabric) */
 	bool sm;		  /* job: query the subnet managers (and check them) */
+	bool routes;		  /* with sweep: check the routes (rk_route_check) after every
+				     discovery and every routes_interval_s; findings as the fabric's */
+	double routes_interval_s; /* between two route checks on one topology */
 	unsigned helper_deadline; /* the discovery helper's deadline, s (0: the default) */
 	bool tune;		  /* job: audit the host's tuning (rdmakit tune audit) */
 	double tune_interval_s;	  /* between two audits, in a thread of their own */
@@ -85,6 +89,8 @@ struct rk_watch_snapshot {
 	struct rk_findings fabric_findings; /* the fabric's and the sweep's */
 	unsigned discoveries;		    /* how many discoveries the topology is from */
 	double sweep_seconds;		    /* the last sweep, with its discovery */
+	struct rk_route_summary routes;	    /* the last route check's, when routes_checked */
+	bool routes_checked;
 	/* the SM job */
 	struct rk_sm_status sm;
 	struct rk_findings sm_findings;

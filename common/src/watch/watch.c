@@ -21,6 +21,7 @@ void rk_watch_settings_defaults(struct rk_watch_settings *settings)
 	settings->tune_interval_s = RK_TUNE_INTERVAL_DEFAULT_S;
 	settings->probe_interval_s = RK_PROBE_INTERVAL_DEFAULT_S;
 	settings->rediscover_s = RK_REDISCOVER_DEFAULT_S;
+	settings->routes_interval_s = RK_ROUTES_INTERVAL_DEFAULT_S;
 }
 
 void rk_watch_settings_set(struct rk_watch_settings *settings, const char *ca, int port,
@@ -116,6 +117,7 @@ void watch_free(struct rk_watch *watch, bool synced)
 		rk_findings_free(&watch->jobs[j].findings);
 	}
 	rk_watch_release(watch->latest);
+	rk_findings_free(&watch->route_findings);
 	rk_monitor_close(&watch->monitor);
 	rk_host_close(watch->probe_host);
 	free(watch->probes.items);

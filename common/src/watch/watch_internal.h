@@ -79,7 +79,16 @@ struct rk_watch {
 	bool stop;
 	bool started; /* rk_watch_start ran: a lane turned on later gets its thread at once */
 	struct rk_watch_snapshot *latest;
+	struct rk_findings route_findings;     /* the last route check's (the sweep lane's) */
+	double routes_at;		       /* monotonic time of the last route check */
+	unsigned routes_discovery;	       /* the monitor's discoveries at that check */
+	struct rk_route_summary route_summary; /* and its summary (routes_checked) */
+	bool routes_checked;
 };
+
+/** With settings.routes: check the routes when the topology is new or the last check is
+ * routes_interval_s old, and add the last check's findings to the sweep's. */
+void watch_routes(struct rk_watch *watch, struct rk_findings *findings);
 
 /** Free what rk_watch_new set up (also when it stopped half way: synced false). */
 void watch_free(struct rk_watch *watch, bool synced);

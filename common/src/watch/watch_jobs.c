@@ -121,6 +121,7 @@ int watch_sweep(struct rk_watch *watch)
 		rk_findings_free(&job->findings);
 		return 0;
 	}
+	watch_routes(watch, &job->findings);
 	watch_job_track(job, &views);
 	return 0;
 }

@@ -144,6 +144,8 @@ static void fill_scalars(struct rk_watch_snapshot *snap, const struct rk_watch *
 		snap->passes[j] = before->passes[j] + passed[j];
 	snap->discoveries = swept ? watch->monitor.discoveries : before->discoveries;
 	snap->sweep_seconds = swept ? watch->sweep_seconds : before->sweep_seconds;
+	snap->routes = swept ? watch->route_summary : before->routes;
+	snap->routes_checked = swept ? watch->routes_checked : before->routes_checked;
 	snap->names = watch->names;
 	snap->passed_at = before->passed_at;
 	snap->probed_at = before->probed_at;
