@@ -10,6 +10,7 @@
 #include <string.h>
 
 #define ATTR_CLASS_PORT_INFO   0x0001
+#define ATTR_PORT_SAMPLES_CTL  0x0010
 #define ATTR_PORT_COUNTERS     0x0012
 #define ATTR_PORT_COUNTERS_EXT 0x001d
 #define METHOD_GET	       0x01
@@ -76,6 +77,8 @@ int rk_sweep_prepare(struct rk_sweep *sweep, const struct rk_fabric *fabric)
 			ports[i].node = (int)n;
 			ports[i].port = (uint8_t)p;
 			ports[i].lid = node->ports[p].lid;
+			if (!known)
+				ports[i].xmit_wait = -1;
 			i++;
 		}
 	}
@@ -99,7 +102,8 @@ static void read_port(const struct rk_sweep_port *port, struct rk_sweep_reading 
 					 .status = port->status,
 					 .counted = port->counted,
 					 .port = port->port,
-					 .sampled = port->sampled};
+					 .sampled = port->sampled,
+					 .xmit_wait = port->xmit_wait};
 	memcpy(out->state, port->state, sizeof(out->state));
 	for (size_t c = 0; c < RK_SWEEP_COUNTERS; c++)
 		out->value[c] = rk_sweep_value(port, c);
@@ -210,19 +214,25 @@ static void counters_done(struct rk_mad_request *request, void *ctx)
 		run->progress(++run->done, run->total, run->ctx);
 }
 
+/* ClassPortInfo's CapabilityMask, or PortSamplesControl's Tick (what a PortXmitWait tick is). */
 static void capability_done(struct rk_mad_request *request, void *ctx)
 {
 	struct rk_fabric_node *node = (struct rk_fabric_node *)request->user;
+	void *data = (void *)rk_mad_reply_data(request);
 
 	(void)ctx;
 	if (request->status != 0)
 		return;
+	if (request->attr_id == ATTR_PORT_SAMPLES_CTL) {
+		node->pm_tick = (uint16_t)(mad_get_field(data, 0, IB_PSC_TICK_F) + 1);
+		return;
+	}
 	node->pm_known = true;
-	node->pm_cap_mask =
-	    (uint16_t)mad_get_field((void *)rk_mad_reply_data(request), 0, IB_CPI_CAPMASK_F);
+	node->pm_cap_mask = (uint16_t)mad_get_field(data, 0, IB_CPI_CAPMASK_F);
 }
 
-/* ClassPortInfo of every node not asked yet: does it have PortCountersExtended? */
+/* ClassPortInfo and PortSamplesControl of every node not asked yet: does it have
+ * PortCountersExtended, and how long is its PortXmitWait tick? */
 static int query_capabilities(struct rk_mad_port *port, struct rk_fabric *fabric,
 			      struct rk_sweep *sweep, const struct rk_mad_options *options,
 			      struct rk_mad_request *requests)
@@ -234,10 +244,14 @@ static int query_capabilities(struct rk_mad_port *port, struct rk_fabric *fabric
 	for (size_t i = 0; i < sweep->count && !err; i++) {
 		struct rk_fabric_node *node = &fabric->nodes[sweep->ports[i].node];
 
-		if (!node->pm_known && (i == 0 || sweep->ports[i - 1].node != sweep->ports[i].node))
+		if (!node->pm_known &&
+		    (i == 0 || sweep->ports[i - 1].node != sweep->ports[i].node)) {
 			pma_request(&requests[count++], sweep->ports[i].lid, ATTR_CLASS_PORT_INFO,
 				    0, 0, (uintptr_t)node);
-		if (count == CHUNK || (i + 1 == sweep->count && count)) {
+			pma_request(&requests[count++], sweep->ports[i].lid, ATTR_PORT_SAMPLES_CTL,
+				    IB_PSC_PORT_SELECT_F, sweep->ports[i].port, (uintptr_t)node);
+		}
+		if (count >= CHUNK - 1 || (i + 1 == sweep->count && count)) {
 			err = rk_mad_run(port, requests, count, options, capability_done, NULL,
 					 &stats);
 			add_stats(&sweep->stats, &stats);

@@ -99,6 +99,9 @@ static int check_fabric(const struct rk_monitor *m, struct rk_findings *findings
 {
 	int err = rk_health_check_fabric(m->prev_fabric, m->fabric, findings);
 
+	if (!err)
+		err = rk_health_check_congestion(m->fabric, &m->sweep, &m->options.congestion,
+						 findings);
 	return err ? err : rk_health_check_sweep(m->fabric, &m->sweep, findings);
 }
 
