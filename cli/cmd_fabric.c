@@ -7,9 +7,11 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static const char fabric_usage[] =
-    "Usage: rdmakit fabric [--links | --degraded | --dot] [--interval S] [--json]\n"
+    "Usage: rdmakit fabric [--links | --degraded | --dot [--congestion S]]\n"
+    "                      [--interval S] [--json]\n"
     "                      [--save FILE | --expect FILE]\n"
     "                      [-C CA] [-P PORT] [--node-name-map FILE] [--timeout MS]\n"
     "\n"
@@ -32,7 +34,7 @@ struct fabric_args {
 	struct cli_mad mad;
 	int links; /* enum link_selection */
 	bool dot;
-	double interval;
+	double interval, congestion;
 	const char *save, *expect;
 };
 
@@ -48,6 +50,10 @@ static const struct cli_option fabric_options[] = {
 	     "degraded links red with the reason; links whose ports\n"
 	     "went down between two discoveries dashed (that takes\n"
 	     "--interval)"),
+    CLI_OPTION("congestion", "S", cli_store_positive, FIELD(congestion), 0,
+	       "with --dot: sweep twice, S seconds apart, and colour\n"
+	       "each link by its more congested end (green, gold from\n"
+	       "half the threshold, orange over it, as sweep ranks them)"),
     CLI_OPTION("interval", "S", cli_store_setting, FIELD(interval), RK_SETTING_INTERVAL_S,
 	       "discover twice, S seconds apart, and show the second\n"
 	       "discovery (default 0: once)"),
@@ -78,6 +84,9 @@ static bool check_combination(const struct fabric_args *args, int *status)
 	*status = EXIT_TROUBLE;
 	if (args->dot && args->common.json)
 		cli_usage_error("fabric", "--dot and --json: choose one");
+	else if (args->congestion > 0 && (!args->dot || args->interval > 0))
+		cli_usage_error("fabric",
+				"--congestion colours --dot: give --dot, drop --interval");
 	else if (args->dot && args->links != LINKS_NONE)
 		cli_usage_error("fabric", "--dot draws every link: drop --links and --degraded");
 	else if ((args->save || args->expect) && (args->dot || args->links != LINKS_NONE))
@@ -115,7 +124,7 @@ static int print_dot(const struct rk_fabric *prev, const struct rk_fabric *fabri
 	int err = prev ? rk_health_check_fabric(prev, fabric, &findings) : 0;
 
 	if (!err)
-		dot_fabric(stdout, fabric, prev, &findings);
+		dot_fabric(stdout, fabric, prev, &findings, NULL);
 	rk_findings_free(&findings);
 	return err;
 }
@@ -188,6 +197,33 @@ static int show_fabric(const struct fabric_args *args, const struct rk_fabric *p
 	return 0;
 }
 
+/* --dot --congestion S: two sweeps S apart, the links coloured by their ports' waits. */
+static int dot_congestion(const struct fabric_args *args, const struct rk_monitor_options *options)
+{
+	struct rk_monitor monitor;
+	struct dot_congestion c = {0};
+	struct rk_port_wait *ranked = NULL;
+	int err;
+
+	rk_monitor_init(&monitor, options);
+	err = rk_monitor_sweep(&monitor, NULL, NULL);
+	if (!err) {
+		cli_sleep(args->congestion);
+		err = rk_monitor_sweep(&monitor, NULL, NULL);
+	}
+	if (!err)
+		err = rk_congestion_rank(monitor.fabric, &monitor.sweep, &options->congestion,
+					 &ranked, &c.count);
+	if (!err) {
+		c.sweep = &monitor.sweep;
+		c.waits = ranked;
+		dot_fabric(stdout, monitor.fabric, NULL, NULL, &c);
+	}
+	free(ranked);
+	rk_monitor_close(&monitor);
+	return cli_exit_for(err);
+}
+
 int cmd_fabric(int argc, char **argv)
 {
 	struct fabric_args args = {0};
@@ -202,6 +238,11 @@ int cmd_fabric(int argc, char **argv)
 	if (!cli_load_name_map(&args.mad, &names))
 		return EXIT_TROUBLE;
 	cli_monitor_options(&args.mad, names, false, &options);
+	if (args.congestion > 0) {
+		status = dot_congestion(&args, &options);
+		rk_name_map_free(names);
+		return status;
+	}
 	err = discover(&args, &options.fabric, &prev, &fabric);
 	status = cli_exit_for(err);
 	if (!err) {

@@ -81,7 +81,7 @@ static char *draw(const struct rk_fabric *fabric, const struct rk_fabric *prev,
 	FILE *out = open_memstream(&text, &size);
 
 	assert_non_null(out);
-	dot_fabric(out, fabric, prev, findings);
+	dot_fabric(out, fabric, prev, findings, NULL);
 	fclose(out);
 	return text;
 }
