@@ -22,6 +22,7 @@ static void settings_of(const struct cd_fabric_config *fabric, struct rk_watch_s
 	settings->interval_s = fabric_interval(fabric);
 	settings->sweep = fabric->ports;
 	settings->sm = fabric->sm;
+	settings->congestion = fabric->congestion;
 }
 
 static void tune_settings_of(const struct cd_tune_config *tune, struct rk_watch_settings *settings)

@@ -5,6 +5,7 @@
 
 #include "ak_probe.h"
 
+#include "rdmakit/congestion.h"
 #include "rdmakit/tune.h"
 
 #include <stdbool.h>
@@ -24,14 +25,15 @@ struct ak_config {
 	double expect_rate_gbps; /* health option; 0 = none */
 	bool fabric, sm;	 /* fabric and SM modes (a management node) */
 	char *ca, *node_name_map;
-	int ca_port;		      /* 0: libibumad's default */
-	unsigned window, timeout_ms;  /* 0: the core's defaults */
-	double fabric_interval;	      /* seconds between fabric sweeps and SM queries */
-	double rediscover;	      /* seconds before the topology is rediscovered */
-	struct ak_probe_config probe; /* probe, probe-interval */
-	bool tune;		      /* tune mode: the host's tuning audited */
-	double tune_interval;	      /* seconds between two audits */
-	char *tune_root;	      /* the prefix of /etc, /proc and /sys; NULL: / */
+	int ca_port;				 /* 0: libibumad's default */
+	unsigned window, timeout_ms;		 /* 0: the core's defaults */
+	double fabric_interval;			 /* seconds between fabric sweeps and SM queries */
+	double rediscover;			 /* seconds before the topology is rediscovered */
+	struct rk_congestion_options congestion; /* congestion-threshold, xmit-wait-tick */
+	struct ak_probe_config probe;		 /* probe, probe-interval */
+	bool tune;				 /* tune mode: the host's tuning audited */
+	double tune_interval;			 /* seconds between two audits */
+	char *tune_root;			 /* the prefix of /etc, /proc and /sys; NULL: / */
 	const struct rk_tune_profile *tune_profile; /* NULL: hazards only */
 };
 

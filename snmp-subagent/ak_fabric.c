@@ -16,6 +16,7 @@ static void settings_of(const struct ak_config *config, struct rk_watch_settings
 	settings->interval_s = config->fabric_interval;
 	settings->sweep = config->fabric;
 	settings->sm = config->sm;
+	settings->congestion = config->congestion;
 	settings->nice = AK_WATCH_NICE;
 	settings->probe = config->probe.enabled;
 	settings->probe_interval_s = config->probe.interval;

@@ -18,7 +18,8 @@ BAD = [
     ('Frobnicate 3', 'Frobnicate 3: unknown option (known: SysfsRoot, Port, IgnoreSelected, '
                      'HwCounters, HwCounter, Notifications, Rescan, Fabric, SubnetManager, '
                      'FabricInterval, FabricWindow, FabricTimeout, FabricPackets, NodeNameMap, '
-                     'Rediscover, CA, CAPort, Tune, TuneInterval, TuneRoot, TuneProfile, '
+                     'Rediscover, CA, CAPort, CongestionThreshold, XmitWaitTick, Tune, '
+                     'TuneInterval, TuneRoot, TuneProfile, '
                      'Probe, ProbeInterval, ProbeDevice)'),
     ('IgnoreSelected "maybe"', 'IgnoreSelected "maybe": expected true or false'),
     ('HwCounters 1', 'HwCounters 1: expected true or false'),

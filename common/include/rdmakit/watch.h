@@ -8,6 +8,7 @@
 #ifndef RDMAKIT_WATCH_H
 #define RDMAKIT_WATCH_H
 
+#include "rdmakit/congestion.h"
 #include "rdmakit/events.h"
 #include "rdmakit/fabric.h"
 #include "rdmakit/findings.h"
@@ -59,6 +60,7 @@ struct rk_watch_settings {
 			    struct rk_watch_probes *round);
 	const void *probe_arg;
 	int nice; /* the engine threads' nice value (and the helper's they start); 0: as is */
+	struct rk_congestion_options congestion; /* PORT_CONGESTED's threshold, the tick */
 };
 
 enum rk_watch_job {
