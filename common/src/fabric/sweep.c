@@ -3,6 +3,7 @@
 
 #include "rdmakit/clock.h"
 #include "rdmakit/log.h"
+#include "rdmakit/rdma_stack.h"
 
 #include <errno.h>
 #include <infiniband/mad.h>
@@ -237,6 +238,9 @@ static int query_capabilities(struct rk_mad_port *port, struct rk_fabric *fabric
 			      struct rk_sweep *sweep, const struct rk_mad_options *options,
 			      struct rk_mad_request *requests)
 {
+	/* ibsim has no PortSamplesControl: it hands the MAD to a client of the node's, and
+	 * disconnects that client (OpenSM) when it cannot take it. */
+	bool samples_control = !rk_rdma_stack_simulated();
 	struct rk_mad_stats stats;
 	size_t count = 0;
 	int err = 0;
@@ -248,8 +252,10 @@ static int query_capabilities(struct rk_mad_port *port, struct rk_fabric *fabric
 		    (i == 0 || sweep->ports[i - 1].node != sweep->ports[i].node)) {
 			pma_request(&requests[count++], sweep->ports[i].lid, ATTR_CLASS_PORT_INFO,
 				    0, 0, (uintptr_t)node);
-			pma_request(&requests[count++], sweep->ports[i].lid, ATTR_PORT_SAMPLES_CTL,
-				    IB_PSC_PORT_SELECT_F, sweep->ports[i].port, (uintptr_t)node);
+			if (samples_control)
+				pma_request(&requests[count++], sweep->ports[i].lid,
+					    ATTR_PORT_SAMPLES_CTL, IB_PSC_PORT_SELECT_F,
+					    sweep->ports[i].port, (uintptr_t)node);
 		}
 		if (count >= CHUNK - 1 || (i + 1 == sweep->count && count)) {
 			err = rk_mad_run(port, requests, count, options, capability_done, NULL,
