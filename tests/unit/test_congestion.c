@@ -82,6 +82,32 @@ static void tick_from_port_samples_control(void **state)
 	assert_true(fabs(w.data_rate - 2000.0) < 1e-9);
 }
 
+/* Quantum switches count 8 bytes of the whole port a tick (Tick 7): 0.32 ns at 4X HDR; a
+ * Switch-IB 2 counts 32 bytes of one lane (Tick 31): 10.24 ns at EDR. */
+static void quantum_ticks_span_the_port(void **state)
+{
+	struct rk_port_wait w;
+
+	(void)state;
+	node.vendor_id = 0x02c9;
+	node.device_id = 0xd2f0;
+	node.pm_tick = 8;
+	ports[1].active_speed = RK_SPEED_HDR;
+	rise(0, 1000000000, 0);
+	rk_port_wait_of(&fabric, &sweep, 0, NULL, &w);
+	assert_true(fabs(w.tick_ns - 0.32) < 1e-9);
+	assert_true(fabs(w.percent - 16.0) < 1e-9); /* 1e9 * 0.32 ns of 2 s */
+	node.device_id = 0xcf08;
+	node.pm_tick = 32;
+	ports[1].active_speed = RK_SPEED_EDR;
+	rk_port_wait_of(&fabric, &sweep, 0, NULL, &w);
+	assert_true(fabs(w.tick_ns - 10.24) < 1e-9);
+	node.device_id = 0xd2f2;
+	ports[1].active_width = 0; /* down: no width, no tick */
+	rk_port_wait_of(&fabric, &sweep, 0, NULL, &w);
+	assert_int_equal(w.basis, RK_WAIT_PER_DATA);
+}
+
 static void option_tick_wins_and_threshold_is_configurable(void **state)
 {
 	struct rk_congestion_options options = {.threshold = 50, .tick_ns = 2};
@@ -225,6 +251,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup(tick_from_port_samples_control, setup),
+	    cmocka_unit_test_setup(quantum_ticks_span_the_port, setup),
 	    cmocka_unit_test_setup(option_tick_wins_and_threshold_is_configurable, setup),
 	    cmocka_unit_test_setup(unknown_tick_ranks_by_wait_per_data, setup),
 	    cmocka_unit_test_setup(saturated_wait_gives_no_fraction, setup),

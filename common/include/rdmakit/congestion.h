@@ -65,8 +65,9 @@ struct rk_port_wait {
 /** "time", "per_data", "saturated" or "none". */
 const char *rk_wait_basis_name(enum rk_wait_basis basis);
 
-/** One PortXmitWait tick in ns: symbols (PortSamplesControl Tick + 1) symbol times, a symbol
- * time being one byte on one lane at the speed (4 ns at SDR); 0 when either is unknown. */
+/** One PortXmitWait tick in ns as the IBTA defines it: symbols (PortSamplesControl Tick + 1)
+ * symbol times, a symbol time being one byte on one lane at the speed (4 ns at SDR); 0 when
+ * either is unknown. (A port's tick divides this by its width on NVIDIA Quantum switches.) */
 double rk_xmit_wait_tick_ns(unsigned symbols, enum rk_speed speed);
 
 /** The wait of the sweep's port index over the sweep's last interval. */

@@ -4,8 +4,11 @@
 #include "rdmakit/catalog.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#define MELLANOX_VENDOR 0x02c9
 
 const char *rk_wait_basis_name(enum rk_wait_basis basis)
 {
@@ -30,18 +33,38 @@ static double threshold_of(const struct rk_congestion_options *options)
 						 : RK_CONGESTION_THRESHOLD_DEFAULT;
 }
 
+/* NVIDIA's Quantum switches (Quantum, -2, -3, -3CPO: their PCI device ids, pci.ids) count a
+ * tick of (Tick + 1) bytes of the whole port, not of one lane as the IBTA defines it (ibdiagnet
+ * manual 2.13, "Congestion Assessment on InfiniBand Links"). */
+static bool tick_spans_the_port(const struct rk_fabric_node *node)
+{
+	static const uint32_t quantum[] = {0xd2f0, 0xd2f2, 0xd2f4, 0xd2f6};
+
+	for (size_t i = 0;
+	     node->vendor_id == MELLANOX_VENDOR && i < sizeof(quantum) / sizeof(*quantum); i++)
+		if (node->device_id == quantum[i])
+			return true;
+	return false;
+}
+
 /* One tick of the port in ns: the option's, else its node's PortSamplesControl at the link's
- * speed; 0 unknown. */
+ * speed (and width, where the tick spans the port); 0 unknown. */
 static double tick_of(const struct rk_fabric *fabric, const struct rk_sweep_port *p,
 		      const struct rk_congestion_options *options)
 {
 	const struct rk_fabric_node *node = &fabric->nodes[p->node];
+	const struct rk_fabric_port *port;
+	double tick;
 
 	if (options && options->tick_ns > 0)
 		return options->tick_ns;
 	if (p->port > node->nports)
 		return 0;
-	return rk_xmit_wait_tick_ns(node->pm_tick, node->ports[p->port].active_speed);
+	port = &node->ports[p->port];
+	tick = rk_xmit_wait_tick_ns(node->pm_tick, port->active_speed);
+	if (tick_spans_the_port(node))
+		return port->active_width > 0 ? tick / port->active_width : 0;
+	return tick;
 }
 
 /* The share of the interval (tick known) or the ticks per word sent, and their score. */
