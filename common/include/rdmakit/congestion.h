@@ -24,8 +24,14 @@
 #define RK_CONGESTION_PER_WORD	  0.1
 #define RK_CONGESTION_NOISE_TICKS 1000
 
-/* How the front ends show a port's transmit wait: collectd's type and type instance, the
- * fabric counter table's column (hundredths of a percent), the CLI's JSON keys. */
+/* How the front ends show a port's transmit wait: its help, unit and when it is sent, collectd's
+ * type and type instance, the fabric counter table's column (hundredths of a percent), the
+ * CLI's JSON keys. */
+#define RK_XMIT_WAIT_HELP                                                                          \
+	"Share of the last sweep interval the port had data to send and sent none "                \
+	"(port_xmit_wait times its tick)"
+#define RK_XMIT_WAIT_UNIT	  "percent"
+#define RK_XMIT_WAIT_SENT	  "where the tick is known"
 #define RK_XMIT_WAIT_CD_TYPE	  "percent"
 #define RK_XMIT_WAIT_CD_INSTANCE  "xmit_wait"
 #define RK_XMIT_WAIT_COLUMN	  93
