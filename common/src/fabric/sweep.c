@@ -19,6 +19,8 @@
 /* PerfMgt ClassPortInfo CapabilityMask: PortCountersExtended (IETF or not). */
 #define PM_CAP_EXT_WIDTH	0x0200
 #define PM_CAP_EXT_WIDTH_NOIETF 0x0400
+/* CapabilityMask2: PortCountersExtended has the additional (64-bit error and wait) counters. */
+#define PM_CAP2_ADDL_EXT 0x0002
 
 static int compare_ports(const void *a, const void *b)
 {
@@ -183,6 +185,16 @@ static void add_stats(struct rk_mad_stats *total, const struct rk_mad_stats *par
 		total->most_to_one_agent = part->most_to_one_agent;
 }
 
+/* Whether the port's PortCountersExtended has counter m (its additional counters only where
+ * the node says so: elsewhere those bytes are reserved). */
+static bool ext_has(const struct sweep_run *run, size_t i, const struct rk_metric *m)
+{
+	const struct rk_fabric_node *node = &run->fabric->nodes[run->sweep->ports[i].node];
+
+	return m->pma_ext_field &&
+	       (!m->pma_ext_additional || (node->pm_cap_mask2 & PM_CAP2_ADDL_EXT));
+}
+
 /* Decode an answer straight into the port's raw[]; extended data wins over 32-bit data. */
 static void store_counters(struct sweep_run *run, size_t i, const uint8_t *data, bool ext)
 {
@@ -190,11 +202,12 @@ static void store_counters(struct sweep_run *run, size_t i, const uint8_t *data,
 
 	for (size_t c = 0; c < RK_SWEEP_COUNTERS; c++) {
 		const struct rk_metric *m = &run->pma[c];
+		bool in_ext = ext_has(run, i, m);
 
-		if (ext && m->pma_ext_field)
+		if (ext && in_ext)
 			p->raw[c] =
 			    mad_get_field64((void *)data, 0, (enum MAD_FIELDS)m->pma_ext_field);
-		else if (!ext && m->pma_field && !(m->pma_ext_field && (run->got[i] & GOT_EXT)))
+		else if (!ext && m->pma_field && !(in_ext && (run->got[i] & GOT_EXT)))
 			p->raw[c] = mad_get_field((void *)data, 0, (enum MAD_FIELDS)m->pma_field);
 	}
 	run->got[i] |= ext ? GOT_EXT : GOT_PC;
@@ -230,6 +243,7 @@ static void capability_done(struct rk_mad_request *request, void *ctx)
 	}
 	node->pm_known = true;
 	node->pm_cap_mask = (uint16_t)mad_get_field(data, 0, IB_CPI_CAPMASK_F);
+	node->pm_cap_mask2 = mad_get_field(data, 0, IB_CPI_CAPMASK2_F);
 }
 
 /* ClassPortInfo and PortSamplesControl of every node not asked yet: does it have
@@ -392,7 +406,7 @@ static void forget_other_width(const struct sweep_run *run, struct rk_sweep_port
 
 	if (extended != p->extended)
 		for (size_t c = 0; c < RK_SWEEP_COUNTERS; c++)
-			if (run->pma[c].pma_ext_field)
+			if (ext_has(run, (size_t)(p - run->sweep->ports), &run->pma[c]))
 				p->prev_state[c] = RK_VALUE_UNAVAILABLE;
 	p->extended = extended;
 }
@@ -413,7 +427,7 @@ static void finish_port(struct sweep_run *run, size_t i)
 	forget_other_width(run, p);
 	for (size_t c = 0; c < RK_SWEEP_COUNTERS; c++) {
 		const struct rk_metric *m = &run->pma[c];
-		bool available = m->pma_field || (p->extended && m->pma_ext_field);
+		bool available = m->pma_field || (p->extended && ext_has(run, i, m));
 
 		p->state[c] = available ? rk_counter_classify(m, p->raw[c]) : RK_VALUE_UNAVAILABLE;
 		if (available && p->raw[c])
