@@ -5,6 +5,7 @@
 #include "host_out.h"
 #include "rdmakit/plan.h"
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -201,8 +202,7 @@ static int show_fabric(const struct fabric_args *args, const struct rk_fabric *p
 static int dot_congestion(const struct fabric_args *args, const struct rk_monitor_options *options)
 {
 	struct rk_monitor monitor;
-	struct dot_congestion c = {0};
-	struct rk_port_wait *ranked = NULL;
+	struct rk_port_wait *waits = NULL;
 	int err;
 
 	rk_monitor_init(&monitor, options);
@@ -211,15 +211,16 @@ static int dot_congestion(const struct fabric_args *args, const struct rk_monito
 		cli_sleep(args->congestion);
 		err = rk_monitor_sweep(&monitor, NULL, NULL);
 	}
-	if (!err)
-		err = rk_congestion_rank(monitor.fabric, &monitor.sweep, &options->congestion,
-					 &ranked, &c.count);
 	if (!err) {
-		c.sweep = &monitor.sweep;
-		c.waits = ranked;
-		dot_fabric(stdout, monitor.fabric, NULL, NULL, &c);
+		waits = calloc(monitor.sweep.count ? monitor.sweep.count : 1, sizeof(*waits));
+		err = waits ? 0 : -ENOMEM;
 	}
-	free(ranked);
+	for (size_t i = 0; !err && i < monitor.sweep.count; i++)
+		rk_port_wait_of(monitor.fabric, &monitor.sweep, i, &options->congestion, &waits[i]);
+	if (!err)
+		dot_fabric(stdout, monitor.fabric, NULL, NULL,
+			   &(struct dot_congestion){.sweep = &monitor.sweep, .waits = waits});
+	free(waits);
 	rk_monitor_close(&monitor);
 	return cli_exit_for(err);
 }

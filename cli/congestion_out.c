@@ -109,7 +109,7 @@ void print_congestion(struct printer *p, const struct congestion_view *view)
 	print_double(p, PRINT_ANY, "per_word_threshold",
 		     ", or %.2f ticks per word where the tick is unknown):\n",
 		     RK_CONGESTION_PER_WORD);
-	print_open_array(p, "congested");
+	print_open_array(p, "ranked");
 	for (size_t i = 0; i < shown; i++)
 		print_ranked(p, view->fabric, view->sweep, &view->ranked[i], i + 1);
 	print_close(p);

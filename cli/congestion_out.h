@@ -16,7 +16,7 @@ struct congestion_view {
 	const struct rk_findings *findings; /* rk_health_check_congestion's */
 };
 
-/** {"interval", "threshold", "congested": [...], "measured", "findings": [...]}: the first top
+/** {"interval", "threshold", "ranked": [...], "measured", "findings": [...]}: the first top
  * of the ranked ports, each with its node and port, its peer, its wait, data rate and link,
  * then the PORT_CONGESTED findings. */
 void print_congestion(struct printer *p, const struct congestion_view *view);

@@ -108,10 +108,8 @@ static const struct rk_port_wait *wait_of(const struct rk_fabric *fabric,
 	if (!c || !c->sweep->ports)
 		return NULL;
 	p = bsearch(&key, c->sweep->ports, c->sweep->count, sizeof(key), compare_swept);
-	for (size_t i = 0; p && i < c->count; i++)
-		if (c->waits[i].index == (size_t)(p - c->sweep->ports))
-			return c->waits[i].score >= 0 ? &c->waits[i] : NULL;
-	return NULL;
+	return p && c->waits[p - c->sweep->ports].score >= 0 ? &c->waits[p - c->sweep->ports]
+							     : NULL;
 }
 
 /* The more congested end of a link. */

@@ -9,11 +9,11 @@
 
 #include <stdio.h>
 
-/* What links are coloured by: the ports' waits over a sweep interval (rk_congestion_rank). */
+/* What links are coloured by: the wait of each of the sweep's ports over its last interval,
+ * waits[i] that of sweep->ports[i] (rk_port_wait_of). */
 struct dot_congestion {
 	const struct rk_sweep *sweep;
 	const struct rk_port_wait *waits;
-	size_t count;
 };
 
 /** An undirected graph: switches (boxes), CAs (ellipses) and routers (diamonds) by name,

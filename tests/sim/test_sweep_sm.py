@@ -155,7 +155,7 @@ class Sweep(simlib.SimTestCase):
         self.assertEqual(child.returncode, 0, err)
         docs = [json.loads(line) for line in out.strip().splitlines()]
         self.assertEqual(len(docs), 7)  # one per interval, none for the first sweep
-        top = docs[0]["congested"][0]
+        top = docs[0]["ranked"][0]
         self.assertEqual((top["name"], top["port"]), ("Spine2", 4), docs[0])
         self.assertEqual(top["remote"]["name"], "Leaf2")  # gen-fattree.py wires it so
         self.assertEqual((top["width"], top["speed"], top["basis"]), ("4X", "EDR", "per_data"))
@@ -163,13 +163,13 @@ class Sweep(simlib.SimTestCase):
         self.assertGreater(top["xmit_wait_ticks"], 1_000_000)
         self.assertTrue(top["congested"])
         self.assertEqual(docs[0]["measured"], 64)
-        self.assertFalse(docs[0]["congested"][1]["congested"], docs[0])
+        self.assertFalse(docs[0]["ranked"][1]["congested"], docs[0])
         raised = [[f["subject"] for f in d["findings"] if f["code"] == "PORT_CONGESTED"]
                   for d in docs]
         self.assertEqual(raised[0], [])  # one interval over the threshold is not enough
         self.assertEqual(raised[1], ["Spine2[4]"], raised)
         self.assertEqual(raised[-1], [])  # the wait stopped rising: cleared
-        self.assertEqual(docs[-1]["congested"][0]["xmit_wait_ticks"], 0)
+        self.assertEqual(docs[-1]["ranked"][0]["xmit_wait_ticks"], 0)
         self.assertEqual({s for r in raised for s in r}, {"Spine2[4]"})
         print(f"top and PORT_CONGESTED: {time.monotonic() - started:.1f} s", file=sys.stderr)
 
