@@ -222,7 +222,7 @@ static int dot_congestion(const struct fabric_args *args, const struct rk_monito
 			   &(struct dot_congestion){.sweep = &monitor.sweep, .waits = waits});
 	free(waits);
 	rk_monitor_close(&monitor);
-	return cli_exit_for(err);
+	return err ? cli_exit_for(err) : 0;
 }
 
 int cmd_fabric(int argc, char **argv)
