@@ -46,7 +46,8 @@ def column(rows, entry, col):
 NODE, PORT, COUNTER, SM = ".1.5.1.1", ".1.5.2.1", ".1.5.3.1", ".1.4.2.1"
 SYMBOL_ERROR = 30  # the catalog's column of symbol_error (tests/snmp/test_columns.py)
 XMIT_WAIT = 93  # rdmakitFcXmitWaitPercent
-CONGESTED = r"rdmakitFinding(Raised|Cleared)\s+RDMAKIT-MIB::rdmakitFindingCode\.\d+ = PORT_CONGESTED"
+CONGESTED = (r"rdmakitFinding(Raised|Cleared)\s+RDMAKIT-MIB::rdmakitFindingCode\.\d+ = "
+             r"PORT_CONGESTED")
 
 
 class FabricMode(unittest.TestCase):
