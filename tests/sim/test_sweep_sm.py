@@ -147,11 +147,17 @@ class Sweep(simlib.SimTestCase):
         raiser = simlib.WaitRaiser(self.sim, '"Spine2"[4]').start()
         child = simlib.start(self.sim, RDMAKIT, "sweep", "--interval", "1", "--top", "3",
                              "--count", "8", "--json")
+        text = simlib.start(self.sim, RDMAKIT, "sweep", "--interval", "1", "--top", "2")
         try:
             time.sleep(4.5)  # the first four intervals or so see the wait rise
         finally:
             raiser.stop()
         out, err = child.communicate(timeout=60)
+        lines = text.communicate(timeout=60)[0].splitlines()
+        self.assertEqual(text.returncode, 0)
+        self.assertRegex(lines[1], r'^  1  "Spine2"\[4\] +-> "Leaf2"\[\d\] +wait [\d.e+]+ '
+                         r"ticks/word \(tick unknown\) +data +[\d.]+ k?B/s +4X EDR  CONGESTED$")
+        self.assertEqual(len(lines), 4, lines)  # the heading, 2 ports, the count
         self.assertEqual(child.returncode, 0, err)
         docs = [json.loads(line) for line in out.strip().splitlines()]
         self.assertEqual(len(docs), 7)  # one per interval, none for the first sweep
