@@ -5,11 +5,14 @@
 #include "host_out.h"
 #include "rdmakit/plan.h"
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static const char fabric_usage[] =
-    "Usage: rdmakit fabric [--links | --degraded | --dot] [--interval S] [--json]\n"
+    "Usage: rdmakit fabric [--links | --degraded | --dot [--congestion S]]\n"
+    "                      [--interval S] [--json]\n"
     "                      [--save FILE | --expect FILE]\n"
     "                      [-C CA] [-P PORT] [--node-name-map FILE] [--timeout MS]\n"
     "\n"
@@ -32,7 +35,7 @@ struct fabric_args {
 	struct cli_mad mad;
 	int links; /* enum link_selection */
 	bool dot;
-	double interval;
+	double interval, congestion;
 	const char *save, *expect;
 };
 
@@ -48,6 +51,10 @@ static const struct cli_option fabric_options[] = {
 	     "degraded links red with the reason; links whose ports\n"
 	     "went down between two discoveries dashed (that takes\n"
 	     "--interval)"),
+    CLI_OPTION("congestion", "S", cli_store_positive, FIELD(congestion), 0,
+	       "with --dot: sweep twice, S seconds apart, and colour\n"
+	       "each link by its more congested end (green, gold from\n"
+	       "half the threshold, orange over it, as sweep ranks them)"),
     CLI_OPTION("interval", "S", cli_store_setting, FIELD(interval), RK_SETTING_INTERVAL_S,
 	       "discover twice, S seconds apart, and show the second\n"
 	       "discovery (default 0: once)"),
@@ -78,6 +85,9 @@ static bool check_combination(const struct fabric_args *args, int *status)
 	*status = EXIT_TROUBLE;
 	if (args->dot && args->common.json)
 		cli_usage_error("fabric", "--dot and --json: choose one");
+	else if (args->congestion > 0 && (!args->dot || args->interval > 0))
+		cli_usage_error("fabric",
+				"--congestion colours --dot: give --dot, drop --interval");
 	else if (args->dot && args->links != LINKS_NONE)
 		cli_usage_error("fabric", "--dot draws every link: drop --links and --degraded");
 	else if ((args->save || args->expect) && (args->dot || args->links != LINKS_NONE))
@@ -115,7 +125,7 @@ static int print_dot(const struct rk_fabric *prev, const struct rk_fabric *fabri
 	int err = prev ? rk_health_check_fabric(prev, fabric, &findings) : 0;
 
 	if (!err)
-		dot_fabric(stdout, fabric, prev, &findings);
+		dot_fabric(stdout, fabric, prev, &findings, NULL);
 	rk_findings_free(&findings);
 	return err;
 }
@@ -184,6 +194,33 @@ static int show_fabric(const struct fabric_args *args, const struct rk_fabric *p
 	return 0;
 }
 
+/* --dot --congestion S: two sweeps S apart, the links coloured by their ports' waits. */
+static int dot_congestion(const struct fabric_args *args, const struct rk_monitor_options *options)
+{
+	struct rk_monitor monitor;
+	struct rk_port_wait *waits = NULL;
+	int err;
+
+	rk_monitor_init(&monitor, options);
+	err = rk_monitor_sweep(&monitor, NULL, NULL);
+	if (!err) {
+		cli_sleep(args->congestion);
+		err = rk_monitor_sweep(&monitor, NULL, NULL);
+	}
+	if (!err) {
+		waits = calloc(monitor.sweep.count ? monitor.sweep.count : 1, sizeof(*waits));
+		err = waits ? 0 : -ENOMEM;
+	}
+	for (size_t i = 0; !err && i < monitor.sweep.count; i++)
+		rk_port_wait_of(monitor.fabric, &monitor.sweep, i, &options->congestion, &waits[i]);
+	if (!err)
+		dot_fabric(stdout, monitor.fabric, NULL, NULL,
+			   &(struct dot_congestion){.sweep = &monitor.sweep, .waits = waits});
+	free(waits);
+	rk_monitor_close(&monitor);
+	return err ? cli_exit_for(err) : 0;
+}
+
 int cmd_fabric(int argc, char **argv)
 {
 	struct fabric_args args = {0};
@@ -198,6 +235,11 @@ int cmd_fabric(int argc, char **argv)
 	if (!cli_load_name_map(&args.mad, &names))
 		return EXIT_TROUBLE;
 	cli_monitor_options(&args.mad, names, false, &options);
+	if (args.congestion > 0) {
+		status = dot_congestion(&args, &options);
+		rk_name_map_free(names);
+		return status;
+	}
 	err = discover(&args, &options.fabric, &prev, &fabric);
 	status = cli_exit_for(err);
 	if (!err) {

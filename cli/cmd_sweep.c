@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "cli.h"
+#include "congestion_out.h"
 #include "fabric_out.h"
 
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 static const char sweep_usage[] =
     "Usage: rdmakit sweep [--errors-only] [--interval S] [--count N] [--reset NAMES]\n"
+    "                     [--top N [--threshold PCT] [--tick-ns NS]]\n"
     "                     [--rediscover S] [--json] [-C CA] [-P PORT]\n"
     "                     [--node-name-map FILE] [--timeout MS] [--window N]\n"
     "\n"
@@ -19,6 +22,9 @@ static const char sweep_usage[] =
     "each switch is first asked for the sum of its ports (AllPortSelect), ports are\n"
     "read one by one only where a sum has errors, and PortCountersExtended only of\n"
     "the ports shown.\n"
+    "With --top, two sweeps --interval apart rank the ports by how long they\n"
+    "waited to send (port_xmit_wait): a share of the interval where the node's\n"
+    "tick is known, else ticks per word sent.\n"
     "\n";
 
 struct sweep_args {
@@ -26,7 +32,8 @@ struct sweep_args {
 	struct cli_mad mad;
 	bool errors_only;
 	double interval, rediscover;
-	unsigned long count;
+	unsigned long count, top;
+	struct rk_congestion_options congestion;
 	uint32_t reset_mask;
 };
 
@@ -53,7 +60,20 @@ static const struct cli_option sweep_options[] = {
 	       "(default " RK_STRINGIFY(RK_REDISCOVER_DEFAULT_S) "; it is also rediscovered "
 								 "when ports stop\n"
 								 "answering)"),
-    CLI_FLAG("json", FIELD(common.json), "{\"ports\": [...], \"failed\": [...]} per sweep"),
+    CLI_OPTION("top", "N", cli_store_count, FIELD(top), 0,
+	       "print the N most congested ports instead of the\n"
+	       "counters (from the second sweep; takes --interval)"),
+    CLI_OPTION("threshold", "PCT", cli_store_setting, FIELD(congestion.threshold),
+	       RK_SETTING_CONGESTION_PCT,
+	       "a port waiting PCT% of the time is congested\n"
+	       "(default " RK_STRINGIFY(RK_CONGESTION_THRESHOLD_DEFAULT) ")"),
+    CLI_OPTION("tick-ns", "NS", cli_store_setting, FIELD(congestion.tick_ns),
+	       RK_SETTING_XMIT_WAIT_TICK,
+	       "one port_xmit_wait tick in ns on every port (default:\n"
+	       "each node's PortSamplesControl Tick)"),
+    CLI_FLAG("json", FIELD(common.json),
+	     "{\"ports\": [...], \"failed\": [...]} per sweep; with\n"
+	     "--top, {\"congested\": [...]}"),
     {0},
 };
 
@@ -72,8 +92,12 @@ static bool parse_sweep_args(int argc, char **argv, struct sweep_args *args, int
 	args->rediscover = RK_REDISCOVER_DEFAULT_S;
 	if (!cli_parse(&sweep_command, argc, argv, args, &args->mad, status))
 		return false;
+	if (args->top && args->interval <= 0) {
+		*status = cli_usage_error("sweep", "--top compares two sweeps: give --interval S");
+		return false;
+	}
 	if (args->count == 0) /* not given */
-		args->count = args->interval >= 0 ? 0 : 1;
+		args->count = args->top ? 2 : args->interval >= 0 ? 0 : 1;
 	if (args->interval < 0)
 		args->interval = 0;
 	return true;
@@ -87,15 +111,47 @@ static void show_progress(size_t done, size_t total, void *ctx)
 			done == total ? "\n" : "");
 }
 
+/* The --top ports of the last interval. */
+static int show_top(const struct sweep_args *args, const struct rk_monitor *monitor,
+		    struct printer *printer)
+{
+	struct rk_findings findings = {0};
+	struct rk_port_wait *ranked;
+	struct congestion_view view = {.fabric = monitor->fabric,
+				       .sweep = &monitor->sweep,
+				       .top = args->top,
+				       .options = &args->congestion,
+				       .findings = &findings};
+	int err = rk_congestion_rank(monitor->fabric, &monitor->sweep, &args->congestion, &ranked,
+				     &view.count);
+
+	if (!err)
+		err = rk_health_check_congestion(monitor->fabric, &monitor->sweep,
+						 &args->congestion, &findings);
+	view.ranked = ranked;
+	if (!err)
+		print_congestion(printer, &view);
+	rk_findings_free(&findings);
+	free(ranked);
+	return err;
+}
+
 /* -EIO when the output could not be written: no point sweeping on. */
-static int show_sweep(const struct sweep_args *args, const struct rk_monitor *monitor)
+static int show_sweep(const struct sweep_args *args, const struct rk_monitor *monitor,
+		      unsigned long n)
 {
 	struct printer printer;
+	int err = 0;
 
+	if (args->top && n == 0)
+		return 0; /* nothing to rank before a second sweep */
 	print_start(&printer, stdout,
 		    args->common.json ? PRINT_FORMAT_JSON_STREAM : PRINT_FORMAT_TEXT);
-	print_sweep(&printer, monitor->fabric, &monitor->sweep, args->errors_only);
-	return print_end(&printer) ? 0 : -EIO;
+	if (args->top)
+		err = show_top(args, monitor, &printer);
+	else
+		print_sweep(&printer, monitor->fabric, &monitor->sweep, args->errors_only);
+	return print_end(&printer) ? err : -EIO;
 }
 
 static int reset_counters(const struct sweep_args *args, struct rk_monitor *monitor)
@@ -121,7 +177,7 @@ static int run_sweeps(const struct sweep_args *args, struct rk_monitor *monitor)
 			cli_sleep(args->interval);
 		err = rk_monitor_sweep(monitor, progress, NULL);
 		if (!err)
-			err = show_sweep(args, monitor);
+			err = show_sweep(args, monitor, n);
 		if (!err && n == 0 && args->reset_mask)
 			err = reset_counters(args, monitor);
 	}
@@ -143,6 +199,7 @@ int cmd_sweep(int argc, char **argv)
 	cli_monitor_options(&args.mad, names, args.count != 1, &options);
 	options.rediscover_seconds = args.rediscover;
 	options.errors_only = args.errors_only;
+	options.congestion = args.congestion;
 	rk_monitor_init(&monitor, &options);
 	err = run_sweeps(&args, &monitor);
 	status = err ? cli_exit_for(err) : 0;

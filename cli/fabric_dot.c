@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "fabric_dot.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,23 +89,77 @@ static int *hops_to_cas(const struct rk_fabric *fabric)
 	return hops;
 }
 
+static int compare_swept(const void *key, const void *member)
+{
+	const struct rk_sweep_port *x = key, *y = member;
+
+	if (x->node_guid != y->node_guid)
+		return x->node_guid < y->node_guid ? -1 : 1;
+	return (int)x->port - (int)y->port;
+}
+
+/* The wait of a node's port, or NULL when it has none. */
+static const struct rk_port_wait *wait_of(const struct rk_fabric *fabric,
+					  const struct dot_congestion *c, int node, int port)
+{
+	struct rk_sweep_port key = {.node_guid = fabric->nodes[node].guid, .port = (uint8_t)port};
+	const struct rk_sweep_port *p;
+
+	if (!c || !c->sweep->ports)
+		return NULL;
+	p = bsearch(&key, c->sweep->ports, c->sweep->count, sizeof(key), compare_swept);
+	return p && c->waits[p - c->sweep->ports].score >= 0 ? &c->waits[p - c->sweep->ports]
+							     : NULL;
+}
+
+/* The more congested end of a link. */
+static const struct rk_port_wait *link_wait(const struct rk_fabric *fabric,
+					    const struct rk_fabric_link *link,
+					    const struct dot_congestion *c)
+{
+	const struct rk_port_wait *a = wait_of(fabric, c, link->node_a, link->port_a);
+	const struct rk_port_wait *b = wait_of(fabric, c, link->node_b, link->port_b);
+
+	return !a || (b && b->score > a->score) ? b : a;
+}
+
+/* "\nwait 23.1%" or "\nwait 0.52 ticks/word" after a link's label, and its colour. */
+static const char *congestion_label(const struct rk_port_wait *w, char *buf, size_t size)
+{
+	size_t used = strlen(buf);
+
+	if (!w)
+		return NULL;
+	if (w->basis == RK_WAIT_TIME)
+		snprintf(buf + used, size - used, "\nwait %.1f%%", w->percent);
+	else
+		snprintf(buf + used, size - used, "\nwait %.3g ticks/word", w->per_word);
+	return w->score >= 1	 ? ", color=orange, fontcolor=orange, penwidth=3"
+	       : w->score >= 0.5 ? ", color=gold3, penwidth=2"
+				 : ", color=forestgreen";
+}
+
 static void put_link(FILE *out, const struct rk_fabric *fabric, const struct rk_fabric_link *link,
-		     const int *hops)
+		     const int *hops, const struct dot_congestion *congestion)
 {
 	bool flip = hops && hops[link->node_a] < hops[link->node_b];
 	int node_a = flip ? link->node_b : link->node_a,
 	    port_a = flip ? link->port_b : link->port_a;
 	int node_b = flip ? link->node_a : link->node_b,
 	    port_b = flip ? link->port_a : link->port_b;
-	char label[160];
+	const char *colour;
+	char label[192];
 
 	snprintf(label, sizeof(label), "%dX %s%s%s", link->width, rk_speed_name(link->speed),
 		 link->below_enabled ? "\nbelow what both ends enable" : "",
 		 link->below_peers ? "\nbelow peers" : "");
+	colour = congestion_label(link_wait(fabric, link, congestion), label, sizeof(label));
 	put_edge(out, fabric->nodes[node_a].guid, port_a, fabric->nodes[node_b].guid, port_b);
 	fputs("label=", out);
 	put_quoted(out, label);
-	fputs(rk_link_degraded(link) ? ", color=red, fontcolor=red, penwidth=2];\n" : "];\n", out);
+	if (rk_link_degraded(link))
+		colour = ", color=red, fontcolor=red, penwidth=2";
+	fprintf(out, "%s];\n", colour ? colour : "");
 }
 
 /* The port at the other end of a port in a fabric, or NULL when it had none. */
@@ -173,7 +228,7 @@ static void put_went_down(FILE *out, const struct rk_fabric *fabric, const struc
 }
 
 void dot_fabric(FILE *out, const struct rk_fabric *fabric, const struct rk_fabric *prev,
-		const struct rk_findings *findings)
+		const struct rk_findings *findings, const struct dot_congestion *congestion)
 {
 	int *hops = hops_to_cas(fabric);
 
@@ -181,7 +236,7 @@ void dot_fabric(FILE *out, const struct rk_fabric *fabric, const struct rk_fabri
 	for (size_t i = 0; i < fabric->nnodes; i++)
 		put_node(out, &fabric->nodes[i], NULL);
 	for (size_t i = 0; i < fabric->nlinks; i++)
-		put_link(out, fabric, &fabric->links[i], hops);
+		put_link(out, fabric, &fabric->links[i], hops, congestion);
 	free(hops);
 	for (size_t i = 0; prev && findings && i < findings->count; i++)
 		if (went_down(&findings->items[i]))

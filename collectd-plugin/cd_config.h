@@ -6,6 +6,7 @@
 #include "cd_collectd.h"
 #include "cd_ports.h"
 
+#include "rdmakit/congestion.h"
 #include "rdmakit/tune.h"
 
 #include <stdbool.h>
@@ -23,11 +24,12 @@ struct cd_fabric_config {
 	double rediscover;   /* Rediscover: seconds between discoveries (0: only on changes) */
 	char *ca;	     /* CA, or NULL for libibumad's default */
 	int ca_port;	     /* CAPort, or 0 for the first active port */
-	char orphan[128];    /* the first fabric key given, as written, for the mode check */
-	char *plan;	     /* Expect: the plan the fabric is checked against, or NULL */
-	char expect[128];    /* Expect as written, for the check that Fabric is on */
-	bool routes;	     /* Routes: check the routes after each discovery and hourly */
-	double routes_s;     /* RoutesInterval, seconds (default 3600) */
+	struct rk_congestion_options congestion; /* CongestionThreshold, XmitWaitTick */
+	char orphan[128]; /* the first fabric key given, as written, for the mode check */
+	char *plan;	  /* Expect: the plan the fabric is checked against, or NULL */
+	char expect[128]; /* Expect as written, for the check that Fabric is on */
+	bool routes;	  /* Routes: check the routes after each discovery and hourly */
+	double routes_s;  /* RoutesInterval, seconds (default 3600) */
 };
 
 /* The tune mode: rdmakit tune's audit of a root every interval. */

@@ -161,6 +161,20 @@ static int set_ca_port(struct cd_config *config, const oconfig_item_t *item, con
 	return 0;
 }
 
+static int set_threshold(struct cd_config *config, const oconfig_item_t *item, const char *shown)
+{
+	note_option(&config->fabric, item, shown);
+	return cd_key_setting(item, shown, RK_SETTING_CONGESTION_PCT,
+			      &config->fabric.congestion.threshold);
+}
+
+static int set_tick(struct cd_config *config, const oconfig_item_t *item, const char *shown)
+{
+	note_option(&config->fabric, item, shown);
+	return cd_key_setting(item, shown, RK_SETTING_XMIT_WAIT_TICK,
+			      &config->fabric.congestion.tick_ns);
+}
+
 static const struct cd_key keys[] = {
     {"Fabric", set_fabric},	      {"SubnetManager", set_subnet_manager},
     {"FabricInterval", set_interval}, {"FabricWindow", set_window},
@@ -168,7 +182,8 @@ static const struct cd_key keys[] = {
     {"Routes", set_routes},	      {"RoutesInterval", set_routes_interval},
     {"NodeNameMap", set_name_map},    {"Expect", set_expect},
     {"Rediscover", set_rediscover},   {"CA", set_ca},
-    {"CAPort", set_ca_port},
+    {"CAPort", set_ca_port},	      {"CongestionThreshold", set_threshold},
+    {"XmitWaitTick", set_tick},
 };
 
 const struct cd_key *cd_fabric_keys(size_t *count)

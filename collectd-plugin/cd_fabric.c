@@ -136,6 +136,10 @@ static void send_port(struct cd_fabric *f, const struct rk_sweep_reading *p, cdt
 			batch.values[d].derive = (derive_t)p->value[item->counter[d]];
 		cd_batch_submit(&batch, item->slot.type, item->slot.type_instance, n);
 	}
+	if (p->xmit_wait >= 0) { /* a share of the interval: where the tick is known */
+		batch.values[0].gauge = p->xmit_wait < 100 ? p->xmit_wait : 100;
+		cd_batch_submit(&batch, RK_XMIT_WAIT_CD_TYPE, RK_XMIT_WAIT_CD_INSTANCE, 1);
+	}
 }
 
 static void send_facts(const struct rk_watch_snapshot *snap, cdtime_t now)

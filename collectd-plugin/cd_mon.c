@@ -25,6 +25,7 @@ static void settings_of(const struct cd_fabric_config *fabric, struct rk_watch_s
 	settings->sm = fabric->sm;
 	settings->routes = fabric->routes;
 	settings->routes_interval_s = fabric->routes_s;
+	settings->congestion = fabric->congestion;
 }
 
 static void tune_settings_of(const struct cd_tune_config *tune, struct rk_watch_settings *settings)

@@ -5,6 +5,7 @@
 #include "ak_fabric.h"
 
 #include "rdmakit/catalog.h"
+#include "rdmakit/congestion.h"
 #include "rdmakit/facts.h"
 #include "rdmakit/sweep.h"
 
@@ -163,6 +164,10 @@ static int add_counters(struct ak_table *table, const struct rk_sweep_reading *p
 		else
 			ak_row_set_number(row, pma[c].column, AK_CELL_COUNTER64, p->value[c]);
 	}
+	if (p->status == 0 &&
+	    p->xmit_wait >= 0) /* hundredths of a percent, where the tick is known */
+		ak_row_set_number(row, RK_XMIT_WAIT_COLUMN, AK_CELL_UNSIGNED,
+				  (uint64_t)(p->xmit_wait * RK_XMIT_WAIT_SNMP_SCALE + 0.5));
 	err = ak_row_set_octets(row, AK_PC_SATURATED, saturated, sizeof(saturated));
 	return err ? err
 		   : ak_row_set_octets(row, AK_PC_UNAVAILABLE, unavailable, sizeof(unavailable));

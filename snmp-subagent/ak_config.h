@@ -5,6 +5,7 @@
 
 #include "ak_probe.h"
 
+#include "rdmakit/congestion.h"
 #include "rdmakit/tune.h"
 
 #include <stdbool.h>
@@ -26,9 +27,10 @@ struct ak_config {
 	char *ca, *node_name_map;
 	char *plan;  /* expect: the cabling plan the fabric is checked against, or NULL */
 	int ca_port; /* 0: libibumad's default */
-	unsigned window, timeout_ms;  /* 0: the core's defaults */
-	double fabric_interval;	      /* seconds between fabric sweeps and SM queries */
-	double rediscover;	      /* seconds before the topology is rediscovered */
+	unsigned window, timeout_ms;		 /* 0: the core's defaults */
+	double fabric_interval;			 /* seconds between fabric sweeps and SM queries */
+	double rediscover;			 /* seconds before the topology is rediscovered */
+	struct rk_congestion_options congestion; /* congestion-threshold, xmit-wait-tick */
 	bool routes;		      /* with fabric: the route check after each discovery */
 	double routes_interval;	      /* and this often on one topology (routes-interval) */
 	struct ak_probe_config probe; /* probe, probe-interval */

@@ -19,6 +19,7 @@ static void settings_of(const struct ak_config *config, struct rk_watch_settings
 	settings->sm = config->sm;
 	settings->routes = config->routes;
 	settings->routes_interval_s = config->routes_interval;
+	settings->congestion = config->congestion;
 	settings->nice = AK_WATCH_NICE;
 	settings->probe = config->probe.enabled;
 	settings->probe_interval_s = config->probe.interval;

@@ -4,6 +4,7 @@
 #include "ak_columns.h"
 
 #include "rdmakit/catalog.h"
+#include "rdmakit/congestion.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,8 +45,8 @@ static struct ak_table_def defs[AK_T_COUNT] = {
      "rdmakitFabricCounterEntry",
      {1, 5, 3, 1},
      4,
-     {AK_PC_SATURATED, AK_PC_UNAVAILABLE},
-     2,
+     {AK_PC_SATURATED, AK_PC_UNAVAILABLE, RK_XMIT_WAIT_COLUMN},
+     3,
      {0}},
 };
 

@@ -8,6 +8,7 @@
  */
 #include "cd_fabric_values.h"
 #include "cd_values.h"
+#include "rdmakit/congestion.h"
 
 #include "rdmakit/catalog.h"
 
@@ -75,6 +76,8 @@ static void print_fabric(void)
 			       m->unit, rules[items[i].rule], m->help);
 		}
 	}
+	printf("%s\tNODE-PORT\t%s\t%s\tvalue\t%s\t%s\t%s\n", CD_FABRIC_PLUGIN, RK_XMIT_WAIT_CD_TYPE,
+	       RK_XMIT_WAIT_CD_INSTANCE, RK_XMIT_WAIT_UNIT, RK_XMIT_WAIT_SENT, RK_XMIT_WAIT_HELP);
 	facts = cd_fact_list(RK_SCOPE_FABRIC, &count);
 	print_facts(CD_FABRIC_PLUGIN, facts, count);
 	facts = cd_fact_list(RK_SCOPE_SM, &count);

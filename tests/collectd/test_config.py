@@ -18,7 +18,8 @@ BAD = [
     ('Frobnicate 3', 'Frobnicate 3: unknown option (known: SysfsRoot, Port, IgnoreSelected, '
                      'HwCounters, HwCounter, Notifications, Rescan, Fabric, SubnetManager, '
                      'FabricInterval, FabricWindow, FabricTimeout, FabricPackets, Routes, '
-                     'RoutesInterval, NodeNameMap, Expect, Rediscover, CA, CAPort, Tune, '
+                     'RoutesInterval, NodeNameMap, Expect, Rediscover, CA, CAPort, '
+                     'CongestionThreshold, XmitWaitTick, Tune, '
                      'TuneInterval, TuneRoot, TuneProfile, '
                      'Probe, ProbeInterval, ProbeDevice)'),
     ('IgnoreSelected "maybe"', 'IgnoreSelected "maybe": expected true or false'),
@@ -108,6 +109,8 @@ SAME_IN_BOTH = [
     ('SubnetManager true\n  FabricTimeout 60001', ["sm", "--timeout", "60001"]),
     ('Fabric true\n  Rediscover -1', ["sweep", "--rediscover", "-1"]),
     ('Fabric true\n  CAPort 255', ["doctor", "--fabric", "-P", "255"]),
+    ('Fabric true\n  CongestionThreshold 0', ["sweep", "--threshold", "0"]),
+    ('Fabric true\n  XmitWaitTick 0', ["sweep", "--tick-ns", "0"]),
 ]
 RDMAKIT = os.environ.get("RDMAKIT", os.path.join(cdtest.TOP, "build", "cli", "rdmakit"))
 
@@ -128,9 +131,12 @@ SAME_IN_THE_SUBAGENT = [
     ("ProbeInterval", "probe-interval", [("1", "1"), ("0.5", "0.5"), *BAD_NUMBERS]),
     ("TuneInterval", "tune-interval", [("604800", "604800"), ("604801", "604801"),
                                        *BAD_NUMBERS]),
+    ("CongestionThreshold", "congestion-threshold", [("0.01", "0.01"), ("100.5", "100.5")]),
+    ("XmitWaitTick", "xmit-wait-tick", [("2.56", "2.56"), ("0", "0")]),
 ]
 GOOD_VALUES = {"FabricInterval": 2, "Rediscover": 2, "FabricWindow": 1, "FabricTimeout": 1,
-               "CAPort": 1, "ProbeInterval": 1, "TuneInterval": 1}
+               "CAPort": 1, "ProbeInterval": 1, "TuneInterval": 1, "CongestionThreshold": 1,
+               "XmitWaitTick": 1}
 AGENTX = os.environ.get("RDMAKIT_AGENTX", os.path.join(cdtest.TOP, "build", "snmp-subagent",
                                                        "rdmakit-agentx"))
 

@@ -64,7 +64,8 @@ class FabricMode(unittest.TestCase):
             # a rediscovery sees it go
             cls.daemon = cdtest.Daemon(cdtest.plugin_block(
                 SysfsRoot=cdtest.fixture("ib-hdr"), Fabric=True, FabricInterval=1,
-                NodeNameMap=cls.name_map, Notifications=True, Expect=cls.plan, Rediscover=2))
+                NodeNameMap=cls.name_map, Notifications=True, Expect=cls.plan, Rediscover=2,
+                XmitWaitTick=100))
             status = cls.daemon.start(env=cdtest.sim_env(cls.sim.name))
             assert status == 0, cls.daemon.start_output
         except BaseException:
@@ -152,6 +153,34 @@ class FabricMode(unittest.TestCase):
                          "Leaf3[1]: counters stuck at their maximum: symbol_error")
         self.assertIsNone(self.last(instance, "derive-symbol_error"))
         self.assertIn("[warning] rdmakit plugin: COUNTER_SATURATED Leaf3[1]: ", self.daemon.log())
+
+    def test_congested_port_sends_its_wait_and_is_notified_once(self):
+        """A port whose wait rises 5,000,000 ticks a second at 100 ns a tick (XmitWaitTick)
+        waits about half of each interval: percent-xmit_wait, PORT_CONGESTED after two
+        intervals, cleared when the wait stops rising; each notified once."""
+        started = time.monotonic()
+        instance = f"0x{SPINE + 2:016x}-4"
+        raiser = simlib.WaitRaiser(self.sim, '"Spine2"[4]').start()
+        try:
+            cdtest.wait_for(lambda: self.notes(plugin_instance=instance,
+                                               type_instance="PORT_CONGESTED"), 20,
+                            "the congestion notification")
+            wait = self.last(instance, "percent-xmit_wait")
+            idle = self.last(f"0x{SPINE + 2:016x}-3", "percent-xmit_wait")
+        finally:
+            raiser.stop()
+        self.assertTrue(10 <= wait[0] <= 100, wait)
+        self.assertEqual(idle, [0.0])
+        cdtest.wait_for(lambda: len(self.notes(plugin_instance=instance,
+                                               type_instance="PORT_CONGESTED")) == 2, 20,
+                        "the congestion cleared")
+        self.wait_sweeps(2)
+        notes = self.notes(type_instance="PORT_CONGESTED")
+        self.assertEqual([(n["plugin_instance"], n["severity"]) for n in notes],
+                         [(instance, "WARNING"), (instance, "OKAY")], notes)
+        self.assertRegex(notes[0]["message"], r"^Spine2\[4\]: port_xmit_wait rose by \d+ "
+                         r"ticks of 100\.00 ns: the port waited \d+\.\d% of the last")
+        print(f"congestion in collectd: {time.monotonic() - started:.1f} s", file=sys.stderr)
 
     def test_slow_link_is_notified_once(self):
         self.wait_sweeps(3)

@@ -36,6 +36,8 @@ NOT_FACTS = {
     ("cli/fabric_out.c", "answered"): (1, "the MADs of a sweep that were answered"),
     ("cli/route_out.c", "guid"): (1, "a route hop's or a table's node GUID, the index of its "
                                      "object"),
+    ("cli/congestion_out.c", "port"): (1, "a swept port's number, the index of its object"),
+    ("cli/congestion_out.c", "guid"): (1, "a swept port's node GUID, the index of its object"),
     ("cli/bench_out.c", "port"): (1, "the number of the port a benchmark ran over"),
     ("cli/cmd_bench.c", "port"): (1, "the name of bench's option --port (rdma_cm's port)"),
     ("cli/verbs_out.c", "port"): (1, "the number of the port a probe ran over"),

@@ -5,6 +5,8 @@ import tempfile
 import unittest
 import re
 import subprocess
+import threading
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SIMCTL = os.path.join(HERE, "simctl.sh")
@@ -66,6 +68,33 @@ class Sim:
         if host:
             env["SIM_HOST"] = host
         return self.ctl("run", self.name, *args, timeout=timeout + 30, check=False, env=env)
+
+
+class WaitRaiser:
+    """Raise one port's PortXmitWait on ibsim's console by step every period seconds, in a
+    thread, until stop(): the port keeps having data it cannot send, as a congested port."""
+
+    def __init__(self, sim, port, step=1_000_000, period=0.2, start=0):
+        self.sim, self.port, self.step, self.period = sim, port, step, period
+        self.value = start
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self):
+        while not self.stopped.is_set():
+            self.value += self.step
+            self.sim.cmd(f"PerformanceSet {self.port} PortCounters.PortXmitWait={self.value}")
+            self.stopped.wait(self.period)
+
+    def start(self):
+        self.thread.start()
+        return self
+
+    def stop(self):
+        """Stop raising; the counter keeps its last value (its wait no longer rises)."""
+        self.stopped.set()
+        self.thread.join()
+        return self.value
 
 
 def parse_ibnetdiscover(text):

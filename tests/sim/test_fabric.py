@@ -170,6 +170,26 @@ class Fabric(simlib.SimTestCase):
         self.assertEqual(len(dashed), 1, dashed)
         self.assertIsNone(nodes[leaf1][1].find(SVG + "polygon").get("stroke-dasharray"))
 
+    def test_dot_colours_links_by_congestion(self):
+        started = time.monotonic()
+        spine1 = "0x0002c90200200001"
+        peer = port_of(fabric_json(self.sim), spine1, 2)["remote"]["guid"]
+        raiser = simlib.WaitRaiser(self.sim, '"Spine1"[2]').start()
+        try:
+            proc = self.sim.run(RDMAKIT, "fabric", "--dot", "--congestion", "2")
+        finally:
+            raiser.stop()
+            self.sim.cmd('PerformanceSet "Spine1"[2] PortCounters.PortXmitWait=0')
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        _, edges = render_svg(proc.stdout)
+        hot = [(a, b, texts) for a, b, texts, g in edges if stroke(g, "path") == "orange"]
+        self.assertEqual([ends(a, b) for a, b, _ in hot], [ends(spine1, peer)], hot)
+        self.assertTrue(any(t.startswith("wait ") and t.endswith(" ticks/word")
+                            for t in hot[0][2]), hot)
+        colours = {stroke(g, "path") for _, _, _, g in edges}
+        self.assertEqual(colours, {"orange", "forestgreen", "red"})  # the slow link stays red
+        print(f"dot --congestion: {time.monotonic() - started:.1f} s", file=sys.stderr)
+
     def wait_until_active(self, guid, num, timeout=30):
         deadline = time.monotonic() + timeout
         while port_of(fabric_json(self.sim), guid, num)["state"] != "ACTIVE":

@@ -151,6 +151,43 @@ class Sweep(simlib.SimTestCase):
             self.assertEqual(bad_proc.returncode, 3)
             self.assertIn(f'"{bad}" is not an error counter', bad_proc.stderr)
 
+    def test_top_ranks_a_port_whose_wait_rises_and_congestion_clears(self):
+        started = time.monotonic()
+        raiser = simlib.WaitRaiser(self.sim, '"Spine2"[4]').start()
+        child = simlib.start(self.sim, RDMAKIT, "sweep", "--interval", "1", "--top", "3",
+                             "--count", "8", "--json")
+        text = simlib.start(self.sim, RDMAKIT, "sweep", "--interval", "1", "--top", "2")
+        try:
+            time.sleep(4.5)  # the first four intervals or so see the wait rise
+        finally:
+            raiser.stop()
+        out, err = child.communicate(timeout=60)
+        lines = text.communicate(timeout=60)[0].splitlines()
+        self.assertEqual(text.returncode, 0)
+        self.assertRegex(lines[1], r'^  1  "Spine2"\[4\] +-> "Leaf2"\[\d\] +wait [\d.e+]+ '
+                         r"ticks/word \(tick unknown\) +data +[\d.]+ k?B/s +4X EDR  CONGESTED$")
+        self.assertEqual(len(lines), 4, lines)  # the heading, 2 ports, the count
+        self.assertEqual(child.returncode, 0, err)
+        docs = [json.loads(line) for line in out.strip().splitlines()]
+        self.assertEqual(len(docs), 7)  # one per interval, none for the first sweep
+        top = docs[0]["ranked"][0]
+        self.assertEqual((top["name"], top["port"]), ("Spine2", 4), docs[0])
+        self.assertEqual(top["remote"]["name"], "Leaf2")  # gen-fattree.py wires it so
+        self.assertEqual((top["width"], top["speed"], top["basis"]), ("4X", "EDR", "per_data"))
+        self.assertIsNone(top["xmit_wait_percent"])  # ibsim has no PortSamplesControl
+        self.assertGreater(top["xmit_wait_ticks"], 1_000_000)
+        self.assertTrue(top["congested"])
+        self.assertEqual(docs[0]["measured"], 64)
+        self.assertFalse(docs[0]["ranked"][1]["congested"], docs[0])
+        raised = [[f["subject"] for f in d["findings"] if f["code"] == "PORT_CONGESTED"]
+                  for d in docs]
+        self.assertEqual(raised[0], [])  # one interval over the threshold is not enough
+        self.assertEqual(raised[1], ["Spine2[4]"], raised)
+        self.assertEqual(raised[-1], [])  # the wait stopped rising: cleared
+        self.assertEqual(docs[-1]["ranked"][0]["xmit_wait_ticks"], 0)
+        self.assertEqual({s for r in raised for s in r}, {"Spine2[4]"})
+        print(f"top and PORT_CONGESTED: {time.monotonic() - started:.1f} s", file=sys.stderr)
+
     def test_rising_errors_reported_by_doctor(self):
         # Raise a counter while doctor waits between its two sweeps.
         child = start_doctor(self.sim, 4)

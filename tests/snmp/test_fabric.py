@@ -49,6 +49,9 @@ def column(rows, entry, col):
 
 NODE, PORT, COUNTER, SM = ".1.5.1.1", ".1.5.2.1", ".1.5.3.1", ".1.4.2.1"
 SYMBOL_ERROR = 30  # the catalog's column of symbol_error (tests/snmp/test_columns.py)
+XMIT_WAIT = 93  # rdmakitFcXmitWaitPercent
+CONGESTED = (r"rdmakitFinding(Raised|Cleared)\s+RDMAKIT-MIB::rdmakitFindingCode\.\d+ = "
+             r"PORT_CONGESTED")
 
 
 class FabricMode(unittest.TestCase):
@@ -70,7 +73,7 @@ class FabricMode(unittest.TestCase):
             with open(cls.plan) as f:
                 cls.plan_text = f.read()
             cls.config = (f"refresh 0.5\nfabric yes\nsm yes\nfabric-interval 1\nrediscover 2\n"
-                          f"node-name-map {names}\n")
+                          f"node-name-map {names}\nxmit-wait-tick 100\n")
             cls.setup = Setup(fixture("ib-hdr"), config=f"{cls.config}expect {cls.plan}\n",
                               offset=11, env_extra=umad2sim_env(cls.sim.name))
             cls.trapd = Trapd(cls.setup.workdir, snmptest.free_port(12))
@@ -150,6 +153,35 @@ class FabricMode(unittest.TestCase):
         wait_for(lambda: column(self.setup.walk(snmptest.ROOT_OID + COUNTER), COUNTER,
                                 SYMBOL_ERROR)
                  .get(key, "").split(" ")[0] == "5", 15, "SymbolErrorCounter 5 served")
+
+    def test_congested_port_served_raised_once_and_cleared(self):
+        """A port whose wait rises 5,000,000 ticks a second at 100 ns a tick (xmit-wait-tick)
+        waits about half of each interval: served in rdmakitFcXmitWaitPercent, PORT_CONGESTED
+        raised once after two intervals and cleared when the wait stops rising."""
+        started = time.monotonic()
+        key = guid_index(SPINE + 1) + ".2"
+        raiser = simlib.WaitRaiser(self.sim, '"Spine1"[2]').start()
+        try:
+            wait_for(lambda: len(re.findall(CONGESTED, self.trapd.text())) == 1, 20,
+                     "PORT_CONGESTED raised")
+            waits = column(self.setup.walk(snmptest.ROOT_OID + COUNTER), COUNTER, XMIT_WAIT)
+            findings = self.setup.named("RDMAKIT-MIB::rdmakitFindingTable")
+        finally:
+            raiser.stop()
+        self.assertIn(key, waits, waits)
+        self.assertTrue(1000 <= int(waits[key].split(" ")[0]) <= 10000, waits)  # 10% to 100%
+        self.assertEqual(waits[guid_index(SPINE + 1) + ".1"].split(" ")[0], "0")
+        subjects = [v for k, v in findings.items() if k.startswith("rdmakitFindingSubject")]
+        codes = [v for k, v in findings.items() if k.startswith("rdmakitFindingCode")]
+        self.assertEqual(subjects[codes.index("PORT_CONGESTED")], "Spine1[2]")
+        wait_for(lambda: len(re.findall(CONGESTED, self.trapd.text())) == 2, 20,
+                 "PORT_CONGESTED cleared")
+        time.sleep(2)
+        self.assertEqual([m.group(1) for m in re.finditer(CONGESTED, self.trapd.text())],
+                         ["Raised", "Cleared"])
+        self.assertIn("rdmakitFindingSubject", self.trapd.text())
+        self.assertIn("Spine1[2]", self.trapd.text())
+        print(f"congestion over SNMP: {time.monotonic() - started:.1f} s", file=sys.stderr)
 
     def test_snmptable(self):
         out = self.setup.tool("snmptable", "-Cf", ",", "-CH", "-Ci", "-Ob",

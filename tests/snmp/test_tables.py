@@ -26,11 +26,12 @@ SPEEDS = {
 
 
 def pma_catalog():
-    """[(sysfs name, scale, width)] of the catalog's PMA counters, in its order."""
+    """[(sysfs name, scale, width, narrow width)] of the catalog's PMA counters, in its
+    order."""
     with open(CATALOG) as f:
         text = f.read()
-    found = [(m.group(1), int(m.group(4)), int(m.group(2))) for m in re.finditer(
-        r'PMA\(\d+,\s*"(\w+)",\s*(\d+),\s*(\d+),\s*(\d+),', text)]
+    found = [(m.group(1), int(m.group(4)), int(m.group(2)), int(m.group(3))) for m in re.finditer(
+        r'PMA(?:_ADDL)?\(\d+,\s*"(\w+)",\s*(\d+),\s*(\d+),\s*(\d+),', text)]
     assert len(found) == 21, "catalog.c's PMA entries not found"
     return found
 
@@ -153,14 +154,14 @@ class Tables(unittest.TestCase):
                     self.assertNotIn(f"rdmakitPcSaturated.{key}", values)
                     continue
                 sat, unavail = set(), set()
-                for bit, (counter, scale, width) in enumerate(pma_catalog()):
+                for bit, (counter, scale, width, narrow) in enumerate(pma_catalog()):
                     column = f"rdmakitPc{camel(counter)}.{key}"
                     path = os.path.join(cdir, counter)
                     raw = number(read(path)) if os.path.exists(path) else None
                     if raw is None:
                         unavail.add(bit)
                         self.assertNotIn(column, values, "unavailable served as a number")
-                    elif width < 64 and raw == (1 << width) - 1:
+                    elif raw in {(1 << w) - 1 for w in (width, narrow) if 0 < w < 64}:
                         sat.add(bit)
                         self.assertNotIn(column, values, "saturated served as a number")
                     else:

@@ -74,6 +74,9 @@ static void bad_values_get_the_cores_message(void **state)
 	    {"timeout", "0", "\"0\": expected a whole number of milliseconds from 1 to 60000"},
 	    {"ca-port", "255", "\"255\": expected a port number from 1 to 254"},
 	    {"tune-interval", "0x10", "\"0x10\": expected a number of seconds from 1 to 604800"},
+	    {"congestion-threshold", "0", "\"0\": expected a percentage from 0.01 to 100"},
+	    {"xmit-wait-tick", "-1",
+	     "\"-1\": expected a number of nanoseconds from 0.001 to 1000000"},
 	};
 	struct ak_config *config = *state;
 	char why[256];

@@ -30,7 +30,9 @@ static void error_counter_widths_follow_portcounters(void **state)
 	assert_int_equal(pma("local_link_integrity_errors")->width, 4);
 	assert_int_equal(pma("excessive_buffer_overrun_errors")->width, 4);
 	assert_int_equal(pma("VL15_dropped")->width, 16);
-	assert_int_equal(pma("port_xmit_wait")->width, 32);
+	assert_int_equal(pma("port_xmit_wait")->width, 64);
+	assert_int_equal(pma("port_xmit_wait")->narrow_width, 32); /* PortCounters */
+	assert_true(pma("port_xmit_wait")->pma_ext_additional);
 	assert_true(pma("symbol_error")->is_error);
 	assert_false(pma("port_xmit_wait")->is_error);
 }

@@ -81,7 +81,7 @@ static char *draw(const struct rk_fabric *fabric, const struct rk_fabric *prev,
 	FILE *out = open_memstream(&text, &size);
 
 	assert_non_null(out);
-	dot_fabric(out, fabric, prev, findings);
+	dot_fabric(out, fabric, prev, findings, NULL);
 	fclose(out);
 	return text;
 }
@@ -223,6 +223,56 @@ static void without_a_previous_discovery_nothing_is_dashed(void **state)
 	rk_fabric_free(fabric);
 }
 
+/* --congestion: each link coloured by its more congested end, the wait in its label; a link
+ * with no reading at either end keeps its colour. */
+static void links_are_coloured_by_their_more_congested_end(void **state)
+{
+	const struct rk_fabric_link links[] = {
+	    {.node_a = 0, .port_a = 1, .node_b = 1, .port_b = 1, .width = 4, .speed = RK_SPEED_EDR},
+	    {.node_a = 1, .port_a = 2, .node_b = 2, .port_b = 1, .width = 4, .speed = RK_SPEED_EDR},
+	    {.node_a = 1,
+	     .port_a = 3,
+	     .node_b = 3,
+	     .port_b = 1,
+	     .width = 4,
+	     .speed = RK_SPEED_EDR}};
+	static const struct node_spec nodes[] = {{CA1, RK_NODE_CA, "host1"},
+						 {SW, RK_NODE_SWITCH, "leaf"},
+						 {CA2, RK_NODE_CA, "host2"},
+						 {CA3, RK_NODE_CA, "host3"}};
+	struct rk_fabric *fabric = build(nodes, 4, links, 3);
+	/* sorted by GUID and port, as a sweep keeps them: SW's ports, then the CAs' */
+	struct rk_sweep_port swept[] = {
+	    {.node_guid = SW, .port = 1},  {.node_guid = SW, .port = 2},
+	    {.node_guid = SW, .port = 3},  {.node_guid = CA1, .port = 1},
+	    {.node_guid = CA2, .port = 1}, {.node_guid = CA3, .port = 1}};
+	struct rk_sweep sweep = {.ports = swept, .count = 6, .interval = 2};
+	struct rk_port_wait waits[6];
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+
+	(void)state;
+	for (size_t i = 0; i < 6; i++)
+		waits[i] = (struct rk_port_wait){.index = i, .basis = RK_WAIT_TIME, .score = 0};
+	waits[0] =
+	    (struct rk_port_wait){.index = 0, .basis = RK_WAIT_TIME, .percent = 50, .score = 5};
+	waits[4] = (struct rk_port_wait){
+	    .index = 4, .basis = RK_WAIT_PER_DATA, .per_word = 0.06, .score = 0.6};
+	waits[2].score = waits[5].score = -1; /* leaf[3] and host3: no reading */
+	assert_non_null(out);
+	dot_fabric(out, fabric, NULL, NULL,
+		   &(struct dot_congestion){.sweep = &sweep, .waits = waits});
+	fclose(out);
+	assert_non_null(strstr(text, "label=\"4X EDR\\nwait 50.0%\", color=orange, "
+				     "fontcolor=orange, penwidth=3];"));
+	assert_non_null(strstr(text, "label=\"4X EDR\\nwait 0.06 ticks/word\", color=gold3, "
+				     "penwidth=2];"));
+	assert_non_null(strstr(text, "[taillabel=\"3\", headlabel=\"1\", label=\"4X EDR\"];"));
+	free(text);
+	rk_fabric_free(fabric);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -230,6 +280,7 @@ int main(void)
 	    cmocka_unit_test(links_run_from_the_switch_and_degraded_ones_are_red),
 	    cmocka_unit_test(a_link_that_went_down_is_dashed_once),
 	    cmocka_unit_test(without_a_previous_discovery_nothing_is_dashed),
+	    cmocka_unit_test(links_are_coloured_by_their_more_congested_end),
 	};
 
 	return cmocka_run_group_tests_name("fabric_dot", tests, NULL, NULL);

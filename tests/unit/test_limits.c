@@ -72,6 +72,9 @@ static void every_message_names_its_range(void **state)
 	    {RK_SETTING_RESCAN_S, -0.5,
 	     "expected a number of seconds from 0 (at every read) to 86400"},
 	    {RK_SETTING_ROUTES_INTERVAL, 0, "expected a number of seconds from 1 to 604800"},
+	    {RK_SETTING_CONGESTION_PCT, 0, "expected a percentage from 0.01 to 100"},
+	    {RK_SETTING_XMIT_WAIT_TICK, 1000001,
+	     "expected a number of nanoseconds from 0.001 to 1000000"},
 	};
 	char msg[128];
 
@@ -145,7 +148,7 @@ static void unknown_setting(void **state)
 	(void)state;
 	assert_null(rk_limit_get(RK_SETTING_COUNT));
 	assert_int_equal(check(RK_SETTING_COUNT, 1, msg), -EINVAL);
-	assert_string_equal(msg, "unknown setting 12");
+	assert_string_equal(msg, "unknown setting 14");
 	assert_int_equal(check((enum rk_setting) - 1, 1, msg), -EINVAL);
 }
 

@@ -25,20 +25,22 @@ enum rk_kind {
 
 /* One metric. */
 struct rk_metric {
-	const char *name;      /* the kernel's sysfs file name */
-	enum rk_source source; /* which directory it is read from */
-	unsigned width;	       /* bits of the hardware register */
-	unsigned narrow_width; /* bits when the PMA lacks extended counters, else 0 */
-	enum rk_kind kind;     /* counter or gauge */
-	unsigned scale;	       /* multiply the raw value by this to get the unit */
-	const char *unit;      /* bytes, packets, errors, ticks, events, ms */
-	bool is_error;	       /* a rising value means a fault */
-	bool wraps;	       /* wraps at its width instead of sticking at the maximum */
-	const char *help;      /* one line for people */
-	int pma_field;	       /* libibmad field in PortCounters (enum MAD_FIELDS), 0 if none */
-	int pma_ext_field;     /* libibmad field in PortCountersExtended, 0 if none */
-	int reset_bit;	       /* CounterSelect bit that clears it, -1 if it cannot be reset */
-	unsigned column;       /* MIB column in the port counter table (PMA counters), else 0 */
+	const char *name;	 /* the kernel's sysfs file name */
+	enum rk_source source;	 /* which directory it is read from */
+	unsigned width;		 /* bits of the hardware register */
+	unsigned narrow_width;	 /* bits when the PMA lacks extended counters, else 0 */
+	enum rk_kind kind;	 /* counter or gauge */
+	unsigned scale;		 /* multiply the raw value by this to get the unit */
+	const char *unit;	 /* bytes, packets, errors, ticks, events, ms */
+	bool is_error;		 /* a rising value means a fault */
+	bool wraps;		 /* wraps at its width instead of sticking at the maximum */
+	const char *help;	 /* one line for people */
+	int pma_field;		 /* libibmad field in PortCounters (enum MAD_FIELDS), 0 if none */
+	int pma_ext_field;	 /* libibmad field in PortCountersExtended, 0 if none */
+	bool pma_ext_additional; /* pma_ext_field is one of PortCountersExtended's additional
+				  * counters: read only where the node's ClassPortInfo says so */
+	int reset_bit;		 /* CounterSelect bit that clears it, -1 if it cannot be reset */
+	unsigned column;	 /* MIB column in the port counter table (PMA counters), else 0 */
 };
 
 /** The metric for a file name in a source, or NULL when the catalog lacks it. */

@@ -44,6 +44,9 @@ struct rk_fabric_node {
 	bool is_sm;		      /* some port advertises IsSM */
 	bool pm_known;		      /* pm_cap_mask has been read (by a counter sweep) */
 	uint16_t pm_cap_mask;	      /* PerfMgt ClassPortInfo CapabilityMask */
+	uint32_t pm_cap_mask2;	      /* and its CapabilityMask2 */
+	uint16_t pm_tick; /* PortSamplesControl Tick + 1: symbol times per PortXmitWait tick, 0
+			   * when the node did not say (asked with pm_cap_mask) */
 };
 
 struct rk_fabric_link {

@@ -34,6 +34,8 @@ enum rk_setting {
 	RK_SETTING_PROBE_INTERVAL,  /* ProbeInterval, probe-interval: 1 to 86400 s */
 	RK_SETTING_RESCAN_S,	    /* Rescan: 0 (at every read) to 86400 s */
 	RK_SETTING_ROUTES_INTERVAL, /* RoutesInterval, routesInterval: 1 to 604800 s */
+	RK_SETTING_CONGESTION_PCT,  /* --threshold, CongestionThreshold: 0.01 to 100 % */
+	RK_SETTING_XMIT_WAIT_TICK,  /* --tick-ns, XmitWaitTick: 0.001 to 1000000 ns */
 	RK_SETTING_COUNT,
 };
 

@@ -3,6 +3,7 @@
 #ifndef RDMAKIT_MONITOR_H
 #define RDMAKIT_MONITOR_H
 
+#include "rdmakit/congestion.h"
 #include "rdmakit/fabric.h"
 #include "rdmakit/mad.h"
 #include "rdmakit/sm.h"
@@ -19,6 +20,7 @@ struct rk_monitor_options {
 	double rediscover_seconds;	 /* rediscover when the topology is older (0: never) */
 	bool discover_in_helper; /* for long runs: rk_fabric_discover_isolated, not in-process */
 	bool errors_only;	 /* the caller shows only ports with errors: rk_sweep.errors_only */
+	struct rk_congestion_options congestion; /* each port's wait after a sweep */
 };
 
 /* The current and previous views of one fabric, owned by the front end that watches it. */

@@ -8,6 +8,7 @@
 #ifndef RDMAKIT_WATCH_H
 #define RDMAKIT_WATCH_H
 
+#include "rdmakit/congestion.h"
 #include "rdmakit/events.h"
 #include "rdmakit/fabric.h"
 #include "rdmakit/findings.h"
@@ -65,6 +66,7 @@ struct rk_watch_settings {
 	int nice; /* the engine threads' nice value (and the helper's they start); 0: as is */
 	/* the cabling plan (fabric --save) the sweep job checks the fabric against, or NULL */
 	const char *plan_path;
+	struct rk_congestion_options congestion; /* PORT_CONGESTED's threshold, the tick */
 };
 
 enum rk_watch_job {

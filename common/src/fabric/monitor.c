@@ -107,6 +107,9 @@ int rk_monitor_sweep(struct rk_monitor *monitor, rk_sweep_progress_fn progress, 
 	if (!err)
 		err = rk_sweep_run(monitor->port, monitor->fabric, &monitor->sweep,
 				   &monitor->options.mad, progress, ctx);
+	if (!err)
+		rk_congestion_update(&monitor->sweep, monitor->fabric,
+				     &monitor->options.congestion);
 	return drop_failed_port(monitor, err);
 }
 

@@ -3,6 +3,7 @@
 
 #include "rdmakit/clock.h"
 #include "rdmakit/log.h"
+#include "rdmakit/rdma_stack.h"
 
 #include <errno.h>
 #include <infiniband/mad.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #define ATTR_CLASS_PORT_INFO   0x0001
+#define ATTR_PORT_SAMPLES_CTL  0x0010
 #define ATTR_PORT_COUNTERS     0x0012
 #define ATTR_PORT_COUNTERS_EXT 0x001d
 #define METHOD_GET	       0x01
@@ -20,6 +22,8 @@
 #define PM_CAP_EXT_WIDTH	0x0200
 #define PM_CAP_EXT_WIDTH_NOIETF 0x0400
 #define ALL_PORTS		0xFF
+/* CapabilityMask2: PortCountersExtended has the additional (64-bit error and wait) counters. */
+#define PM_CAP2_ADDL_EXT 0x0002
 
 static int compare_ports(const void *a, const void *b)
 {
@@ -79,6 +83,8 @@ int rk_sweep_prepare(struct rk_sweep *sweep, const struct rk_fabric *fabric)
 			ports[i].node = (int)n;
 			ports[i].port = (uint8_t)p;
 			ports[i].lid = node->ports[p].lid;
+			if (!known)
+				ports[i].xmit_wait = -1;
 			i++;
 		}
 	}
@@ -102,7 +108,8 @@ static void read_port(const struct rk_sweep_port *port, struct rk_sweep_reading 
 					 .status = port->status,
 					 .counted = port->counted,
 					 .port = port->port,
-					 .sampled = port->sampled};
+					 .sampled = port->sampled,
+					 .xmit_wait = port->xmit_wait};
 	memcpy(out->state, port->state, sizeof(out->state));
 	for (size_t c = 0; c < RK_SWEEP_COUNTERS; c++)
 		out->value[c] = rk_sweep_value(port, c);
@@ -186,6 +193,16 @@ static void add_stats(struct rk_mad_stats *total, const struct rk_mad_stats *par
 		total->most_to_one_agent = part->most_to_one_agent;
 }
 
+/* Whether the port's PortCountersExtended has counter m (its additional counters only where
+ * the node says so: elsewhere those bytes are reserved). */
+static bool ext_has(const struct sweep_run *run, size_t i, const struct rk_metric *m)
+{
+	const struct rk_fabric_node *node = &run->fabric->nodes[run->sweep->ports[i].node];
+
+	return m->pma_ext_field &&
+	       (!m->pma_ext_additional || (node->pm_cap_mask2 & PM_CAP2_ADDL_EXT));
+}
+
 /* Decode an answer straight into the port's raw[]; extended data wins over 32-bit data. */
 static void store_counters(struct sweep_run *run, size_t i, const uint8_t *data, bool ext)
 {
@@ -193,11 +210,12 @@ static void store_counters(struct sweep_run *run, size_t i, const uint8_t *data,
 
 	for (size_t c = 0; c < RK_SWEEP_COUNTERS; c++) {
 		const struct rk_metric *m = &run->pma[c];
+		bool in_ext = ext_has(run, i, m);
 
-		if (ext && m->pma_ext_field)
+		if (ext && in_ext)
 			p->raw[c] =
 			    mad_get_field64((void *)data, 0, (enum MAD_FIELDS)m->pma_ext_field);
-		else if (!ext && m->pma_field && !(m->pma_ext_field && (run->got[i] & GOT_EXT)))
+		else if (!ext && m->pma_field && !(in_ext && (run->got[i] & GOT_EXT)))
 			p->raw[c] = mad_get_field((void *)data, 0, (enum MAD_FIELDS)m->pma_field);
 	}
 	run->got[i] |= ext ? GOT_EXT : GOT_PC;
@@ -245,23 +263,33 @@ static void counters_done(struct rk_mad_request *request, void *ctx)
 		run->progress(++run->done, run->total, run->ctx);
 }
 
+/* ClassPortInfo's CapabilityMask, or PortSamplesControl's Tick (what a PortXmitWait tick is). */
 static void capability_done(struct rk_mad_request *request, void *ctx)
 {
 	struct rk_fabric_node *node = (struct rk_fabric_node *)request->user;
+	void *data = (void *)rk_mad_reply_data(request);
 
 	(void)ctx;
 	if (request->status != 0)
 		return;
+	if (request->attr_id == ATTR_PORT_SAMPLES_CTL) {
+		node->pm_tick = (uint16_t)(mad_get_field(data, 0, IB_PSC_TICK_F) + 1);
+		return;
+	}
 	node->pm_known = true;
-	node->pm_cap_mask =
-	    (uint16_t)mad_get_field((void *)rk_mad_reply_data(request), 0, IB_CPI_CAPMASK_F);
+	node->pm_cap_mask = (uint16_t)mad_get_field(data, 0, IB_CPI_CAPMASK_F);
+	node->pm_cap_mask2 = mad_get_field(data, 0, IB_CPI_CAPMASK2_F);
 }
 
-/* ClassPortInfo of every node not asked yet: does it have PortCountersExtended? */
+/* ClassPortInfo and PortSamplesControl of every node not asked yet: does it have
+ * PortCountersExtended, and how long is its PortXmitWait tick? */
 static int query_capabilities(struct rk_mad_port *port, struct rk_fabric *fabric,
 			      struct rk_sweep *sweep, const struct rk_mad_options *options,
 			      struct rk_mad_request *requests)
 {
+	/* ibsim has no PortSamplesControl: it hands the MAD to a client of the node's, and
+	 * disconnects that client (OpenSM) when it cannot take it. */
+	bool samples_control = !rk_rdma_stack_simulated();
 	struct rk_mad_stats stats;
 	size_t count = 0;
 	int err = 0;
@@ -269,10 +297,16 @@ static int query_capabilities(struct rk_mad_port *port, struct rk_fabric *fabric
 	for (size_t i = 0; i < sweep->count && !err; i++) {
 		struct rk_fabric_node *node = &fabric->nodes[sweep->ports[i].node];
 
-		if (!node->pm_known && (i == 0 || sweep->ports[i - 1].node != sweep->ports[i].node))
+		if (!node->pm_known &&
+		    (i == 0 || sweep->ports[i - 1].node != sweep->ports[i].node)) {
 			pma_request(&requests[count++], sweep->ports[i].lid, ATTR_CLASS_PORT_INFO,
 				    0, 0, (uintptr_t)node);
-		if (count == CHUNK || (i + 1 == sweep->count && count)) {
+			if (samples_control)
+				pma_request(&requests[count++], sweep->ports[i].lid,
+					    ATTR_PORT_SAMPLES_CTL, IB_PSC_PORT_SELECT_F,
+					    sweep->ports[i].port, (uintptr_t)node);
+		}
+		if (count >= CHUNK - 1 || (i + 1 == sweep->count && count)) {
 			err = rk_mad_run(port, requests, count, options, capability_done, NULL,
 					 &stats);
 			add_stats(&sweep->stats, &stats);
@@ -458,7 +492,7 @@ static void forget_other_width(const struct sweep_run *run, struct rk_sweep_port
 
 	if (extended != p->extended)
 		for (size_t c = 0; c < RK_SWEEP_COUNTERS; c++)
-			if (run->pma[c].pma_ext_field)
+			if (ext_has(run, (size_t)(p - run->sweep->ports), &run->pma[c]))
 				p->prev_state[c] = RK_VALUE_UNAVAILABLE;
 	p->extended = extended;
 }
@@ -502,7 +536,7 @@ static void finish_port(struct sweep_run *run, size_t i)
 	forget_other_width(run, p);
 	for (size_t c = 0; c < RK_SWEEP_COUNTERS; c++) {
 		const struct rk_metric *m = &run->pma[c];
-		bool available = m->pma_field || (p->extended && m->pma_ext_field);
+		bool available = m->pma_field || (p->extended && ext_has(run, i, m));
 
 		p->state[c] = available ? rk_counter_classify(m, p->raw[c]) : RK_VALUE_UNAVAILABLE;
 		if (available && p->raw[c])

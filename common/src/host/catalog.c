@@ -6,12 +6,18 @@
 
 /* col_: the counter's MIB column, 30 and up (below: the port facts', facts.c); fixed once
  * published. */
-#define PMA(col_, n_, w_, narrow_, scale_, unit_, err_, field_, ext_, bit_, help_)                 \
+#define PMA_FIELDS(col_, n_, w_, narrow_, scale_, unit_, err_, field_, ext_, bit_, help_)          \
+	.name = n_, .source = RK_SRC_PORT_COUNTERS, .width = w_, .narrow_width = narrow_,          \
+	.kind = RK_KIND_COUNTER, .scale = scale_, .unit = unit_, .is_error = err_, .help = help_,  \
+	.pma_field = field_, .pma_ext_field = ext_, .reset_bit = bit_, .column = col_
+#define PMA(...)                                                                                   \
 	{                                                                                          \
-		.name = n_, .source = RK_SRC_PORT_COUNTERS, .width = w_, .narrow_width = narrow_,  \
-		.kind = RK_KIND_COUNTER, .scale = scale_, .unit = unit_, .is_error = err_,         \
-		.help = help_, .pma_field = field_, .pma_ext_field = ext_, .reset_bit = bit_,      \
-		.column = col_                                                                     \
+		PMA_FIELDS(__VA_ARGS__)                                                            \
+	}
+/* A counter whose 64-bit form is one of PortCountersExtended's additional counters. */
+#define PMA_ADDL(...)                                                                              \
+	{                                                                                          \
+		PMA_FIELDS(__VA_ARGS__), .pma_ext_additional = true                                \
 	}
 #define HW(n_, unit_, err_, help_)                                                                 \
 	{                                                                                          \
@@ -45,8 +51,9 @@ static const struct rk_metric catalog[] = {
 	10, "Times consecutive receive buffer overruns exceeded the OverrunErrors threshold"),
     PMA(41, "VL15_dropped", 16, 0, 1, "packets", false, IB_PC_VL15_DROPPED_F, 0, 11,
 	"Subnet management packets dropped for lack of VL15 buffers"),
-    PMA(42, "port_xmit_wait", 32, 0, 1, "ticks", false, IB_PC_XMT_WAIT_F, 0, -1,
-	"Ticks during which the port had data to send but no flow-control credits"),
+    PMA_ADDL(42, "port_xmit_wait", 64, 32, 1, "ticks", false, IB_PC_XMT_WAIT_F,
+	     IB_PC_EXT_XMT_WAIT_F, -1,
+	     "Ticks during which the port had data to send but no flow-control credits"),
     PMA(43, "port_xmit_data", 64, 32, 4, "bytes", false, IB_PC_XMT_BYTES_F, IB_PC_EXT_XMT_BYTES_F,
 	-1, "Data bytes transmitted, all VLs"),
     PMA(44, "port_rcv_data", 64, 32, 4, "bytes", false, IB_PC_RCV_BYTES_F, IB_PC_EXT_RCV_BYTES_F,

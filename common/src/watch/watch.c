@@ -54,6 +54,7 @@ static void monitor_options(const struct rk_watch *watch, struct rk_monitor_opti
 	options->fabric.helper_deadline_s = s->helper_deadline;
 	options->fabric.cancel = &watch->cancel;
 	options->mad.cancel = &watch->cancel;
+	options->congestion = s->congestion;
 }
 
 static int init_sync(struct rk_watch *watch)

@@ -101,6 +101,9 @@ static int check_fabric(struct rk_watch *watch, struct rk_findings *findings)
 	int err = rk_health_check_fabric(m->prev_fabric, m->fabric, findings);
 
 	if (!err)
+		err = rk_health_check_congestion(m->fabric, &m->sweep, &m->options.congestion,
+						 findings);
+	if (!err)
 		err = rk_health_check_sweep(m->fabric, &m->sweep, findings);
 	return err ? err : watch_plan_check(watch, findings);
 }
