@@ -4,6 +4,7 @@
  * value sent maps a fact of the core's table. */
 #include "cd_fabric_values.h"
 #include "cd_names.h"
+#include "rdmakit/route.h"
 
 #include <math.h>
 #include <setjmp.h>
@@ -140,6 +141,12 @@ static void fabric_values_are_the_cores_facts(void **state)
 	struct rk_fabric *fabric = three_nodes();
 	struct rk_fabric_link links[2] = {{.below_peers = true}, {0}};
 	struct rk_sweep sweep = {.count = 10, .answered = 9, .failed = 1};
+	struct rk_route_summary routes = {.routes = 120,
+					  .holes = 2,
+					  .loops = 1,
+					  .dead_ends = 3,
+					  .max_hops = 4,
+					  .unbalanced_switches = 5};
 	double v[RK_FACT_COUNT];
 	size_t n;
 	const struct cd_fact *facts = cd_fact_list(RK_SCOPE_FABRIC, &n);
@@ -152,13 +159,20 @@ static void fabric_values_are_the_cores_facts(void **state)
 	fabric->nlinks = 2;
 	fabric->discovery_seconds = 0.5;
 	rk_fabric_fact_values(fabric, &sweep, 0.25, v);
-	assert_int_equal(n, 9);
+	assert_int_equal(n, 15);
 	assert_true(sent(facts, n, v, "nodes") == 3 && sent(facts, n, v, "switches") == 1);
 	assert_true(sent(facts, n, v, "cas") == 2 && sent(facts, n, v, "links") == 2);
 	assert_true(sent(facts, n, v, "degraded_links") == 1);
 	assert_true(sent(facts, n, v, "swept_ports") == 10 &&
 		    sent(facts, n, v, "unanswered_ports") == 1);
 	assert_true(sent(facts, n, v, "sweep") == 0.25 && sent(facts, n, v, "discovery") == 0.5);
+	assert_true(isnan(sent(facts, n, v, "routes_followed"))); /* no route check yet */
+	rk_route_fact_values(&routes, v);
+	assert_true(sent(facts, n, v, "routes_followed") == 120 &&
+		    sent(facts, n, v, "route_holes") == 2 && sent(facts, n, v, "route_loops") == 1);
+	assert_true(sent(facts, n, v, "route_dead_ends") == 3 &&
+		    sent(facts, n, v, "route_max_hops") == 4 &&
+		    sent(facts, n, v, "routes_unbalanced") == 5);
 	free(fabric->nodes);
 	free(fabric);
 }
