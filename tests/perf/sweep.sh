@@ -161,9 +161,11 @@ for cond in ("idle", "loaded"):
                 "met" if med <= target else "NOT met"))
 one = row_of(1, "idle", "one"); ibq = row_of(1, "idle", "ibq"); st = row_of(1, "idle", "steady")
 per_port = ("MADs per swept port (8,192) and sweep, from run 1 idle: rdmakit's steady state %.2f "
-            "(PortCounters; PortCountersExtended only of ports with errors), ibqueryerrors %.2f PerfMgt MADs (PortCounters, "
-            "PortCountersExtended and ClassPortInfo once per node: a switch's ports summed in one "
-            "answer, AllPortSelect, and port by port only where that sum has errors); SMPs per "
+            "(PortCounters: one per switch summed over its ports, AllPortSelect, and port by port "
+            "on CAs and where a sum has errors; PortCountersExtended only of ports with errors), "
+            "ibqueryerrors %.2f PerfMgt MADs (PortCounters, PortCountersExtended and ClassPortInfo "
+            "once per node: a switch's ports summed in one answer, AllPortSelect, and port by "
+            "port only where that sum has errors); SMPs per "
             "discovery %d for rdmakit (libibnetdisc), %d for ibqueryerrors; output %d bytes "
             "(rdmakit one shot, text) and %d (ibqueryerrors)." % (
                 (st["pc"] + st["ext"]) / 8192, (ibq["pc"] + ibq["ext"] + ibq["cpi"]) / 8192,
