@@ -10,9 +10,11 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
+import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
@@ -299,6 +301,32 @@ LoadPlugin rdmakit
             fields = dict(re.findall(r"(\w+) = (.*?)(?=, \w+ = |$)", body))
             found.append(fields)
         return found
+
+
+def free_port():
+    """A TCP port on 127.0.0.1 that nothing listens on now (the kernel's pick)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def prometheus_block(port):
+    """collectd's write_prometheus plugin serving /metrics on 127.0.0.1:port."""
+    return (f'LoadPlugin write_prometheus\n<Plugin write_prometheus>\n  Host "127.0.0.1"\n'
+            f'  Port "{port}"\n</Plugin>\n')
+
+
+def scrape(port):
+    """{(metric, frozenset of label pairs): value} of write_prometheus' /metrics on port."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as r:
+        text = r.read().decode()
+    series = {}
+    for line in text.splitlines():
+        m = re.fullmatch(r'(\w+)\{(.*)\} (\S+)(?: \d+)?', line)
+        if m:
+            labels = frozenset(re.findall(r'(\w+)="([^"]*)"', m.group(2)))
+            series[(m.group(1), labels)] = float(m.group(3))
+    return series
 
 
 def sim_env(sim_name):
