@@ -135,9 +135,11 @@ def sanitizer_errors(report_dir):
 
 
 class Daemon:
-    """A private collectd with rdmakit.so; use as a context manager or call stop()."""
+    """A private collectd with rdmakit.so (block None: without it); use as a context manager or
+    call stop(). hostname: its Hostname (default HOST)."""
 
-    def __init__(self, block, interval=1, extra=""):
+    def __init__(self, block, interval=1, extra="", hostname=HOST):
+        self.hostname = hostname
         self.dir = tempfile.mkdtemp(prefix="rdmakit-collectd-")
         self.conf = os.path.join(self.dir, "collectd.conf")
         self.pidfile = os.path.join(self.dir, "collectd.pid")
@@ -149,7 +151,8 @@ class Daemon:
             f.write(self.config_text(block, interval, extra))
 
     def config_text(self, block, interval, extra):
-        return f"""Hostname "{HOST}"
+        plugin = "" if block is None else f'PluginDir "{PLUGIN_DIR}"\nLoadPlugin rdmakit\n{block}\n'
+        return f"""Hostname "{self.hostname}"
 FQDNLookup false
 BaseDir "{self.dir}"
 PIDFile "{self.pidfile}"
@@ -175,15 +178,13 @@ LoadPlugin unixsock
   SocketPerms "0600"
 </Plugin>
 {extra}
-PluginDir "{PLUGIN_DIR}"
-LoadPlugin rdmakit
-{block}
-"""
+{plugin}"""
 
-    def start(self, expect_values=True, env=None):
+    def start(self, expect_values=True, env=None, prefix=()):
         """Start the daemon; it forks and writes its PIDFile. Returns collectd's exit status.
-        env: the daemon's environment (e.g. sim_env()), default ours."""
-        proc = subprocess.run([COLLECTD, "-C", self.conf], capture_output=True, text=True,
+        env: the daemon's environment (e.g. sim_env()), default ours; prefix: a command that
+        runs it (e.g. ip netns exec NS)."""
+        proc = subprocess.run([*prefix, COLLECTD, "-C", self.conf], capture_output=True, text=True,
                               timeout=30, env=collectd_env(env, self.dir))
         self.start_output = proc.stdout + proc.stderr
         if proc.returncode != 0:
@@ -245,8 +246,9 @@ LoadPlugin rdmakit
         except FileNotFoundError:
             return ""
 
-    def host_dir(self):
-        return os.path.join(self.csvdir, HOST)
+    def host_dir(self, host=None):
+        """The csv plugin's directory of host (default: its own Hostname)."""
+        return os.path.join(self.csvdir, host or self.hostname)
 
     def values_dirs(self, plugin="rdma"):
         """The csv plugin's directories of plugin ("rdma-mlx5_0-1", ...; "rdma_sm" for
@@ -319,7 +321,11 @@ def prometheus_block(port):
 def scrape(port):
     """{(metric, frozenset of label pairs): value} of write_prometheus' /metrics on port."""
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as r:
-        text = r.read().decode()
+        return parse_exposition(r.read().decode())
+
+
+def parse_exposition(text):
+    """{(metric, frozenset of label pairs): value} of Prometheus' text format."""
     series = {}
     for line in text.splitlines():
         m = re.fullmatch(r'(\w+)\{(.*)\} (\S+)(?: \d+)?', line)
