@@ -4,9 +4,11 @@
 # the senders' rdmakit.so at its default settings and with HwCounters false, in the same run
 # (tests/perf/aggregator_perf.py does the work and says how).
 # Usage: tests/perf/aggregator.sh [BUILD_DIR]. PERF_RUNS rounds (default 3), SENDERS senders
-# (default 12), WINDOW seconds of CPU measured per phase (10). With PERF_MD=FILE
-# (tests/perf/report.sh) it appends its section to FILE. Exit 0 when every phase ran (no
-# target), 77 when something needed is missing.
+# (default 12), WINDOW seconds of CPU measured per phase (10), STORE none (default: the
+# aggregator's cache only) or write_prometheus, FILL_TIMEOUT seconds for the aggregator to hold
+# every value list (300; it fails past that). With PERF_MD=FILE (tests/perf/report.sh) it
+# appends its section to FILE. Exit 0 when every phase ran (no target), 77 when something
+# needed is missing.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(realpath -m "${1:-$top/build}")
