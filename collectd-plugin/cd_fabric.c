@@ -3,6 +3,7 @@
 
 #include "cd_fabric_values.h"
 #include "cd_findings.h"
+#include "cd_mon.h"
 #include "cd_names.h"
 #include "cd_submit.h"
 
@@ -125,7 +126,8 @@ static void send_port(struct cd_fabric *f, const struct rk_sweep_reading *p, cdt
 	if (p->status != 0)
 		return;
 	port_instance(f, p->node, p->port, instance, sizeof(instance));
-	cd_batch_begin_plugin(&batch, CD_FABRIC_PLUGIN, instance, now);
+	cd_batch_begin_plugin(&batch, CD_FABRIC_PLUGIN, instance, now,
+			      cd_mon_pass_interval(f->config));
 	for (size_t k = 0; k < f->nitems; k++) {
 		const struct cd_fabric_item *item = &f->items[k];
 		size_t n = item->counter[1] < 0 ? 1 : 2;
@@ -142,7 +144,8 @@ static void send_port(struct cd_fabric *f, const struct rk_sweep_reading *p, cdt
 	}
 }
 
-static void send_facts(const struct rk_watch_snapshot *snap, cdtime_t now)
+static void send_facts(const struct cd_fabric *f, const struct rk_watch_snapshot *snap,
+		       cdtime_t now)
 {
 	size_t count;
 	const struct cd_fact *facts = cd_fact_list(RK_SCOPE_FABRIC, &count);
@@ -151,7 +154,7 @@ static void send_facts(const struct rk_watch_snapshot *snap, cdtime_t now)
 
 	rk_fabric_readings_fact_values(snap->fabric, &snap->sweep, snap->sweep_seconds, values);
 	rk_route_fact_values(snap->routes_checked ? &snap->routes : NULL, values);
-	cd_batch_begin_plugin(&batch, CD_FABRIC_PLUGIN, "", now);
+	cd_batch_begin_plugin(&batch, CD_FABRIC_PLUGIN, "", now, cd_mon_pass_interval(f->config));
 	for (size_t i = 0; i < count; i++) {
 		if (isnan(values[facts[i].fact]))
 			continue; /* the route facts before a route check, or without Routes */
@@ -184,7 +187,7 @@ static void send_sweep(struct cd_fabric *f, const struct rk_watch_snapshot *snap
 	f->sent = snap->passes[RK_WATCH_SWEEP];
 	for (size_t i = 0; i < snap->sweep.count; i++)
 		send_port(f, &snap->sweep.ports[i], now);
-	send_facts(snap, now);
+	send_facts(f, snap, now);
 }
 
 int cd_fabric_read(struct cd_fabric *f)

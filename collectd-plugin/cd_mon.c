@@ -14,6 +14,11 @@ cdtime_t cd_mon_read_interval(const struct cd_config *config)
 	return DOUBLE_TO_CDTIME_T(fabric_interval(&config->fabric) / CD_MON_READS_PER_PASS);
 }
 
+cdtime_t cd_mon_pass_interval(const struct cd_config *config)
+{
+	return DOUBLE_TO_CDTIME_T(fabric_interval(&config->fabric));
+}
+
 static void settings_of(const struct cd_fabric_config *fabric, struct rk_watch_settings *settings)
 {
 	rk_watch_settings_set(settings, fabric->ca, fabric->ca_port, fabric->window,

@@ -15,6 +15,11 @@
 /** The interval of the fabric and SM reads. */
 cdtime_t cd_mon_read_interval(const struct cd_config *config);
 
+/** The interval of one pass of the engine (FabricInterval): what the fabric and SM values say
+ * they are sent at, so that collectd's cache (and write_prometheus, the network plugin) does not
+ * take them for missing between two passes, as it would at the reads' quarter interval. */
+cdtime_t cd_mon_pass_interval(const struct cd_config *config);
+
 /** Load the NodeNameMap and start the engine on the fabric, SM, tune and probe jobs the config
  * enables. */
 int cd_mon_start(const struct cd_config *config, struct rk_watch **out);

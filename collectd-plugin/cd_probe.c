@@ -51,8 +51,8 @@ static void instance_of(const char *subject, char *instance, size_t size)
 }
 
 /* The pass (1) or fail (0) gauge and, when it passed, the round trip in seconds. */
-/* The outcome of a round, stamped when the round ended. */
-static void send_outcome(const struct rk_probe_outcome *outcome, cdtime_t at)
+/* The outcome of a round, stamped when the round ended and sent every ProbeInterval. */
+static void send_outcome(const struct rk_probe_outcome *outcome, cdtime_t at, cdtime_t interval)
 {
 	struct cd_batch batch;
 	char instance[96];
@@ -60,7 +60,7 @@ static void send_outcome(const struct rk_probe_outcome *outcome, cdtime_t at)
 	if (outcome->status != 0)
 		return;
 	snprintf(instance, sizeof(instance), "%s-%u", outcome->device, outcome->port);
-	cd_batch_begin(&batch, instance, at);
+	cd_batch_begin_plugin(&batch, CD_VALUES_PLUGIN, instance, at, interval);
 	batch.values[0].gauge = outcome->result.passed ? 1 : 0;
 	cd_batch_submit(&batch, "gauge", CD_PROBE_PASSED, 1);
 	if (!outcome->result.passed)
@@ -134,7 +134,8 @@ int cd_probe_read(struct cd_probe *p)
 	if (snap && snap->passes[RK_WATCH_PROBE] != p->sent) {
 		p->sent = snap->passes[RK_WATCH_PROBE];
 		for (size_t i = 0; i < snap->probes.count; i++)
-			send_outcome(&snap->probes.items[i], DOUBLE_TO_CDTIME_T(snap->probed_at));
+			send_outcome(&snap->probes.items[i], DOUBLE_TO_CDTIME_T(snap->probed_at),
+				     DOUBLE_TO_CDTIME_T(p->config->probe.interval));
 	}
 	rk_watch_release(snap);
 	report(p);

@@ -3,6 +3,7 @@
 
 #include "cd_fabric_values.h"
 #include "cd_findings.h"
+#include "cd_mon.h"
 #include "cd_submit.h"
 
 #include <math.h>
@@ -34,7 +35,7 @@ void cd_sm_stop(struct cd_sm *s)
 	free(s);
 }
 
-static void send_facts(const struct rk_sm_status *status, cdtime_t now)
+static void send_facts(const struct rk_sm_status *status, cdtime_t now, cdtime_t interval)
 {
 	size_t count;
 	const struct cd_fact *facts = cd_fact_list(RK_SCOPE_SM, &count);
@@ -42,7 +43,7 @@ static void send_facts(const struct rk_sm_status *status, cdtime_t now)
 	struct cd_batch batch;
 
 	rk_sm_fact_values(status, values);
-	cd_batch_begin_plugin(&batch, CD_SM_PLUGIN, "", now);
+	cd_batch_begin_plugin(&batch, CD_SM_PLUGIN, "", now, interval);
 	for (size_t i = 0; i < count; i++) {
 		double value = values[facts[i].fact];
 
@@ -79,7 +80,7 @@ int cd_sm_read(struct cd_sm *s)
 
 	if (snap && snap->passes[RK_WATCH_SM] != s->sent) {
 		s->sent = snap->passes[RK_WATCH_SM];
-		send_facts(&snap->sm, cdtime());
+		send_facts(&snap->sm, cdtime(), cd_mon_pass_interval(s->config));
 	}
 	for (size_t i = 0; i < s->events.list.count; i++)
 		report_event(s, &s->events.list.items[i]);

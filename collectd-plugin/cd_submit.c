@@ -13,18 +13,19 @@ static void copy_name(char *dst, const char *src)
 }
 
 void cd_batch_begin_plugin(struct cd_batch *batch, const char *plugin, const char *plugin_instance,
-			   cdtime_t time)
+			   cdtime_t time, cdtime_t interval)
 {
 	batch->vl = (value_list_t)VALUE_LIST_INIT;
 	batch->vl.values = batch->values;
 	batch->vl.time = time;
+	batch->vl.interval = interval;
 	copy_name(batch->vl.plugin, plugin);
 	copy_name(batch->vl.plugin_instance, plugin_instance);
 }
 
 void cd_batch_begin(struct cd_batch *batch, const char *plugin_instance, cdtime_t time)
 {
-	cd_batch_begin_plugin(batch, CD_VALUES_PLUGIN, plugin_instance, time);
+	cd_batch_begin_plugin(batch, CD_VALUES_PLUGIN, plugin_instance, time, 0);
 }
 
 void cd_batch_submit(struct cd_batch *batch, const char *type, const char *type_instance, size_t n)

@@ -21,9 +21,10 @@ struct cd_about {
 /** Start a batch for plugin instance (e.g. "mlx5_0-1") of plugin "rdma" at time. */
 void cd_batch_begin(struct cd_batch *batch, const char *plugin_instance, cdtime_t time);
 
-/** Start a batch for plugin (e.g. "rdma_fabric") and plugin instance at time. */
+/** Start a batch for plugin (e.g. "rdma_fabric") and plugin instance at time, sent every
+ * interval (0: the read callback's interval, as collectd fills in). */
 void cd_batch_begin_plugin(struct cd_batch *batch, const char *plugin, const char *plugin_instance,
-			   cdtime_t time);
+			   cdtime_t time, cdtime_t interval);
 
 /** Dispatch the batch's first n values as type and type_instance. */
 void cd_batch_submit(struct cd_batch *batch, const char *type, const char *type_instance, size_t n);

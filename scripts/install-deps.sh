@@ -15,6 +15,7 @@ packages="
   scdoc debhelper fakeroot lintian rpm rpmlint strace util-linux
   qemu-system-x86 busybox-static ibverbs-providers ibverbs-utils rdmacm-utils perftest
   gnuplot-nox cpio
+  prometheus libprotobuf-c1 libmicrohttpd12 libgcrypt20
   graphviz
   zabbix-server-pgsql zabbix-frontend-php php-pgsql php-cli php8.2-cgi php-gd php-bcmath
   php-mbstring php-xml php-ldap postgresql libsnmp-perl snmptt

@@ -10,9 +10,11 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
+import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
@@ -133,9 +135,11 @@ def sanitizer_errors(report_dir):
 
 
 class Daemon:
-    """A private collectd with rdmakit.so; use as a context manager or call stop()."""
+    """A private collectd with rdmakit.so (block None: without it); use as a context manager or
+    call stop(). hostname: its Hostname (default HOST)."""
 
-    def __init__(self, block, interval=1, extra=""):
+    def __init__(self, block, interval=1, extra="", hostname=HOST):
+        self.hostname = hostname
         self.dir = tempfile.mkdtemp(prefix="rdmakit-collectd-")
         self.conf = os.path.join(self.dir, "collectd.conf")
         self.pidfile = os.path.join(self.dir, "collectd.pid")
@@ -147,7 +151,8 @@ class Daemon:
             f.write(self.config_text(block, interval, extra))
 
     def config_text(self, block, interval, extra):
-        return f"""Hostname "{HOST}"
+        plugin = "" if block is None else f'PluginDir "{PLUGIN_DIR}"\nLoadPlugin rdmakit\n{block}\n'
+        return f"""Hostname "{self.hostname}"
 FQDNLookup false
 BaseDir "{self.dir}"
 PIDFile "{self.pidfile}"
@@ -173,15 +178,13 @@ LoadPlugin unixsock
   SocketPerms "0600"
 </Plugin>
 {extra}
-PluginDir "{PLUGIN_DIR}"
-LoadPlugin rdmakit
-{block}
-"""
+{plugin}"""
 
-    def start(self, expect_values=True, env=None):
+    def start(self, expect_values=True, env=None, prefix=()):
         """Start the daemon; it forks and writes its PIDFile. Returns collectd's exit status.
-        env: the daemon's environment (e.g. sim_env()), default ours."""
-        proc = subprocess.run([COLLECTD, "-C", self.conf], capture_output=True, text=True,
+        env: the daemon's environment (e.g. sim_env()), default ours; prefix: a command that
+        runs it (e.g. ip netns exec NS)."""
+        proc = subprocess.run([*prefix, COLLECTD, "-C", self.conf], capture_output=True, text=True,
                               timeout=30, env=collectd_env(env, self.dir))
         self.start_output = proc.stdout + proc.stderr
         if proc.returncode != 0:
@@ -243,8 +246,9 @@ LoadPlugin rdmakit
         except FileNotFoundError:
             return ""
 
-    def host_dir(self):
-        return os.path.join(self.csvdir, HOST)
+    def host_dir(self, host=None):
+        """The csv plugin's directory of host (default: its own Hostname)."""
+        return os.path.join(self.csvdir, host or self.hostname)
 
     def values_dirs(self, plugin="rdma"):
         """The csv plugin's directories of plugin ("rdma-mlx5_0-1", ...; "rdma_sm" for
@@ -299,6 +303,36 @@ LoadPlugin rdmakit
             fields = dict(re.findall(r"(\w+) = (.*?)(?=, \w+ = |$)", body))
             found.append(fields)
         return found
+
+
+def free_port():
+    """A TCP port on 127.0.0.1 that nothing listens on now (the kernel's pick)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def prometheus_block(port):
+    """collectd's write_prometheus plugin serving /metrics on 127.0.0.1:port."""
+    return (f'LoadPlugin write_prometheus\n<Plugin write_prometheus>\n  Host "127.0.0.1"\n'
+            f'  Port "{port}"\n</Plugin>\n')
+
+
+def scrape(port):
+    """{(metric, frozenset of label pairs): value} of write_prometheus' /metrics on port."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as r:
+        return parse_exposition(r.read().decode())
+
+
+def parse_exposition(text):
+    """{(metric, frozenset of label pairs): value} of Prometheus' text format."""
+    series = {}
+    for line in text.splitlines():
+        m = re.fullmatch(r'(\w+)\{(.*)\} (\S+)(?: \d+)?', line)
+        if m:
+            labels = frozenset(re.findall(r'(\w+)="([^"]*)"', m.group(2)))
+            series[(m.group(1), labels)] = float(m.group(3))
+    return series
 
 
 def sim_env(sim_name):

@@ -220,6 +220,7 @@ class DebianPackages(unittest.TestCase):
         self.assertIn("/usr/lib/collectd/rdmakit.so", self.files["collectd-rdmakit"])
         self.assertIn("/usr/share/man/man5/rdmakit-collectd.5.gz", self.files["collectd-rdmakit"])
         self.assertIn("/usr/share/rdmakit/collectd/rdmakit.conf", self.files["collectd-rdmakit"])
+        self.assertIn("/usr/share/rdmakit/prometheus/rdmakit.rules.yml", self.files["collectd-rdmakit"])
 
     def test_doctor_unit(self):
         units = ["/lib/systemd/system/rdmakit-doctor.service",

@@ -32,7 +32,8 @@ def expected_files(settings):
     etc = "/etc" if prefix == "/usr" else prefix + "/etc"
     on = lambda option: settings.get(option, "OFF") == "ON"
     files = [f"{prefix}/libexec/rdmakit/rdmakit-discover",
-             f"{prefix}/share/rdmakit/collectd/rdmakit.conf"]
+             f"{prefix}/share/rdmakit/collectd/rdmakit.conf",
+             f"{prefix}/share/rdmakit/prometheus/rdmakit.rules.yml"]
     if on("RDMAKIT_BUILD_CLI"):
         files += [f"{prefix}/bin/rdmakit",
                   f"{prefix}/lib/systemd/system/rdmakit-doctor.service",

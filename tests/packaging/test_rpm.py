@@ -49,6 +49,7 @@ class Rpms(unittest.TestCase):
         plugin = self.query("collectd-rdmakit", "-l").split()
         self.assertIn("/usr/lib64/collectd/rdmakit.so", plugin)
         self.assertIn("/usr/share/rdmakit/collectd/rdmakit.conf", plugin)
+        self.assertIn("/usr/share/rdmakit/prometheus/rdmakit.rules.yml", plugin)
 
     def test_requires_and_scriptlets(self):
         requires = self.query("collectd-rdmakit", "--requires")

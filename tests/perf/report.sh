@@ -36,6 +36,7 @@ BENCHMARKS=(
 	"host-read|default|valgrind"
 	"collectd-read|default|collectd, valgrind, root (unshare -m)"
 	"collectd-fabric|default|collectd, ibsim, OpenSM"
+	"aggregator|default|collectd's network plugin, root (a network namespace)"
 	"rediscover-leak|default|ibsim, OpenSM, valgrind"
 	"snmp|default|snmpd, ibsim, OpenSM, root (a network namespace)"
 	"snmp-floor|default|snmpd, root (a network namespace), taskset"
