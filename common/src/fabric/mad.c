@@ -1030,3 +1030,17 @@ int rk_mad_run(struct rk_mad_port *port, struct rk_mad_request *requests, size_t
 	run_free(&r);
 	return err;
 }
+
+void rk_mad_stats_add(struct rk_mad_stats *total, const struct rk_mad_stats *part)
+{
+	total->sent += part->sent;
+	total->answered += part->answered;
+	total->timeouts += part->timeouts;
+	total->retried += part->retried;
+	total->errors += part->errors;
+	total->ignored += part->ignored;
+	if (part->most_in_flight > total->most_in_flight)
+		total->most_in_flight = part->most_in_flight;
+	if (part->most_to_one_agent > total->most_to_one_agent)
+		total->most_to_one_agent = part->most_to_one_agent;
+}

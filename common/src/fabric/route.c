@@ -194,20 +194,6 @@ static void smp_request(struct rk_mad_request *r, const struct read_run *run, si
 	dr_path(run->parent, run->via, run->routes->tables[t].node, r->path, &r->hops);
 }
 
-static void add_stats(struct rk_mad_stats *total, const struct rk_mad_stats *part)
-{
-	total->sent += part->sent;
-	total->answered += part->answered;
-	total->timeouts += part->timeouts;
-	total->retried += part->retried;
-	total->errors += part->errors;
-	total->ignored += part->ignored;
-	if (part->most_in_flight > total->most_in_flight)
-		total->most_in_flight = part->most_in_flight;
-	if (part->most_to_one_agent > total->most_to_one_agent)
-		total->most_to_one_agent = part->most_to_one_agent;
-}
-
 static void switch_info_done(struct rk_mad_request *r, void *ctx)
 {
 	struct read_run *run = ctx;
@@ -256,7 +242,7 @@ static int run_chunked(struct rk_mad_port *port, struct rk_mad_request *requests
 		size_t n = count - i < CHUNK ? count - i : CHUNK;
 
 		err = rk_mad_run(port, requests + i, n, options, done, run, &stats);
-		add_stats(&run->routes->stats, &stats);
+		rk_mad_stats_add(&run->routes->stats, &stats);
 	}
 	return err;
 }

@@ -180,19 +180,6 @@ static bool node_has_ext(const struct rk_fabric_node *node)
 	return node->pm_known && (node->pm_cap_mask & (PM_CAP_EXT_WIDTH | PM_CAP_EXT_WIDTH_NOIETF));
 }
 
-static void add_stats(struct rk_mad_stats *total, const struct rk_mad_stats *part)
-{
-	total->sent += part->sent;
-	total->answered += part->answered;
-	total->timeouts += part->timeouts;
-	total->retried += part->retried;
-	total->errors += part->errors;
-	if (part->most_in_flight > total->most_in_flight)
-		total->most_in_flight = part->most_in_flight;
-	if (part->most_to_one_agent > total->most_to_one_agent)
-		total->most_to_one_agent = part->most_to_one_agent;
-}
-
 /* Whether the port's PortCountersExtended has counter m (its additional counters only where
  * the node says so: elsewhere those bytes are reserved). */
 static bool ext_has(const struct sweep_run *run, size_t i, const struct rk_metric *m)
@@ -309,7 +296,7 @@ static int query_capabilities(struct rk_mad_port *port, struct rk_fabric *fabric
 		if (count >= CHUNK - 1 || (i + 1 == sweep->count && count)) {
 			err = rk_mad_run(port, requests, count, options, capability_done, NULL,
 					 &stats);
-			add_stats(&sweep->stats, &stats);
+			rk_mad_stats_add(&sweep->stats, &stats);
 			count = 0;
 		}
 	}
@@ -375,7 +362,7 @@ static int query_sums(struct rk_mad_port *port, struct sweep_run *run,
 		if (count && (count == CHUNK || i + 1 == sweep->count)) {
 			err =
 			    rk_mad_run(port, requests, count, options, counters_done, run, &stats);
-			add_stats(&run->sweep->stats, &stats);
+			rk_mad_stats_add(&run->sweep->stats, &stats);
 			count = 0;
 		}
 	}
@@ -405,7 +392,7 @@ static int query_pass(struct rk_mad_port *port, struct sweep_run *run,
 		if (count && (count >= CHUNK - 1 || i + 1 == sweep->count)) {
 			err =
 			    rk_mad_run(port, requests, count, options, counters_done, run, &stats);
-			add_stats(&run->sweep->stats, &stats);
+			rk_mad_stats_add(&run->sweep->stats, &stats);
 			count = 0;
 		}
 	}
