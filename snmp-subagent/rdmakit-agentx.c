@@ -4,6 +4,7 @@
 #include "ak_config.h"
 #include "ak_daemon.h"
 #include "ak_log.h"
+#include "ak_mainloop.h"
 #include "ak_oid.h"
 #include "ak_refresh.h"
 #include "ak_tune.h"
@@ -447,7 +448,7 @@ static void serve_requests(const struct ak_args *args, struct ak_config *config,
 	ak_agent_drain(&mailbox);
 	snmp_log(LOG_INFO, APP_NAME " " RDMAKIT_VERSION " serving %s\n", config->sysfs_root);
 	while (!stop_requested) {
-		agent_check_and_process(1);
+		ak_mainloop_pass();
 		if (reload_requested) {
 			reload_requested = 0;
 			reload(args, config, refresher);

@@ -3,8 +3,12 @@
 """rdmakit-agentx on a generated host of 64 ports (thousands of sysfs attributes held open) with
 a real snmpd: the attribute descriptors sit at 1024 and above, net-snmp's sockets below 1024
 (where agent_check_and_process() selects on a plain fd_set). Under a hard descriptor limit of
-1024 it says clearly that it cannot keep them apart, and still serves the same values."""
+1024 it says clearly that it cannot keep them apart, and still serves the same values. Its main
+loop hands a request's internal hops on without a select() each: one select() per request."""
 import os
+import re
+import shutil
+import signal
 import subprocess
 import tempfile
 import unittest
@@ -76,6 +80,34 @@ class DescriptorFloor(unittest.TestCase):
         roomy = self.roomy.walk(COUNTERS, bulk=True)
         self.assertGreater(len(roomy), PORTS * 20)
         self.assertEqual(self.tight.walk(COUNTERS, bulk=True), roomy)
+
+
+    @unittest.skipUnless(shutil.which("strace"), "strace not installed")
+    def test_one_select_per_request(self):
+        """A GETNEXT walk, one AgentX request per varbind, under strace -c of the main thread:
+        net-snmp's own loop selects three times per request (the AgentX socket, then each
+        callback pipe), rdmakit-agentx's about once."""
+        counts = os.path.join(self.tmp.name, "strace.txt")
+        strace = subprocess.Popen(["strace", "-c", "-o", counts, "-e",
+                                   "trace=select,pselect6,poll,ppoll",
+                                   "-p", str(self.roomy.agent.proc.pid)],
+                                  stderr=subprocess.PIPE, text=True)
+        try:
+            self.assertIn("attached", strace.stderr.readline())
+            walked = self.roomy.walk(COUNTERS)
+        finally:
+            strace.send_signal(signal.SIGINT)
+            strace.wait(30)
+        self.assertEqual(walked, self.roomy.walk(COUNTERS, bulk=True))
+        with open(counts) as f:
+            calls = {m.group(2): int(m.group(1)) for m in
+                     re.finditer(r"^\s*[\d.]+\s+[\d.]+\s+\d+\s+(\d+)\s+(?:\d+\s+)?(\w+)$",
+                                 f.read(), re.M)}
+        calls.pop("total", None)
+        selects = sum(calls.values())
+        self.assertGreater(len(walked), PORTS * 20)
+        self.assertLess(selects, 1.3 * len(walked), calls)
+        self.assertGreater(selects, 0.9 * len(walked), calls)
 
 
 if __name__ == "__main__":
