@@ -4,12 +4,9 @@
 
 #include "cd_submit.h"
 
+#include "rdmakit/file.h"
 #include "rdmakit/mad.h"
 #include "rdmakit/monitor.h"
-
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define CA_NAME_MAX 63
 
@@ -79,30 +76,27 @@ static int set_packets(struct cd_config *config, const oconfig_item_t *item, con
 	return cd_key_bool(item, shown, &config->fabric.packets);
 }
 
-/* A file init or the engine reads later: here it only has to be a file that can be read (opened
- * without blocking: a FIFO's open would wait for a writer and hang collectd's start). */
+/* A file init or the engine reads later: here it only has to be a regular file that can be read
+ * (never a FIFO, whose open would wait for a writer and hang collectd's start). */
 static int set_readable_file(const oconfig_item_t *item, const char *shown, const char *what,
 			     char **field)
 {
 	const char *path = cd_key_string(item);
-	struct stat st;
 	char why[160];
 	char *copy;
-	int fd;
+	FILE *file;
+	int err = 0;
 
 	if (!path || !path[0]) {
 		snprintf(why, sizeof(why), "expected the path of %s", what);
 		return cd_key_reject(item, shown, why);
 	}
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		snprintf(why, sizeof(why), "cannot read it: %s",
-			 fd < 0 ? strerror(errno) : "not a regular file");
-		if (fd >= 0)
-			close(fd);
+	file = rk_file_open_regular(path, &err);
+	if (!file) {
+		snprintf(why, sizeof(why), "cannot read it: %s", rk_sysfs_error(err));
 		return cd_key_reject(item, shown, why);
 	}
-	close(fd);
+	fclose(file);
 	copy = strdup(path);
 	if (!copy)
 		return cd_key_reject(item, shown, "out of memory");

@@ -1,16 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "ak_config.h"
 
+#include "rdmakit/file.h"
 #include "rdmakit/limits.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 void ak_config_defaults(struct ak_config *config)
 {
@@ -155,41 +154,17 @@ static int set_directory(char **field, const char *value, char *why, size_t why_
 	return set_text(field, value, why, why_size);
 }
 
-/* Open a regular file without blocking on a FIFO; -errno, or -EINVAL for other kinds. */
-static int open_regular(const char *path, FILE **out)
-{
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-	int err;
-
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		err = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-		close(fd);
-		return err;
-	}
-	*out = fdopen(fd, "r");
-	if (!*out) {
-		err = -errno;
-		close(fd);
-		return err;
-	}
-	return 0;
-}
-
-/* A file the engine reads later (opened without blocking on a FIFO): here it has to be readable. */
+/* A file the engine reads later (a regular file, never a FIFO): here it has to be readable. */
 static int set_file(char **field, const char *value, char *why, size_t why_size)
 {
-	FILE *file;
-	int err = *value ? open_regular(value, &file) : 0;
+	int err = 0;
+	FILE *file = *value ? rk_file_open_regular(value, &err) : NULL;
 
 	if (err) {
-		snprintf(why, why_size, "\"%s\": cannot read it: %s", value,
-			 err == -EINVAL ? "not a regular file" : strerror(-err));
+		snprintf(why, why_size, "\"%s\": cannot read it: %s", value, rk_sysfs_error(err));
 		return -EINVAL;
 	}
-	if (*value)
+	if (file)
 		fclose(file);
 	return set_text(field, value, why, why_size);
 }
@@ -378,14 +353,13 @@ static int read_lines(FILE *file, const char *path, struct ak_config *config, FI
 
 int ak_config_read(const char *path, bool missing_ok, struct ak_config *config, FILE *err)
 {
-	FILE *file;
-	int status = open_regular(path, &file);
+	int status = 0;
+	FILE *file = rk_file_open_regular(path, &status);
 
-	if (status) {
+	if (!file) {
 		if (status == -ENOENT && missing_ok)
 			return 0;
-		fprintf(err, "%s: %s\n", path,
-			status == -EINVAL ? "not a regular file" : strerror(-status));
+		fprintf(err, "%s: %s\n", path, rk_sysfs_error(status));
 		return status;
 	}
 	status = read_lines(file, path, config, err);

@@ -30,8 +30,8 @@ struct ak_callback_queue {
 	struct ak_callback_queue *next, *prev;
 };
 extern struct ak_callback_queue *thequeue;
-extern int netsnmp_callback_recv(netsnmp_transport *transport, void *buf, int size,
-				 void **opaque, int *olength);
+extern int netsnmp_callback_recv(netsnmp_transport *transport, void *buf, int size, void **opaque,
+				 int *olength);
 extern struct session_list *Sessions;
 
 /* More hops than a request takes (two) end the drain: the select() of the next pass goes on. */

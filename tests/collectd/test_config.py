@@ -81,7 +81,7 @@ BAD = [
      'Rediscover -1: expected a number of seconds from 0 (never) to 604800'),
     ('Fabric true\n  NodeNameMap "/nonexistent/node-name-map"',
      'NodeNameMap "/nonexistent/node-name-map": cannot read it: No such file or directory'),
-    ('Fabric true\n  NodeNameMap "/"', 'NodeNameMap "/": cannot read it: not a regular file'),
+    ('Fabric true\n  NodeNameMap "/"', 'NodeNameMap "/": cannot read it: a directory, not a regular file'),
     ('Fabric true\n  NodeNameMap ""',
      'NodeNameMap "": expected the path of a node name map file'),
     ('Fabric true\n  Expect "/nonexistent/fabric.plan"',

@@ -130,7 +130,7 @@ static void own_settings_and_other_keys(void **state)
 	assert_string_equal(why, "\"/nonexistent/fabric.plan\": cannot read it: No such file or "
 				 "directory");
 	assert_int_equal(set(config, "expect", "/", why), -EINVAL);
-	assert_string_equal(why, "\"/\": cannot read it: Is a directory");
+	assert_string_equal(why, "\"/\": cannot read it: a directory, not a regular file");
 	assert_null(config->plan);
 	assert_int_equal(set(config, "expect", "/proc/self/status", why), 0);
 	assert_string_equal(config->plan, "/proc/self/status");

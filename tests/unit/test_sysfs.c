@@ -2,6 +2,7 @@
 /* Unit tests of the sysfs module: value parsers, attribute reads, the descriptor budget, a tree
  * confined to a root. */
 #include "fixture_util.h"
+#include "rdmakit/file.h"
 #include "rdmakit/sysfs.h"
 
 #include <errno.h>
@@ -238,7 +239,8 @@ static void link_name_gives_pci_address(void **state)
 }
 
 /* A FIFO, a directory or a symlink loop where an attribute should be: refused at once (a
- * FIFO's open used to wait for a writer forever), whether kept open or read by path. */
+ * FIFO's open used to wait for a writer forever), whether kept open or read by path, and so is
+ * such a file opened by its own path (rk_file_open_regular), which opens a regular one. */
 static void non_files_are_refused_without_blocking(void **state)
 {
 	static const char *const rate = "class/infiniband/mlx5_0/ports/1/rate";
@@ -252,11 +254,15 @@ static void non_files_are_refused_without_blocking(void **state)
 	    {HOSTILE_LOOP, -ELOOP, "Too many levels of symbolic links"},
 	};
 	char *root = fixture_copy("ib-hdr");
+	char path[4096];
 	struct rk_sysfs *fs;
 	struct rk_attr attr;
 	char buf[64];
+	FILE *file;
+	int err;
 
 	(void)state;
+	snprintf(path, sizeof(path), "%s/%s", root, rate);
 	assert_int_equal(rk_sysfs_open(root, &fs), 0);
 	alarm(10); /* a blocking open ends the test, not the suite */
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -267,8 +273,22 @@ static void non_files_are_refused_without_blocking(void **state)
 		assert_int_equal(rk_attr_open(fs, rate, &attr), cases[i].err);
 		assert_int_equal(rk_sysfs_read(fs, rate, buf, sizeof(buf)), cases[i].err);
 		assert_non_null(strstr(rk_sysfs_error(cases[i].err), cases[i].why));
+		err = 0;
+		assert_null(rk_file_open_regular(path, &err)); /* a file an operator names */
+		assert_int_equal(err, cases[i].err);
 	}
 	alarm(0);
+	assert_int_equal(unlink(path), 0);
+	assert_non_null(file = fopen(path, "w"));
+	assert_int_equal(fputs("100 Gb/sec (2X HDR)\n", file) >= 0, 1);
+	assert_int_equal(fclose(file), 0);
+	assert_non_null(file = rk_file_open_regular(path, &err));
+	assert_non_null(fgets(buf, sizeof(buf), file));
+	assert_string_equal(buf, "100 Gb/sec (2X HDR)\n");
+	fclose(file);
+	snprintf(path, sizeof(path), "%s/no-such-file", root);
+	assert_null(rk_file_open_regular(path, &err));
+	assert_int_equal(err, -ENOENT);
 	rk_sysfs_close(fs);
 	fixture_discard(root);
 }

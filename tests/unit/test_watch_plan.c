@@ -158,7 +158,7 @@ static void a_vanished_plan_is_kept_logged_once_and_found(void **state)
 	assert_int_equal(planned_width(&watch->plan), 4);
 	assert_int_equal(mkdir(path, 0755), 0); /* back, but not as a file */
 	assert_int_equal(check(watch, "PLAN_UNREADABLE", message, sizeof(message)), 1);
-	assert_non_null(strstr(message, "(not a regular file)"));
+	assert_non_null(strstr(message, "(a directory, not a regular file)"));
 	assert_int_equal(rmdir(path), 0);
 	write_plan(PLAN_B, false, 2001);
 	assert_int_equal(check(watch, "PLAN_UNREADABLE", NULL, 0), 0);

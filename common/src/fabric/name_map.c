@@ -1,16 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "rdmakit/fabric.h"
 
+#include "rdmakit/file.h"
 #include "rdmakit/log.h"
 #include "rdmakit/sysfs.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 struct name_entry {
 	uint64_t guid;
@@ -92,26 +90,14 @@ static int parse_line(struct rk_name_map *map, const char *path, unsigned lineno
 	return add_entry(map, guid, name);
 }
 
-/* The map as a stream, opened without blocking and only when it is a regular file (a FIFO's
- * open would wait for a writer); NULL and *err when not. */
+/* The map as a stream (a regular file only); NULL, logged, and *err when not. */
 static FILE *open_map_file(const char *path, int *err)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	FILE *file = NULL;
-	struct stat st;
+	FILE *file = rk_file_open_regular(path, err);
 
-	if (fd < 0 || fstat(fd, &st) != 0)
-		*err = -errno;
-	else if (!S_ISREG(st.st_mode))
-		*err = S_ISDIR(st.st_mode) ? -EISDIR : -ESPIPE;
-	else if (!(file = fdopen(fd, "r")))
-		*err = -errno;
-	if (file)
-		return file;
-	if (fd >= 0)
-		close(fd);
-	rk_log(RK_LOG_ERR, "%s: cannot open node name map: %s", path, rk_sysfs_error(*err));
-	return NULL;
+	if (!file)
+		rk_log(RK_LOG_ERR, "%s: cannot open node name map: %s", path, rk_sysfs_error(*err));
+	return file;
 }
 
 int rk_name_map_load(const char *path, struct rk_name_map **out)

@@ -4,6 +4,7 @@
 #include "rdmakit/plan.h"
 
 #include "rdmakit/array.h"
+#include "rdmakit/file.h"
 #include "rdmakit/log.h"
 #include "rdmakit/sysfs.h"
 
@@ -543,27 +544,15 @@ int rk_plan_parse(FILE *in, const char *origin, struct rk_plan **out, unsigned *
 	return err;
 }
 
-/* The plan file opened for reading: a regular file only (never block on a FIFO). */
+/* The plan file opened for reading (a regular file only); NULL, logged, and *err when not. */
 static FILE *open_plan(const char *path, int *err)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-	FILE *in;
+	FILE *in = rk_file_open_regular(path, err);
 
-	if (fd < 0) {
-		*err = -errno;
-	} else if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		*err = -EINVAL;
-	} else if ((in = fdopen(fd, "r"))) {
-		return in;
-	} else {
-		*err = -errno;
-	}
-	if (fd >= 0)
-		close(fd);
-	rk_log(RK_LOG_ERR, "%s: cannot read the fabric plan: %s", path,
-	       *err == -EINVAL ? "not a regular file" : rk_sysfs_error(*err));
-	return NULL;
+	if (!in)
+		rk_log(RK_LOG_ERR, "%s: cannot read the fabric plan: %s", path,
+		       rk_sysfs_error(*err));
+	return in;
 }
 
 int rk_plan_load(const char *path, struct rk_plan **out, unsigned *errors)

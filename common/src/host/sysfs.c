@@ -437,7 +437,7 @@ const char *rk_sysfs_error(int err)
 	if (err == -ESPIPE)
 		return "not a regular file (a FIFO, socket or device node?)";
 	if (err == -EISDIR)
-		return "a directory, not an attribute file";
+		return "a directory, not a regular file";
 	return strerror(-err);
 }
 

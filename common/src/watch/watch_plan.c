@@ -41,8 +41,6 @@ void watch_plan_forget(struct watch_plan *kept)
 static const char *failure(int err)
 {
 	switch (err) {
-	case -EINVAL:
-		return "not a regular file";
 	case -E2BIG:
 		return "more nodes or links than a plan may have";
 	default:

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* Opening a file an operator names (a plan, a node name map, a config) as hostile input. */
+#ifndef RDMAKIT_FILE_H
+#define RDMAKIT_FILE_H
+
+#include <stdio.h>
+
+/** The regular file at path as a stream for reading, opened without blocking (a FIFO's open
+ * would wait for a writer) and close-on-exec; NULL and *err when not: -EISDIR for a directory,
+ * -ESPIPE for anything else that is not a regular file, or the open's -errno (say why with
+ * rk_sysfs_error). */
+FILE *rk_file_open_regular(const char *path, int *err);
+
+#endif
