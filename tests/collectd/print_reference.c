@@ -4,7 +4,8 @@
  * Without arguments, the host mode: every catalog entry and port gauge (from, type, type
  * instance, data source, unit, scale, help; units and help from the core's catalog and facts). With
  * --fabric, the fabric and SM modes: plugin, plugin instance, type, type instance, data source,
- * unit, when it is sent, help.
+ * unit, when it is sent, help. With --errors, the error counters (the catalog's is_error) each
+ * mode sends: mode (host or fabric), type, type instance (for the Prometheus rules' lists).
  */
 #include "cd_fabric_values.h"
 #include "cd_values.h"
@@ -84,10 +85,31 @@ static void print_fabric(void)
 	print_facts(CD_SM_PLUGIN, facts, count);
 }
 
+static void print_errors(void)
+{
+	struct cd_fabric_item items[RK_SWEEP_COUNTERS];
+	size_t nitems = cd_fabric_items(items), count, npma;
+	const struct rk_metric *all = rk_catalog_all(&count);
+	const struct rk_metric *pma = rk_catalog_pma(&npma);
+	struct cd_slot slot;
+
+	for (size_t i = 0; i < count; i++) {
+		if (!all[i].is_error)
+			continue;
+		cd_slot_for(&all[i], all[i].name, &slot);
+		printf("host\t%s\t%s\n", slot.type, slot.type_instance);
+	}
+	for (size_t i = 0; i < nitems; i++)
+		if (items[i].counter[1] < 0 && pma[items[i].counter[0]].is_error)
+			printf("fabric\t%s\t%s\n", items[i].slot.type, items[i].slot.type_instance);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && strcmp(argv[1], "--fabric") == 0)
 		print_fabric();
+	else if (argc > 1 && strcmp(argv[1], "--errors") == 0)
+		print_errors();
 	else
 		print_host();
 	return 0;
