@@ -4,6 +4,7 @@
  * and PortCounters with the PortXmitWait the test sets; the monitor's sweeps turn them into a
  * share of the interval. Under ibsim's shim (LD_PRELOAD naming umad2sim) PortSamplesControl
  * is never sent. */
+#include "fake_fabric.h"
 #include "fake_umad.h"
 #include "rdmakit/catalog.h"
 #include "rdmakit/clock.h"
@@ -62,49 +63,6 @@ int fake_umad_answer(void *umad, int length)
 	return 0;
 }
 
-/* Two CAs (LIDs 1 and 2) at 4X EDR, cabled to each other. */
-static struct rk_fabric *two_cas(void)
-{
-	struct rk_fabric *f = calloc(1, sizeof(*f));
-
-	assert_non_null(f);
-	f->nodes = calloc(2, sizeof(*f->nodes));
-	assert_non_null(f->nodes);
-	f->nnodes = 2;
-	for (int n = 0; n < 2; n++) {
-		struct rk_fabric_node *node = &f->nodes[n];
-
-		node->guid = 0x0002c90300000010ull + (uint64_t)n;
-		node->type = RK_NODE_CA;
-		node->nports = 1;
-		node->lid = (uint16_t)(n + 1);
-		snprintf(node->name, sizeof(node->name), "host%d", n + 1);
-		node->ports = calloc(2, sizeof(*node->ports));
-		assert_non_null(node->ports);
-		node->ports[1] = (struct rk_fabric_port){.num = 1,
-							 .present = true,
-							 .guid = node->guid,
-							 .lid = node->lid,
-							 .state = 4,
-							 .active_width = 4,
-							 .active_speed = RK_SPEED_EDR,
-							 .remote_node = 1 - n,
-							 .remote_port = 1};
-	}
-	return f;
-}
-
-static void watch(struct rk_monitor *monitor)
-{
-	struct rk_monitor_options options;
-
-	rk_monitor_options_set(&options, NULL, 0, 4, 5, NULL);
-	rk_monitor_init(monitor, &options);
-	monitor->fabric = two_cas();
-	monitor->discovered_at = rk_monotonic_seconds();
-	assert_int_equal(rk_sweep_prepare(&monitor->sweep, monitor->fabric), 0);
-}
-
 /* Two sweeps "2 s apart" (the first one's time moved back: a unit test does not wait), the
  * wait of LID lid rising from start by ticks in between. */
 static void sweep_twice(struct rk_monitor *monitor, int lid, uint64_t start, uint64_t ticks)
@@ -124,7 +82,7 @@ static void wait_share_from_port_samples_control(void **state)
 
 	(void)state;
 	samples_control_asked = 0;
-	watch(&monitor);
+	fake_fabric_watch(&monitor);
 	sweep_twice(&monitor, 1, 0, 100000000);
 	assert_int_equal(samples_control_asked, 2); /* once per node, not per sweep */
 	assert_int_equal(monitor.fabric->nodes[0].pm_tick, 8);
@@ -145,7 +103,7 @@ static void no_port_samples_control_under_the_simulator(void **state)
 	(void)state;
 	samples_control_asked = 0;
 	setenv("LD_PRELOAD", "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so", 1);
-	watch(&monitor);
+	fake_fabric_watch(&monitor);
 	sweep_twice(&monitor, 1, 0, 100000000);
 	if (saved)
 		setenv("LD_PRELOAD", saved, 1);
@@ -171,7 +129,7 @@ static void the_64_bit_wait_where_the_node_has_it(void **state)
 	(void)state;
 	extended = true;
 	cap_mask2 = 0x2;
-	watch(&monitor);
+	fake_fabric_watch(&monitor);
 	sweep_twice(&monitor, 2, 0x100000000ull, 100000000);
 	assert_int_equal(monitor.fabric->nodes[1].pm_cap_mask2, 0x2);
 	assert_true(monitor.sweep.ports[1].extended);
@@ -184,7 +142,7 @@ static void the_64_bit_wait_where_the_node_has_it(void **state)
 	assert_true(monitor.sweep.ports[0].xmit_wait < 0);
 	rk_monitor_close(&monitor);
 	cap_mask2 = 0; /* extended data counters only: those bytes are reserved */
-	watch(&monitor);
+	fake_fabric_watch(&monitor);
 	sweep_twice(&monitor, 2, 0x100000000ull, 100000000);
 	assert_true(monitor.sweep.ports[1].extended);
 	assert_int_equal(monitor.sweep.ports[1].state[wait], RK_VALUE_SATURATED);

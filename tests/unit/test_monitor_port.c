@@ -4,6 +4,7 @@
  * in the middle of a sweep with MADs in flight; from then on the descriptor that was open fails
  * every send and receive with EIO for good, as ib_umad's does once its device is gone, and
  * only a port opened afterwards works. */
+#include "fake_fabric.h"
 #include "fake_umad.h"
 #include "fixture_util.h"
 #include "rdmakit/clock.h"
@@ -38,53 +39,12 @@ int fake_umad_answer(void *umad, int length)
 	return 0;
 }
 
-/* Two CAs (LIDs 1 and 2), cabled to each other. */
-static struct rk_fabric *two_cas(void)
-{
-	struct rk_fabric *f = calloc(1, sizeof(*f));
-
-	assert_non_null(f);
-	f->nodes = calloc(2, sizeof(*f->nodes));
-	assert_non_null(f->nodes);
-	f->nnodes = 2;
-	for (int n = 0; n < 2; n++) {
-		struct rk_fabric_node *node = &f->nodes[n];
-
-		node->guid = 0x0002c90300000010ull + (uint64_t)n;
-		node->type = RK_NODE_CA;
-		node->nports = 1;
-		node->lid = (uint16_t)(n + 1);
-		node->ports = calloc(2, sizeof(*node->ports));
-		assert_non_null(node->ports);
-		node->ports[1] = (struct rk_fabric_port){.num = 1,
-							 .present = true,
-							 .guid = node->guid,
-							 .lid = node->lid,
-							 .state = 4, /* ACTIVE */
-							 .remote_node = 1 - n,
-							 .remote_port = 1};
-	}
-	return f;
-}
-
-/* A monitor of a fabric discovered just now, which it never rediscovers. */
-static void watch(struct rk_monitor *monitor)
-{
-	struct rk_monitor_options options;
-
-	rk_monitor_options_set(&options, NULL, 0, 4, 5, NULL);
-	rk_monitor_init(monitor, &options);
-	monitor->fabric = two_cas();
-	monitor->discovered_at = rk_monotonic_seconds();
-	assert_int_equal(rk_sweep_prepare(&monitor->sweep, monitor->fabric), 0);
-}
-
 static void test_sweeps_resume_after_an_hca_reset(void **state)
 {
 	struct rk_monitor monitor;
 
 	(void)state;
-	watch(&monitor);
+	fake_fabric_watch(&monitor);
 	assert_int_equal(rk_monitor_sweep(&monitor, NULL, NULL), 0);
 	assert_int_equal(monitor.sweep.answered, 2);
 	assert_int_equal(fake_umad_opens(), 1);
@@ -110,7 +70,7 @@ static void test_other_errors_keep_the_port(void **state)
 	struct rk_monitor monitor;
 
 	(void)state;
-	watch(&monitor);
+	fake_fabric_watch(&monitor);
 	assert_int_equal(rk_monitor_sweep(&monitor, NULL, NULL), 0);
 	assert_non_null(monitor.port);
 	monitor.options.mad.retries = 1000; /* refused by the engine: -EINVAL */
