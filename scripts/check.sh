@@ -14,6 +14,9 @@
 # the VM harness's self-test (label harness), which runs no rdmakit binary, and the tests of
 # whole pipelines (label pipeline: Prometheus, collectd's network plugin), whose rdmakit parts
 # the sanitized pass tests through the front ends' own tests.
+# ctest runs RDMAKIT_TEST_JOBS tests at a time (default 2): each test has its own ports,
+# sockets, namespaces and directories, and those that share something hold a RESOURCE_LOCK
+# (the VM, the system's packages, Zabbix's frontend config).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 # Warnings are errors here, and the tests crash-test tune through its test hooks.
@@ -34,4 +37,4 @@ case "${1:-}" in
 	exit 2
 	;;
 esac
-ctest --test-dir "$build" --output-on-failure "$@"
+ctest --test-dir "$build" --output-on-failure -j "${RDMAKIT_TEST_JOBS:-2}" "$@"
