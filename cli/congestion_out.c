@@ -81,7 +81,8 @@ static void print_wait(struct printer *p, const struct rk_port_wait *w)
 	print_uint(p, PRINT_JSON, RK_XMIT_WAIT_TICKS_KEY, NULL, w->ticks);
 	print_double_or_null(p, PRINT_JSON, RK_XMIT_WAIT_TICK_NS_KEY, NULL,
 			     w->tick_ns > 0 ? w->tick_ns : -1);
-	print_double_or_null(p, PRINT_JSON, RK_XMIT_WAIT_KEY, NULL, w->percent);
+	print_double_or_null(p, PRINT_JSON, rk_fact(RK_FACT_FABRIC_COUNTER_XMIT_WAIT)->cli_name,
+			     NULL, w->percent);
 	print_double_or_null(p, PRINT_JSON, RK_XMIT_WAIT_PER_WORD_KEY, NULL,
 			     w->basis == RK_WAIT_PER_DATA ? w->per_word : -1);
 	if (w->basis == RK_WAIT_TIME)

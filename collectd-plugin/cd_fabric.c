@@ -118,6 +118,23 @@ static bool wanted(const struct cd_fabric *f, const struct rk_sweep_reading *p,
 	}
 }
 
+/* The port's facts beside its counters (its transmit wait), those it knows. */
+static void send_reading_facts(struct cd_batch *batch, const struct rk_sweep_reading *p)
+{
+	size_t count;
+	const struct cd_fact *facts = cd_fact_list(RK_SCOPE_FABRIC_COUNTER, &count);
+	const struct rk_fact_subject subject = {.reading = p};
+
+	for (size_t i = 0; i < count; i++) {
+		double value = rk_fact_number(rk_fact(facts[i].fact), &subject);
+
+		if (value < 0)
+			continue;
+		batch->values[0].gauge = value;
+		cd_batch_submit(batch, facts[i].type, facts[i].type_instance, 1);
+	}
+}
+
 static void send_port(struct cd_fabric *f, const struct rk_sweep_reading *p, cdtime_t now)
 {
 	struct cd_batch batch;
@@ -138,10 +155,7 @@ static void send_port(struct cd_fabric *f, const struct rk_sweep_reading *p, cdt
 			batch.values[d].derive = (derive_t)p->value[item->counter[d]];
 		cd_batch_submit(&batch, item->slot.type, item->slot.type_instance, n);
 	}
-	if (p->xmit_wait >= 0) { /* a share of the interval: where the tick is known */
-		batch.values[0].gauge = p->xmit_wait < 100 ? p->xmit_wait : 100;
-		cd_batch_submit(&batch, RK_XMIT_WAIT_CD_TYPE, RK_XMIT_WAIT_CD_INSTANCE, 1);
-	}
+	send_reading_facts(&batch, p);
 }
 
 static void send_facts(const struct cd_fabric *f, const struct rk_watch_snapshot *snap,

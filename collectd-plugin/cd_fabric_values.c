@@ -32,7 +32,7 @@ size_t cd_fabric_items(struct cd_fabric_item items[RK_SWEEP_COUNTERS])
 	return n;
 }
 
-#define CD_FACTS_MAX RK_FACT_COUNT
+#define CD_FACTS_MAX RK_FACT_TABLE_SIZE
 
 static struct cd_fact facts[CD_FACTS_MAX];
 static size_t nfacts;
@@ -44,16 +44,14 @@ static const char *ds_of(const char *type)
 	return strcmp(type, "duration") == 0 ? "seconds" : "value";
 }
 
-/* The fabric and SM facts the table of facts gives a collectd type, in its order. */
+/* The fabric, SM and swept ports' facts the table of facts gives a collectd type, in its order. */
 static void build_facts(void)
 {
-	size_t count;
-	const struct rk_fact *all = rk_facts_all(&count);
+	for (int id = 0; id < RK_FACT_TABLE_SIZE; id++) {
+		const struct rk_fact *f = rk_fact((enum rk_fact_id)id);
 
-	for (size_t i = 0; i < count; i++) {
-		const struct rk_fact *f = &all[i];
-
-		if ((f->scope != RK_SCOPE_FABRIC && f->scope != RK_SCOPE_SM) ||
+		if ((f->scope != RK_SCOPE_FABRIC && f->scope != RK_SCOPE_SM &&
+		     f->scope != RK_SCOPE_FABRIC_COUNTER) ||
 		    !rk_fact_served(f, RK_FRONT_COLLECTD))
 			continue;
 		facts[nfacts++] = (struct cd_fact){.fact = f->id,

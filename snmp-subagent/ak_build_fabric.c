@@ -5,7 +5,6 @@
 #include "ak_fabric.h"
 
 #include "rdmakit/catalog.h"
-#include "rdmakit/congestion.h"
 #include "rdmakit/facts.h"
 #include "rdmakit/sweep.h"
 
@@ -150,6 +149,7 @@ static int add_counters(struct ak_table *table, const struct rk_sweep_reading *p
 	uint32_t index[9];
 	struct ak_row *row =
 	    ak_table_add_row(table, index, guid_index(p->node_guid, p->port, true, index));
+	const struct rk_fact_subject subject = {.reading = p};
 	int err;
 
 	if (!row)
@@ -164,11 +164,9 @@ static int add_counters(struct ak_table *table, const struct rk_sweep_reading *p
 		else
 			ak_row_set_number(row, pma[c].column, AK_CELL_COUNTER64, p->value[c]);
 	}
-	if (p->status == 0 &&
-	    p->xmit_wait >= 0) /* hundredths of a percent, where the tick is known */
-		ak_row_set_number(row, RK_XMIT_WAIT_COLUMN, AK_CELL_UNSIGNED,
-				  (uint64_t)(p->xmit_wait * RK_XMIT_WAIT_SNMP_SCALE + 0.5));
-	err = ak_row_set_octets(row, AK_PC_SATURATED, saturated, sizeof(saturated));
+	err = ak_row_set_facts(row, RK_SCOPE_FABRIC_COUNTER, &subject);
+	if (!err)
+		err = ak_row_set_octets(row, AK_PC_SATURATED, saturated, sizeof(saturated));
 	return err ? err
 		   : ak_row_set_octets(row, AK_PC_UNAVAILABLE, unavailable, sizeof(unavailable));
 }

@@ -4,7 +4,6 @@
 #include "ak_columns.h"
 
 #include "rdmakit/catalog.h"
-#include "rdmakit/congestion.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,8 +44,8 @@ static struct ak_table_def defs[AK_T_COUNT] = {
      "rdmakitFabricCounterEntry",
      {1, 5, 3, 1},
      4,
-     {AK_PC_SATURATED, AK_PC_UNAVAILABLE, RK_XMIT_WAIT_COLUMN},
-     3,
+     {AK_PC_SATURATED, AK_PC_UNAVAILABLE},
+     2,
      {0}},
 };
 
@@ -68,6 +67,8 @@ static enum ak_table_id table_of(enum rk_fact_scope scope)
 		return AK_T_FABRIC_NODE;
 	case RK_SCOPE_FABRIC_PORT:
 		return AK_T_FABRIC_PORT;
+	case RK_SCOPE_FABRIC_COUNTER:
+		return AK_T_FABRIC_COUNTER;
 	}
 	return AK_T_COUNT;
 }

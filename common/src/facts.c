@@ -255,6 +255,15 @@ static const char *fabric_port_degraded_reason(const struct rk_fabric_port_ref *
 	return "";
 }
 
+/* The share of the last sweep interval the port waited to send (at most all of it), where the
+ * port answered and its node's tick is known. */
+static double reading_xmit_wait(const struct rk_sweep_reading *reading)
+{
+	if (reading->status != 0 || !(reading->xmit_wait >= 0))
+		return -1;
+	return reading->xmit_wait < 100 ? reading->xmit_wait : 100;
+}
+
 /* The number RdmakitLinkSpeed gives a speed's name: enum rk_speed's (0 when unknown). */
 static unsigned speed_code(const char *name)
 {
@@ -310,6 +319,9 @@ static unsigned link_layer_code(const char *link_layer)
 #define FPORT_G(id_, col_, name_, unit_, cli_, fn_, help_, ...)                                    \
 	ENTRY(id_, RK_SCOPE_FABRIC_PORT, RK_KIND_GAUGE, col_, name_, unit_, cli_, help_,           \
 	      .fabric_port_number = fabric_port_##fn_, __VA_ARGS__)
+#define COUNTER_G(id_, col_, name_, unit_, cli_, fn_, help_, ...)                                  \
+	ENTRY(id_, RK_SCOPE_FABRIC_COUNTER, RK_KIND_GAUGE, col_, name_, unit_, cli_, help_,        \
+	      .reading_number = reading_##fn_, __VA_ARGS__)
 #define FPORT_T(id_, col_, name_, unit_, cli_, fn_, help_, ...)                                    \
 	ENTRY(id_, RK_SCOPE_FABRIC_PORT, RK_KIND_TEXT, col_, name_, unit_, cli_, help_,            \
 	      .fabric_port_text = fabric_port_##fn_, __VA_ARGS__)
@@ -578,6 +590,12 @@ static const struct rk_fact facts[RK_FACT_TABLE_SIZE] = {
 	    "Node GUID at the other end of the link as the kernel writes it (empty when the "
 	    "port has no peer)",
 	    SNMP(TEXT, ALWAYS), TEXT("Peer GUID", "")),
+    COUNTER_G(RK_FACT_FABRIC_COUNTER_XMIT_WAIT, 93, "xmit_wait_percent", "percent",
+	      "xmit_wait_percent", xmit_wait,
+	      "Share of the last sweep interval the port had data to send and sent none "
+	      "(port_xmit_wait times its tick)",
+	      CD("percent", "xmit_wait", "where the tick is known"), SNMP_X(GAUGE, KNOWN, 100),
+	      TEXT("Transmit wait", "%")),
 };
 
 static const struct rk_counter_pair pairs[] = {
@@ -598,6 +616,7 @@ const char *rk_fact_scope_name(enum rk_fact_scope scope)
 	    [RK_SCOPE_SM_ENTRY] = "sm_entry",
 	    [RK_SCOPE_FABRIC_NODE] = "fabric_node",
 	    [RK_SCOPE_FABRIC_PORT] = "fabric_port",
+	    [RK_SCOPE_FABRIC_COUNTER] = "fabric_counter",
 	};
 
 	return (unsigned)scope < sizeof(names) / sizeof(names[0]) ? names[scope] : "?";
@@ -641,6 +660,8 @@ double rk_fact_number(const struct rk_fact *fact, const struct rk_fact_subject *
 		return fact->node_number(subject->node);
 	case RK_SCOPE_FABRIC_PORT:
 		return fact->fabric_port_number(subject->fabric_port);
+	case RK_SCOPE_FABRIC_COUNTER:
+		return fact->reading_number(subject->reading);
 	case RK_SCOPE_FABRIC:
 	case RK_SCOPE_SM:
 		break;
@@ -662,6 +683,7 @@ const char *rk_fact_text(const struct rk_fact *fact, const struct rk_fact_subjec
 		return fact->node_text(subject->node, buf);
 	case RK_SCOPE_FABRIC_PORT:
 		return fact->fabric_port_text(subject->fabric_port, buf);
+	case RK_SCOPE_FABRIC_COUNTER:
 	case RK_SCOPE_FABRIC:
 	case RK_SCOPE_SM:
 		break;

@@ -9,7 +9,6 @@
  */
 #include "cd_fabric_values.h"
 #include "cd_values.h"
-#include "rdmakit/congestion.h"
 
 #include "rdmakit/catalog.h"
 
@@ -47,12 +46,13 @@ static const char *const rules[] = {
     [CD_SEND_NONZERO] = "once non-zero",
 };
 
-static void print_facts(const char *plugin, const struct cd_fact *facts, size_t count)
+static void print_facts(const char *plugin, const char *instance, const struct cd_fact *facts,
+			size_t count)
 {
 	for (size_t i = 0; i < count; i++) {
 		const struct rk_fact *fact = rk_fact(facts[i].fact);
 
-		printf("%s\t\t%s\t%s\t%s\t%s\t%s\t%s\n", plugin, facts[i].type,
+		printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", plugin, instance, facts[i].type,
 		       facts[i].type_instance, facts[i].ds_name, fact->unit, facts[i].when,
 		       fact->help);
 	}
@@ -77,12 +77,12 @@ static void print_fabric(void)
 			       m->unit, rules[items[i].rule], m->help);
 		}
 	}
-	printf("%s\tNODE-PORT\t%s\t%s\tvalue\t%s\t%s\t%s\n", CD_FABRIC_PLUGIN, RK_XMIT_WAIT_CD_TYPE,
-	       RK_XMIT_WAIT_CD_INSTANCE, RK_XMIT_WAIT_UNIT, RK_XMIT_WAIT_SENT, RK_XMIT_WAIT_HELP);
+	facts = cd_fact_list(RK_SCOPE_FABRIC_COUNTER, &count);
+	print_facts(CD_FABRIC_PLUGIN, "NODE-PORT", facts, count);
 	facts = cd_fact_list(RK_SCOPE_FABRIC, &count);
-	print_facts(CD_FABRIC_PLUGIN, facts, count);
+	print_facts(CD_FABRIC_PLUGIN, "", facts, count);
 	facts = cd_fact_list(RK_SCOPE_SM, &count);
-	print_facts(CD_SM_PLUGIN, facts, count);
+	print_facts(CD_SM_PLUGIN, "", facts, count);
 }
 
 static void print_errors(void)

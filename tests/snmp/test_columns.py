@@ -93,15 +93,16 @@ class Columns(unittest.TestCase):
             wanted["rdmakit" + MIB_OF_FACT[scope][name]] = column
         self.assertEqual(columns_of_mib(list(wanted)), wanted)
 
-    def test_every_fabric_node_and_port_fact_is_a_column_of_the_mib(self):
+    def test_every_fabric_node_port_and_counter_fact_is_a_column_of_the_mib(self):
         out = subprocess.run([PRINT_COLUMNS, "--topology"], capture_output=True, text=True,
                              check=True)
-        prefix = {"fabric_node": "rdmakitFn", "fabric_port": "rdmakitFp"}
+        prefix = {"fabric_node": "rdmakitFn", "fabric_port": "rdmakitFp",
+                  "fabric_counter": "rdmakitFc"}
         wanted = {}
         for line in out.stdout.splitlines():
             _, scope, name, column = line.split()
             wanted[prefix[scope] + camel(name)] = int(column)
-        self.assertEqual(len(wanted), 15)
+        self.assertEqual(len(wanted), 16)
         self.assertEqual(columns_of_mib(list(wanted)), wanted)
 
     def test_every_pma_counter_has_the_catalogs_column(self):

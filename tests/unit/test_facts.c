@@ -415,7 +415,7 @@ static void without_a_master_the_local_ports_sm_is_described(void **state)
 /* A fact collectd gets has a type of types.db and an instance; a counter is a derive. */
 static void check_collectd(const struct rk_fact *f)
 {
-	static const char *const types[] = {"gauge", "count", "duration", "derive"};
+	static const char *const types[] = {"gauge", "count", "duration", "derive", "percent"};
 	bool known = false;
 
 	if (!rk_fact_served(f, RK_FRONT_COLLECTD)) {
@@ -430,7 +430,7 @@ static void check_collectd(const struct rk_fact *f)
 	assert_int_equal(f->kind == RK_KIND_COUNTER, strcmp(f->cd_type, "derive") == 0);
 }
 
-/* SNMP serves a text with a text syntax, a number with a numeric one, scaled by 1 or 1000. */
+/* SNMP serves a text with a text syntax, a number with a numeric one, scaled by 1, 100 or 1000. */
 static void check_snmp(const struct rk_fact *f)
 {
 	bool text_syntax = f->snmp_syntax == RK_SNMP_TEXT || f->snmp_syntax == RK_SNMP_GUID ||
@@ -440,7 +440,7 @@ static void check_snmp(const struct rk_fact *f)
 		return;
 	assert_true(f->column >= 1);
 	assert_int_equal(f->kind == RK_KIND_TEXT, text_syntax);
-	assert_true(f->snmp_scale == 1 || f->snmp_scale == 1000);
+	assert_true(f->snmp_scale == 1 || f->snmp_scale == 100 || f->snmp_scale == 1000);
 	assert_int_equal(f->snmp_syntax == RK_SNMP_NAMED, f->snmp_code != NULL);
 	if (f->snmp_code)
 		assert_int_equal(f->snmp_code(""), 0); /* 0: none of the names */
@@ -469,6 +469,40 @@ static void every_fact_says_how_each_front_end_shows_it(void **state)
 	assert_false(rk_fact_served(rk_fact(RK_FACT_SM_ENTRY_GUID), RK_FRONT_SNMP)); /* index */
 }
 
+/* The PMA counter at a MIB column, or -1. */
+static int column_of_pma(unsigned column)
+{
+	size_t count;
+	const struct rk_metric *pma = rk_catalog_pma(&count);
+
+	for (size_t i = 0; i < count; i++)
+		if (pma[i].column == column)
+			return (int)i;
+	return -1;
+}
+
+/* A swept port's transmit wait: its share where it answered and the tick is known, at most all
+ * of the interval; unknown (negative, so served by no front end) otherwise. */
+static void a_swept_ports_wait_is_its_share_of_the_interval(void **state)
+{
+	const struct rk_fact *f = rk_fact(RK_FACT_FABRIC_COUNTER_XMIT_WAIT);
+	struct rk_sweep_reading reading = {.status = 0, .xmit_wait = 12.8};
+	const struct rk_fact_subject subject = {.reading = &reading};
+
+	(void)state;
+	assert_int_equal(f->scope, RK_SCOPE_FABRIC_COUNTER);
+	assert_true(fabs(rk_fact_number(f, &subject) - 12.8) < 1e-9);
+	reading.xmit_wait = 250; /* a tick longer than the node's real one */
+	assert_true(rk_fact_number(f, &subject) == 100);
+	reading.xmit_wait = -1; /* the tick unknown */
+	assert_true(rk_fact_number(f, &subject) < 0);
+	reading.xmit_wait = NAN;
+	assert_true(rk_fact_number(f, &subject) < 0);
+	reading.xmit_wait = 5;
+	reading.status = -110; /* no answer */
+	assert_true(rk_fact_number(f, &subject) < 0);
+}
+
 static void topology_facts_have_their_scopes_and_columns(void **state)
 {
 	size_t count;
@@ -479,12 +513,16 @@ static void topology_facts_have_their_scopes_and_columns(void **state)
 	assert_int_equal(facts[0].id, RK_FACT_COUNT);
 	for (size_t i = 0; i < count; i++) {
 		assert_true(facts[i].scope == RK_SCOPE_FABRIC_NODE ||
-			    facts[i].scope == RK_SCOPE_FABRIC_PORT);
+			    facts[i].scope == RK_SCOPE_FABRIC_PORT ||
+			    facts[i].scope == RK_SCOPE_FABRIC_COUNTER);
 		assert_true(facts[i].column >= 2); /* 1: the GUID index */
 		assert_true(rk_fact_served(&facts[i], RK_FRONT_SNMP));
 		assert_true(facts[i].kind == RK_KIND_TEXT
 				? facts[i].node_text || facts[i].fabric_port_text
-				: facts[i].node_number || facts[i].fabric_port_number);
+				: facts[i].node_number || facts[i].fabric_port_number ||
+				      facts[i].reading_number);
+		if (facts[i].scope == RK_SCOPE_FABRIC_COUNTER) /* beside the catalog's counters */
+			assert_int_equal(column_of_pma(facts[i].column), -1);
 		for (size_t j = 0; j < i; j++)
 			if (facts[j].scope == facts[i].scope)
 				assert_int_not_equal(facts[j].column, facts[i].column);
@@ -577,6 +615,7 @@ int main(void)
 	    cmocka_unit_test(without_a_master_the_local_ports_sm_is_described),
 	    cmocka_unit_test(every_fact_says_how_each_front_end_shows_it),
 	    cmocka_unit_test(topology_facts_have_their_scopes_and_columns),
+	    cmocka_unit_test(a_swept_ports_wait_is_its_share_of_the_interval),
 	    cmocka_unit_test(fabric_port_facts_read_the_peer_and_the_degraded_link),
 	    cmocka_unit_test(every_scope_has_a_name),
 	};

@@ -24,19 +24,9 @@
 #define RK_CONGESTION_PER_WORD	  0.1
 #define RK_CONGESTION_NOISE_TICKS 1000
 
-/* How the front ends show a port's transmit wait: its help, unit and when it is sent, collectd's
- * type and type instance, the fabric counter table's column (hundredths of a percent), the
- * CLI's JSON keys. */
-#define RK_XMIT_WAIT_HELP                                                                          \
-	"Share of the last sweep interval the port had data to send and sent none "                \
-	"(port_xmit_wait times its tick)"
-#define RK_XMIT_WAIT_UNIT	  "percent"
-#define RK_XMIT_WAIT_SENT	  "where the tick is known"
-#define RK_XMIT_WAIT_CD_TYPE	  "percent"
-#define RK_XMIT_WAIT_CD_INSTANCE  "xmit_wait"
-#define RK_XMIT_WAIT_COLUMN	  93
-#define RK_XMIT_WAIT_SNMP_SCALE	  100
-#define RK_XMIT_WAIT_KEY	  "xmit_wait_percent"
+/* The JSON keys of a ranked port's wait (sweep --top) beside its share of the interval, whose key
+ * is the fact's (RK_FACT_FABRIC_COUNTER_XMIT_WAIT in facts.h, with its help, unit, collectd
+ * type and MIB column). */
 #define RK_XMIT_WAIT_PER_WORD_KEY "xmit_wait_per_word"
 #define RK_XMIT_WAIT_TICKS_KEY	  "xmit_wait_ticks"
 #define RK_XMIT_WAIT_TICK_NS_KEY  "tick_ns"

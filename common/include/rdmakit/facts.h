@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* The table of every value a front end exports that is not a counter of the catalog: the port
  * and device facts of a host, the fabric and SM facts and summaries, the fabric's nodes and
- * ports; and the rx/tx counter pairs. Each fact says how every front end shows it: collectd's
- * type and type instance, the MIB column (fixed in the table, never derived from its order),
- * SNMP syntax and scale, the CLI's JSON key, text label and unit. Front ends loop over the
- * table; none of them names a fact's column, type instance or key itself (unit_fact_literals
- * checks). A new fact is its id below and its row in facts.c (with a reader when the snapshot
- * has no field for it yet); its MIB object goes into mibs/RDMAKIT-MIB.txt when SNMP serves it
- * (and its name into tests/snmp/test_columns.py), its row into collectd-plugin/README.md when
- * collectd gets it. */
+ * ports, a swept port's transmit wait; and the rx/tx counter pairs. Each fact says how every front
+ * end shows it: collectd's type and type instance, the MIB column (fixed in the table, never
+ * derived from its order), SNMP syntax and scale, the CLI's JSON key, text label and unit. Front
+ * ends loop over the table; none of them names a fact's column, type instance or key itself
+ * (unit_fact_literals checks). A new fact is its id below and its row in facts.c (with a reader
+ * when the snapshot has no field for it yet); its MIB object goes into mibs/RDMAKIT-MIB.txt when
+ * SNMP serves it (and its name into tests/snmp/test_columns.py), its row into
+ * collectd-plugin/README.md when collectd gets it. */
 #ifndef RDMAKIT_FACTS_H
 #define RDMAKIT_FACTS_H
 
@@ -22,13 +22,15 @@
 
 /* What a fact describes: each scope is one MIB table (port, device) or group of scalars. */
 enum rk_fact_scope {
-	RK_SCOPE_PORT,	      /* a port of the host: columns from RK_COLUMN_FIRST */
-	RK_SCOPE_DEVICE,      /* a device of the host: columns from RK_COLUMN_FIRST */
-	RK_SCOPE_FABRIC,      /* the fabric seen over MADs: scalars from 1 */
-	RK_SCOPE_SM,	      /* the subnet managers: scalars from 1 */
-	RK_SCOPE_SM_ENTRY,    /* one SM that was queried: columns from RK_COLUMN_FIRST */
-	RK_SCOPE_FABRIC_NODE, /* a node of the fabric: columns from 2 (the GUID is the index) */
-	RK_SCOPE_FABRIC_PORT, /* a port of a fabric node: columns from 2 (GUID, port number) */
+	RK_SCOPE_PORT,		 /* a port of the host: columns from RK_COLUMN_FIRST */
+	RK_SCOPE_DEVICE,	 /* a device of the host: columns from RK_COLUMN_FIRST */
+	RK_SCOPE_FABRIC,	 /* the fabric seen over MADs: scalars from 1 */
+	RK_SCOPE_SM,		 /* the subnet managers: scalars from 1 */
+	RK_SCOPE_SM_ENTRY,	 /* one SM that was queried: columns from RK_COLUMN_FIRST */
+	RK_SCOPE_FABRIC_NODE,	 /* a node of the fabric: columns from 2 (the GUID is the index) */
+	RK_SCOPE_FABRIC_PORT,	 /* a port of a fabric node: columns from 2 (GUID, port number) */
+	RK_SCOPE_FABRIC_COUNTER, /* a swept port's values beside the catalog's counters: columns
+				  * the catalog's PMA counters do not take */
 };
 
 /* Every fact, to look one up or index an array of values by it. */
@@ -123,6 +125,7 @@ enum rk_fact_id {
 	RK_FACT_FABRIC_PORT_DEGRADED,
 	RK_FACT_FABRIC_PORT_DEGRADED_REASON,
 	RK_FACT_FABRIC_PORT_PEER_GUID_TEXT,
+	RK_FACT_FABRIC_COUNTER_XMIT_WAIT,
 	RK_FACT_TABLE_SIZE, /* every fact, the fabric's nodes and ports included */
 };
 
@@ -189,12 +192,14 @@ struct rk_fact {
 	const char *(*node_text)(const struct rk_fabric_node *node, char *buf); /* "": unknown */
 	double (*fabric_port_number)(const struct rk_fabric_port_ref *ref); /* negative: unknown */
 	const char *(*fabric_port_text)(const struct rk_fabric_port_ref *ref, char *buf); /* "" */
+	double (*reading_number)(const struct rk_sweep_reading *reading); /* negative: unknown */
 	/* collectd: the type (types.db) and type instance it is sent as; NULL when not sent */
 	const char *cd_type, *cd_instance;
 	const char *cd_when; /* when collectd gets it, for the reference table */
 	/* SNMP: the syntax, the factor a number is multiplied by, and when it is served */
 	enum rk_snmp_syntax snmp_syntax;
-	unsigned snmp_scale; /* 1, or 1000 for Mb/s from Gb/s, MT/s from GT/s, ms from s */
+	unsigned snmp_scale; /* 1, or 1000 for Mb/s from Gb/s, MT/s from GT/s, ms from s, or 100
+			      * for hundredths of a percent */
 	enum rk_snmp_when snmp_when;
 	unsigned (*snmp_code)(const char *text); /* RK_SNMP_NAMED: its number, 0 when none */
 	/* the CLI's text output: what a person reads before the value, and after it ("" none) */
@@ -208,16 +213,16 @@ struct rk_counter_pair {
 	const char *cd_type, *cd_instance; /* collectd's type (ds rx and tx) and type instance */
 };
 
-/** The scope's name: "port", "device", "fabric", "sm", "sm_entry", "fabric_node" or
- * "fabric_port" ("?" out of range). */
+/** The scope's name: "port", "device", "fabric", "sm", "sm_entry", "fabric_node",
+ * "fabric_port" or "fabric_counter" ("?" out of range). */
 const char *rk_fact_scope_name(enum rk_fact_scope scope);
 
 /** Every fact of a host, the fabric summary and the SMs, the ones a values[RK_FACT_COUNT]
  * array holds; *count receives the number of entries (RK_FACT_COUNT). */
 const struct rk_fact *rk_facts_all(size_t *count);
 
-/** Every fact of the fabric's nodes and ports (ids from RK_FACT_COUNT); *count receives how
- * many. */
+/** Every fact of the fabric's nodes and ports, and of a swept port beside its counters (ids
+ * from RK_FACT_COUNT); *count receives how many. */
 const struct rk_fact *rk_facts_topology(size_t *count);
 
 /** Whether a front end shows a fact (collectd: it has a type; SNMP: a syntax; CLI: a key). */
@@ -233,6 +238,7 @@ struct rk_fact_subject {
 	const struct rk_sm *sm;
 	const struct rk_fabric_node *node;
 	const struct rk_fabric_port_ref *fabric_port;
+	const struct rk_sweep_reading *reading; /* a swept port's (RK_SCOPE_FABRIC_COUNTER) */
 	const double *values; /* fabric and SM facts: from rk_fabric/sm_fact_values() */
 };
 
