@@ -8,7 +8,6 @@ once each as ROUTE_HOLE and ROUTE_LOOP, and cleared (OKAY) once a restarted Open
 rewritten the tables; a spine link unlinked while OpenSM is held is ROUTE_DEAD_END, cleared
 once OpenSM, resumed, has rerouted."""
 import os
-import re
 import signal
 import sys
 import tempfile
@@ -21,7 +20,6 @@ sys.path.insert(0, os.path.join(cdtest.TOP, "tests", "sim"))
 import simlib  # noqa: E402
 
 PLUGIN = "rdma_fabric"
-LFT_SET = os.environ.get("LFT_SET", os.path.join(cdtest.TOP, "build", "tests", "lft_set"))
 STARTED = time.monotonic()
 
 
@@ -34,7 +32,7 @@ class RoutesMode(unittest.TestCase):
         cls.sim = simlib.Sim(f"rkcdr{os.getpid()}", net, cls.tmp.name).__enter__()
         cls.daemon = None
         try:
-            cls.start_opensm("ftree")
+            cls.sim.opensm_routing("ftree")
             cls.daemon = cdtest.Daemon(cdtest.plugin_block(
                 SysfsRoot=cdtest.fixture("ib-hdr"), Fabric=True, FabricInterval=1, Routes=True,
                 Rediscover=2, Notifications=True))
@@ -52,43 +50,6 @@ class RoutesMode(unittest.TestCase):
         cls.sim.__exit__(None, None, None)
         cls.tmp.cleanup()
         print(f"test_routes: {time.monotonic() - STARTED:.1f} s wall", file=sys.stderr)
-
-    @classmethod
-    def osm_dir(cls):
-        return os.path.join(cls.tmp.name, f"rdmakit-sim-{cls.sim.name}")
-
-    @classmethod
-    def subnet_ups(cls):
-        try:
-            with open(os.path.join(cls.osm_dir(), "opensm-Hca1", "opensm.log"),
-                      errors="replace") as f:
-                return f.read().count("SUBNET UP")
-        except FileNotFoundError:
-            return 0
-
-    @classmethod
-    def start_opensm(cls, engine):
-        """OpenSM with engine, once its first routing is in the tables."""
-        before = cls.subnet_ups()
-        cls.sim.env["SIM_OSM_ARGS"] = f"-R {engine}"
-        cls.sim.opensm("Hca1", 10)
-        cdtest.wait_for(lambda: cls.subnet_ups() > before, 30, "SUBNET UP")
-
-    def stop_opensm(self):
-        with open(os.path.join(self.osm_dir(), "opensm-Hca1.pid")) as f:
-            pid = int(f.read())
-        os.kill(pid, signal.SIGTERM)
-        cdtest.wait_for(lambda: not os.path.exists(f"/proc/{pid}") or self.zombie(pid), 10,
-                        "opensm to exit")
-        self.sim.ctl("reap", self.sim.name, check=False)
-
-    @staticmethod
-    def zombie(pid):
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                return f.read().split()[2] == "Z"
-        except FileNotFoundError:
-            return True
 
     def route_notes(self):
         return [(n["type_instance"], n["severity"]) for n in self.daemon.notifications()
@@ -109,14 +70,8 @@ class RoutesMode(unittest.TestCase):
         self.assertEqual(self.last("count-routes_followed"), [120.0])
         self.assertEqual(self.last("count-route_holes"), [0.0])
         self.assertEqual(self.last("count-route_max_hops"), [3.0])
-        self.stop_opensm()
-        leaf2 = self.sim.lid("Leaf2")
-        hole, looped = self.sim.lid("host9 HCA-1"), self.sim.lid("host5 HCA-1")
-        # the loop goes up the hole's up-link, so the up-links stay balanced
-        table = self.sim.run("ibroute", str(leaf2)).stdout
-        up = int(re.search(rf"^0x{hole:04x} (\d+) ", table, re.M).group(1))
-        done = self.sim.run(LFT_SET, str(leaf2), f"{hole}=255", f"{looped}={up}")
-        self.assertEqual(done.returncode, 0, done.stderr)
+        self.sim.stop_opensm()
+        self.sim.break_routes()  # Leaf2: a hole to host9, a loop to host5
         cdtest.wait_for(lambda: len(self.route_notes()) >= 2, 30, "the route notifications")
         self.wait_sweeps(3)
         self.assertEqual(sorted(self.route_notes()),
@@ -127,7 +82,7 @@ class RoutesMode(unittest.TestCase):
         log = self.daemon.log()
         self.assertEqual(log.count("ROUTE_HOLE Leaf2: "), 1, log)
         self.assertEqual(log.count("ROUTE_LOOP Leaf2: "), 1, log)
-        self.start_opensm("minhop")  # a fresh routing rewrites every table
+        self.sim.opensm_routing("minhop")  # a fresh routing rewrites every table
         cdtest.wait_for(lambda: len(self.route_notes()) >= 4, 30, "the routes cleared")
         self.assertEqual(sorted(self.route_notes()),
                          [("ROUTE_HOLE", "FAILURE"), ("ROUTE_HOLE", "OKAY"),
@@ -138,8 +93,7 @@ class RoutesMode(unittest.TestCase):
     def test_2_lost_link_is_a_dead_end_until_rerouted(self):
         """Checked at each discovery (Rediscover 2), then at every pass while routes break."""
         before = len(self.route_notes())
-        with open(os.path.join(self.osm_dir(), "opensm-Hca1.pid")) as f:
-            pid = int(f.read())
+        pid = self.sim.opensm_pid()
         os.kill(pid, signal.SIGSTOP)
         try:
             self.sim.cmd('Unlink "Leaf2"[5]')

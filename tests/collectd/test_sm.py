@@ -5,7 +5,6 @@ the master's values agree with sminfo; a standby OpenSM started later is found (
 its loss is notified once; a failover to it is notified once."""
 import os
 import re
-import signal
 import sys
 import tempfile
 import time
@@ -56,16 +55,6 @@ class SubnetManagerMode(unittest.TestCase):
         return [n for n in self.daemon.notifications()
                 if n.get("plugin") == PLUGIN and all(n.get(k, "") == v for k, v in match.items())]
 
-    def opensm_pid(self, node):
-        path = os.path.join(self.tmp, f"rdmakit-sim-{self.sim.name}", f"opensm-{node}.pid")
-        with open(path) as f:
-            return int(f.read())
-
-    def stop_opensm(self, node):
-        pid = self.opensm_pid(node)
-        os.kill(pid, signal.SIGTERM)
-        cdtest.wait_for(lambda: not os.path.exists(f"/proc/{pid}"), 15, f"opensm on {node}")
-
     def check_against_sminfo(self):
         """The master's values equal sminfo's; its activity count lies between the values of
         the queries just before and just after sminfo's."""
@@ -101,7 +90,7 @@ class SubnetManagerMode(unittest.TestCase):
         self.assertEqual([n["severity"] for n in self.notes(**no_standby)], ["WARNING", "OKAY"])
 
         # losing it is notified once, and the SM that stopped answering is logged once
-        self.stop_opensm("Hca2")
+        self.sim.stop_opensm("Hca2")
         self.wait_last("count-standbys", [0.0])
         self.wait_queries(5)
         self.assertEqual([n["severity"] for n in self.notes(**no_standby)],
@@ -114,7 +103,7 @@ class SubnetManagerMode(unittest.TestCase):
         # a failover to a new standby is notified once
         self.sim.opensm("Hca2", 5)
         self.wait_last("count-standbys", [1.0])
-        self.stop_opensm("Hca1")
+        self.sim.stop_opensm("Hca1")
         lid2 = self.sim.lid("host2 HCA-1")
         self.wait_last("gauge-master_lid", [float(lid2)], timeout=90)
         self.wait_queries(3)

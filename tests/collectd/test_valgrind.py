@@ -143,8 +143,7 @@ class FabricValgrind(unittest.TestCase):
 
         cdtest.wait_for(lambda: rows("count-nodes") >= 2, 120, "two sweeps")
         sim.cmd('PerformanceSet "Leaf1"[1] PortCounters.SymbolErrorCounter=3')
-        with open(os.path.join(tmp, f"rdmakit-sim-{sim.name}", "opensm-Hca2.pid")) as f:
-            os.kill(int(f.read()), signal.SIGTERM)
+        os.kill(sim.opensm_pid("Hca2"), signal.SIGTERM)
         cdtest.wait_for(lambda: "ERRORS_RISING leaf one[1]: cleared" in daemon.log(), 120,
                         "rising errors, then not")
         cdtest.wait_for(lambda: daemon.log().count("fabric discovered") >= 2, 120,

@@ -161,8 +161,7 @@ class PrometheusEndToEnd(unittest.TestCase):
         master = self.prom.query('collectd_rdma_sm_gauge{rdma_sm="master_lid"}')[0][1]
         self.assertEqual(master, float(self.sim.lid("host1 HCA-1")))
         standby = float(self.sim.lid("host2 HCA-1"))
-        path = os.path.join(self.tmp.name, f"rdmakit-sim-{self.sim.name}", "opensm-Hca1.pid")
-        pid = int(cdtest.read_text(path))
+        pid = self.sim.opensm_pid()
         os.kill(pid, signal.SIGTERM)
         since = time.monotonic()
         cdtest.wait_for(lambda: not os.path.exists(f"/proc/{pid}"), 15, "the master OpenSM")

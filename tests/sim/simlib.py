@@ -1,16 +1,23 @@
 # SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 """Python side of the simulated-fabric testbed: drives simctl.sh for unittest-based tests."""
 import os
-import tempfile
-import unittest
 import re
+import signal
 import subprocess
+import sys
+import tempfile
 import threading
 import time
+import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(HERE))
 SIMCTL = os.path.join(HERE, "simctl.sh")
 GEN = os.path.join(HERE, "gen-fattree.py")
+# tests/sim/lft_set.c: writes entries of a switch's LinearForwardingTable
+LFT_SET = os.environ.get("LFT_SET", os.path.join(TOP, "build", "tests", "lft_set"))
+sys.path.insert(0, os.path.join(TOP, "tests", "lib"))
+from rktest import wait_for  # noqa: E402
 
 
 def generate(path, leaves=4, hosts=4, spines=2, radix=8, slow=()):
@@ -57,6 +64,52 @@ class Sim:
     def opensm(self, node="Hca1", priority=10):
         self.ctl("opensm", self.name, node, str(priority))
 
+    @property
+    def dir(self):
+        """Where simctl keeps this sim's files (pid files, each OpenSM's log)."""
+        return os.path.join(self.env["SIM_DIR"], f"rdmakit-sim-{self.name}")
+
+    def opensm_pid(self, node="Hca1"):
+        with open(os.path.join(self.dir, f"opensm-{node}.pid")) as f:
+            return int(f.read())
+
+    def subnet_ups(self, node="Hca1"):
+        """How many times that OpenSM's log says it finished a routing ("SUBNET UP")."""
+        try:
+            with open(os.path.join(self.dir, f"opensm-{node}", "opensm.log"),
+                      errors="replace") as f:
+                return f.read().count("SUBNET UP")
+        except FileNotFoundError:
+            return 0
+
+    def opensm_routing(self, engine, node="Hca1", priority=10):
+        """Start OpenSM with routing engine engine; back once its first routing is in the
+        switches' tables."""
+        before = self.subnet_ups(node)
+        self.env["SIM_OSM_ARGS"] = f"-R {engine}"
+        self.opensm(node, priority)
+        wait_for(lambda: self.subnet_ups(node) > before, 30, f"OpenSM -R {engine}: SUBNET UP")
+
+    def stop_opensm(self, node="Hca1"):
+        """Stop that OpenSM (SIGTERM to the one this test started) and reap it."""
+        pid = self.opensm_pid(node)
+        os.kill(pid, signal.SIGTERM)
+        wait_for(lambda: not running(pid), 15, f"OpenSM on {node} to exit")
+        self.ctl("reap", self.name, check=False)
+
+    def break_routes(self, leaf="Leaf2", hole="host9 HCA-1", looped="host5 HCA-1"):
+        """With OpenSM stopped, write into leaf's table a hole (hole's LID to no port) and a
+        loop (looped, a CA on leaf, sent up the port hole's LID went, so the up-links stay
+        balanced): leaf's own route to hole ends there, every switch's to looped loops.
+        (hole's LID, looped's LID)."""
+        leaf_lid, hole_lid, looped_lid = self.lid(leaf), self.lid(hole), self.lid(looped)
+        table = self.run("ibroute", str(leaf_lid)).stdout
+        up = int(re.search(rf"^0x{hole_lid:04x} (\d+) ", table, re.M).group(1))
+        done = self.run(LFT_SET, str(leaf_lid), f"{hole_lid}=255", f"{looped_lid}={up}")
+        if done.returncode != 0:
+            raise AssertionError(f"lft_set: {done.stderr}")
+        return hole_lid, looped_lid
+
     def cmd(self, line):
         return self.ctl("cmd", self.name, line).stdout
 
@@ -68,6 +121,15 @@ class Sim:
         if host:
             env["SIM_HOST"] = host
         return self.ctl("run", self.name, *args, timeout=timeout + 30, check=False, env=env)
+
+
+def running(pid):
+    """Whether process pid runs (a zombie does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split()[2] != "Z"
+    except FileNotFoundError:
+        return False
 
 
 class WaitRaiser:

@@ -27,7 +27,6 @@ import rktest  # noqa: E402
 import simlib  # noqa: E402
 from rktest import RDMAKIT  # noqa: E402
 
-LFT_SET = os.environ.get("LFT_SET", os.path.join(rktest.TOP, "build", "tests", "lft_set"))
 ROUTE_CODES = ("ROUTE_", "ROUTES_")
 DEGRADED = "ROUTE_THROUGH_DEGRADED"  # the 1X cable to host16, there throughout
 STARTED = time.monotonic()
@@ -64,45 +63,9 @@ class Route(simlib.SimTestCase):
             self.assertEqual(proc.returncode, rc, proc.stderr)
         return json.loads(proc.stdout)
 
-    def osm_pid(self):
-        with open(os.path.join(self.tmp.name, f"rdmakit-sim-{self.sim.name}",
-                               "opensm-Hca1.pid")) as f:
-            return int(f.read())
-
-    @staticmethod
-    def alive(pid):
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                return f.read().split()[2] != "Z"
-        except FileNotFoundError:
-            return False
-
-    def stop_opensm(self):
-        pid = self.osm_pid()
-        os.kill(pid, signal.SIGTERM)
-        rktest.wait_for(lambda: not self.alive(pid), 10, "opensm to exit")
-        self.sim.ctl("reap", self.sim.name, check=False)
-
-    def subnet_ups(self):
-        """How many times OpenSM's log says it finished a routing ("SUBNET UP")."""
-        log = os.path.join(self.tmp.name, f"rdmakit-sim-{self.sim.name}", "opensm-Hca1",
-                           "opensm.log")
-        try:
-            with open(log, errors="replace") as f:
-                return f.read().count("SUBNET UP")
-        except FileNotFoundError:
-            return 0
-
-    def start_opensm(self, engine):
-        """Start OpenSM with engine and wait until its first routing is in the tables."""
-        before = self.subnet_ups()
-        self.sim.env["SIM_OSM_ARGS"] = f"-R {engine}"
-        self.sim.opensm("Hca1", 10)
-        rktest.wait_for(lambda: self.subnet_ups() > before, 30, f"OpenSM -R {engine} up")
-
     def restart_opensm(self, engine):
-        self.stop_opensm()
-        self.start_opensm(engine)
+        self.sim.stop_opensm()
+        self.sim.opensm_routing(engine)
 
     def wait_sound(self, timeout=30):
         """The check once it has no route finding (the SM may still be routing)."""
@@ -268,7 +231,7 @@ class Route(simlib.SimTestCase):
     def test_3_hole_loop_and_imbalance_written_into_tables(self):
         self.restart_opensm("ftree")
         self.wait_sound()
-        self.stop_opensm()
+        self.sim.stop_opensm()
         fabric = self.fabric()
         by_name = {n["name"]: n for n in fabric["nodes"]}
         dump = rktest.run_json(self.sim.run, RDMAKIT, "route", "dump", "Leaf2")["switches"][0]
@@ -276,7 +239,7 @@ class Route(simlib.SimTestCase):
         hole = by_name["host9 HCA-1"]["lid"]    # on Leaf3: Leaf2 sends it up
         looped = by_name["host5 HCA-1"]["lid"]  # on Leaf2: sent up, the spine sends it back
         up = entries[hole]["out_port"]
-        done = self.sim.run(LFT_SET, str(by_name["Leaf2"]["lid"]), f"{hole}=255",
+        done = self.sim.run(simlib.LFT_SET, str(by_name["Leaf2"]["lid"]), f"{hole}=255",
                             f"{looped}={up}")
         self.assertEqual(done.returncode, 0, done.stderr)
         doc = self.check(rc=2)
@@ -298,7 +261,7 @@ class Route(simlib.SimTestCase):
                 ups[e["out_port"]].append(e["dest_lid"])
         src, dst = sorted(ups)[:2]
         moved = [f"{lid}={dst}" for lid in ups[src][:2]]
-        done = self.sim.run(LFT_SET, str(by_name["Leaf3"]["lid"]), *moved)
+        done = self.sim.run(simlib.LFT_SET, str(by_name["Leaf3"]["lid"]), *moved)
         self.assertEqual(done.returncode, 0, done.stderr)
         doc = self.check(rc=2)
         self.assertEqual(self.ours_flagged(doc), {"Leaf3"})
@@ -309,7 +272,7 @@ class Route(simlib.SimTestCase):
 
     def test_3b_linear_fdb_top_past_the_unicast_range_is_refused(self):
         leaf3 = self.sim.lid("Leaf3")  # OpenSM still stopped (test 3)
-        done = self.sim.run(LFT_SET, str(leaf3), f"top={0xc000}")
+        done = self.sim.run(simlib.LFT_SET, str(leaf3), f"top={0xc000}")
         self.assertEqual(done.returncode, 0, done.stderr)
         proc = self.sim.run(RDMAKIT, "route", "check", "--json")
         doc = json.loads(proc.stdout)
@@ -324,9 +287,9 @@ class Route(simlib.SimTestCase):
                          ["ROUTE_HOLE", "ROUTE_LOOP", "ROUTE_TABLE_UNREAD"])
 
     def test_4_unlinked_spine_link_is_a_dead_end_until_rerouted(self):
-        self.start_opensm("minhop")  # a fresh routing repairs test 3's tables
+        self.sim.opensm_routing("minhop")  # a fresh routing repairs test 3's tables
         self.wait_sound()
-        pid = self.osm_pid()
+        pid = self.sim.opensm_pid()
         os.kill(pid, signal.SIGSTOP)
         try:
             self.sim.cmd('Unlink "Leaf2"[5]')

@@ -340,8 +340,7 @@ class SubnetManagers(unittest.TestCase):
                 self.assertEqual(master["guid"], "0x0002c90300000011")
                 sminfo = sim.run("sminfo").stdout
                 self.assertIn(f"sm lid {master['lid']} sm guid 0x2c90300000011", sminfo)
-                with open(os.path.join(tmp, f"rdmakit-sim-{sim.name}", "opensm-Hca1.pid")) as f:
-                    pid = int(f.read())
+                pid = sim.opensm_pid()
                 os.kill(pid, signal.SIGTERM)
                 deadline = time.time() + 90
                 while time.time() < deadline:

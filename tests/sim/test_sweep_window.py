@@ -89,9 +89,7 @@ class LargeWindow(simlib.SimTestCase):
         """mad_probe at window 4096 with 64 SMInfo queries to the SM's LID while its OpenSM is
         stopped (nothing answers them: each stays in flight until its 100 ms deadline)."""
         sm_lid = str(self.sim.lid("host1 HCA-1"))
-        pidfile = os.path.join(self.tmp.name, f"rdmakit-sim-{self.sim.name}", "opensm-Hca1.pid")
-        with open(pidfile) as f:
-            opensm = int(f.read())
+        opensm = self.sim.opensm_pid()
         args = [MAD_PROBE, "--window", "4096", "--timeout", "100", "--retries", "0", *extra]
         for _ in range(64):
             args += ["--sminfo", sm_lid]

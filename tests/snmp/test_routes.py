@@ -8,7 +8,6 @@ trap each, the rdmakitFabricRoute* scalars counting them; a restarted OpenSM rew
 tables, and both rows go with a cleared trap each."""
 import os
 import re
-import signal
 import sys
 import tempfile
 import time
@@ -21,7 +20,6 @@ from rktest import fixture, umad2sim_env, wait_for
 sys.path.insert(0, os.path.join(snmptest.TOP, "tests", "sim"))
 import simlib  # noqa: E402
 
-LFT_SET = os.environ.get("LFT_SET", os.path.join(snmptest.TOP, "build", "tests", "lft_set"))
 
 
 def route_rows(setup):
@@ -42,40 +40,10 @@ class Routes(unittest.TestCase):
             net = simlib.generate(os.path.join(tmp, "ft.net"), leaves=4, hosts=4, spines=2,
                                   radix=8)
             with simlib.Sim(f"rksnmpr{os.getpid()}", net, tmp) as sim:
-                self.sim, self.tmp = sim, tmp
-                self.start_opensm("ftree")
+                self.sim = sim
+                sim.opensm_routing("ftree")
                 self.routes()
         print(f"test_routes: {time.monotonic() - started:.1f} s wall", file=sys.stderr)
-
-    def osm_file(self, *parts):
-        return os.path.join(self.tmp, f"rdmakit-sim-{self.sim.name}", *parts)
-
-    def subnet_ups(self):
-        try:
-            with open(self.osm_file("opensm-Hca1", "opensm.log"), errors="replace") as f:
-                return f.read().count("SUBNET UP")
-        except FileNotFoundError:
-            return 0
-
-    def start_opensm(self, engine):
-        before = self.subnet_ups()
-        self.sim.env["SIM_OSM_ARGS"] = f"-R {engine}"
-        self.sim.opensm("Hca1", 10)
-        wait_for(lambda: self.subnet_ups() > before, 30, "SUBNET UP")
-
-    def stop_opensm(self):
-        with open(self.osm_file("opensm-Hca1.pid")) as f:
-            pid = int(f.read())
-        os.kill(pid, signal.SIGTERM)  # the sim's OpenSM, started by this test
-
-        def gone():
-            try:
-                with open(f"/proc/{pid}/stat") as f:
-                    return f.read().split()[2] == "Z"
-            except FileNotFoundError:
-                return True
-        wait_for(gone, 10, "opensm to exit")
-        self.sim.ctl("reap", self.sim.name, check=False)
 
     def routes(self):
         s = Setup(fixture("ib-hdr"),
@@ -93,13 +61,8 @@ class Routes(unittest.TestCase):
             self.assertEqual(s.get_raw("RDMAKIT-MIB::rdmakitFabricRoutes.0"), "120")
             self.assertEqual(s.get_raw("RDMAKIT-MIB::rdmakitFabricRouteHoles.0"), "0")
             self.assertEqual(s.get_raw("RDMAKIT-MIB::rdmakitFabricRouteMaxHops.0"), "3")
-            self.stop_opensm()
-            leaf2 = self.sim.lid("Leaf2")
-            hole, looped = self.sim.lid("host9 HCA-1"), self.sim.lid("host5 HCA-1")
-            table = self.sim.run("ibroute", str(leaf2)).stdout
-            up = int(re.search(rf"^0x{hole:04x} (\d+) ", table, re.M).group(1))
-            done = self.sim.run(LFT_SET, str(leaf2), f"{hole}=255", f"{looped}={up}")
-            self.assertEqual(done.returncode, 0, done.stderr)
+            self.sim.stop_opensm()
+            self.sim.break_routes()  # Leaf2: a hole to host9, a loop to host5
             want = [("ROUTE_HOLE", "Leaf2"), ("ROUTE_LOOP", "Leaf2")]
             wait_for(lambda: route_rows(s) == want, 30, "the route rows")
             wait_for(lambda: trapd.count("ROUTE_LOOP") and trapd.count("ROUTE_HOLE"), 10,
@@ -113,7 +76,7 @@ class Routes(unittest.TestCase):
             self.assertEqual(s.get_raw("RDMAKIT-MIB::rdmakitFabricRouteLoops.0"), "6")
             self.assertEqual(s.get_raw("RDMAKIT-MIB::rdmakitFabricRouteDeadEnds.0"), "0")
             self.assertEqual(s.get_raw("RDMAKIT-MIB::rdmakitFabricRoutesUnbalanced.0"), "0")
-            self.start_opensm("minhop")  # a fresh routing rewrites every table
+            self.sim.opensm_routing("minhop")  # a fresh routing rewrites every table
             wait_for(lambda: route_rows(s) == [], 30, "the route rows gone")
             wait_for(lambda: len([b for b in re.split(r"\n(?=\S)", trapd.text())
                                   if "rdmakitFindingCleared" in b and "ROUTE" in b]) == 2, 10,

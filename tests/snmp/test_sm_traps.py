@@ -41,8 +41,7 @@ class MasterChange(unittest.TestCase):
             old_lid = sim.lid("host1 HCA-1")
             new_lid = sim.lid("host2 HCA-1")
             self.assertEqual(s.get_raw("RDMAKIT-MIB::rdmakitSmMasterLid.0"), str(old_lid))
-            with open(os.path.join(tmp, f"rdmakit-sim-{sim.name}", "opensm-Hca1.pid")) as f:
-                pid = int(f.read())
+            pid = sim.opensm_pid()
             os.kill(pid, signal.SIGTERM)  # the sim's OpenSM, started by this test
             wait_for(lambda: s.get_raw("RDMAKIT-MIB::rdmakitSmMasterLid.0") == str(new_lid),
                      120, "the standby as master")

@@ -479,9 +479,7 @@ class FabricAndSm(unittest.TestCase):
         self.assertTrue([k for k in items if k.startswith("rdmakit.sm.state[")])
 
     def test_the_sm_master_changing_is_one_problem(self):
-        with open(os.path.join(self.tmp.name, f"rdmakit-sim-{self.sim.name}",
-                               "opensm-Hca1.pid")) as f:
-            pid = int(f.read())
+        pid = self.sim.opensm_pid()
         os.kill(pid, signal.SIGTERM)  # the sim's master OpenSM, started by this class
         new_lid = self.sim.lid("host2 HCA-1")
         name = f"SM: master changed (LID {new_lid})"
