@@ -8,7 +8,9 @@
 #   tests/fuzz/run.sh --build            only build
 # Prints executions and coverage per target; exits 1 when a target crashed, leaked, hung
 # (10 s per input) or stopped on undefined behaviour, keeping the input that did it (its path
-# is printed); 77 when clang is missing. FUZZ_BUILD_DIR (default build-fuzz), FUZZ_CC (clang).
+# is printed); 77 when clang is missing. FUZZ_BUILD_DIR (default build-fuzz), FUZZ_CC (clang);
+# FUZZ_PREBUILT=1 runs the targets as they are built (ctest's per-target tests, after fuzz_build:
+# two of them configuring and building one directory at the same time would race).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -17,9 +19,11 @@ cc=${FUZZ_CC:-clang}
 
 command -v "$cc" >/dev/null || { echo "fuzz: skipped: no $cc (apt-get install clang)"; exit 77; }
 [ $# -ge 1 ] || { echo "usage: tests/fuzz/run.sh SECONDS|--build [NAME...]" >&2; exit 2; }
-CC=$cc cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRDMAKIT_FUZZ=ON \
-	-DRDMAKIT_BUILD_TESTS=OFF -DRDMAKIT_BUILD_CLI=OFF -DRDMAKIT_BUILD_COLLECTD=OFF >/dev/null
-cmake --build "$build" -j "$(nproc)" >/dev/null
+if [ "${FUZZ_PREBUILT:-0}" != 1 ] || [ "$1" = --build ]; then
+	CC=$cc cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRDMAKIT_FUZZ=ON \
+		-DRDMAKIT_BUILD_TESTS=OFF -DRDMAKIT_BUILD_CLI=OFF -DRDMAKIT_BUILD_COLLECTD=OFF >/dev/null
+	cmake --build "$build" -j "$(nproc)" >/dev/null
+fi
 [ "$1" = --build ] && exit 0
 case $1 in *[!0-9]* | "") echo "fuzz: SECONDS must be a whole number, got '$1'" >&2; exit 2 ;; esac
 seconds=$1
