@@ -90,7 +90,7 @@ class SubnetManagerMode(unittest.TestCase):
         self.assertEqual([n["severity"] for n in self.notes(**no_standby)], ["WARNING", "OKAY"])
 
         # losing it is notified once, and the SM that stopped answering is logged once
-        self.sim.stop_opensm("Hca2")
+        self.sim.stop_opensm("Hca2", reap=False)
         self.wait_last("count-standbys", [0.0])
         self.wait_queries(5)
         self.assertEqual([n["severity"] for n in self.notes(**no_standby)],
@@ -103,7 +103,7 @@ class SubnetManagerMode(unittest.TestCase):
         # a failover to a new standby is notified once
         self.sim.opensm("Hca2", 5)
         self.wait_last("count-standbys", [1.0])
-        self.sim.stop_opensm("Hca1")
+        self.sim.stop_opensm("Hca1", reap=False)
         lid2 = self.sim.lid("host2 HCA-1")
         self.wait_last("gauge-master_lid", [float(lid2)], timeout=90)
         self.wait_queries(3)

@@ -90,12 +90,15 @@ class Sim:
         self.opensm(node, priority)
         wait_for(lambda: self.subnet_ups(node) > before, 30, f"OpenSM -R {engine}: SUBNET UP")
 
-    def stop_opensm(self, node="Hca1"):
-        """Stop that OpenSM (SIGTERM to the one this test started) and reap it."""
+    def stop_opensm(self, node="Hca1", reap=True):
+        """Stop that OpenSM (SIGTERM to the one this test started); with reap, free its client
+        slot in ibsim too (before another OpenSM on that node). Not before a failover: with
+        the master's slot freed, a standby once did not take over within 90 s."""
         pid = self.opensm_pid(node)
         os.kill(pid, signal.SIGTERM)
         wait_for(lambda: not running(pid), 15, f"OpenSM on {node} to exit")
-        self.ctl("reap", self.name, check=False)
+        if reap:
+            self.ctl("reap", self.name, check=False)
 
     def break_routes(self, leaf="Leaf2", hole="host9 HCA-1", looped="host5 HCA-1"):
         """With OpenSM stopped, write into leaf's table a hole (hole's LID to no port) and a
