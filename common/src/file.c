@@ -3,8 +3,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
+
+int rk_file_check_regular(const struct stat *st)
+{
+	if (S_ISREG(st->st_mode))
+		return 0;
+	return S_ISDIR(st->st_mode) ? -EISDIR : -ESPIPE;
+}
 
 FILE *rk_file_open_regular(const char *path, int *err)
 {
@@ -12,11 +18,8 @@ FILE *rk_file_open_regular(const char *path, int *err)
 	FILE *file = NULL;
 	struct stat st;
 
-	if (fd < 0 || fstat(fd, &st) != 0)
-		*err = -errno;
-	else if (!S_ISREG(st.st_mode))
-		*err = S_ISDIR(st.st_mode) ? -EISDIR : -ESPIPE;
-	else if (!(file = fdopen(fd, "r")))
+	*err = fd < 0 || fstat(fd, &st) != 0 ? -errno : rk_file_check_regular(&st);
+	if (!*err && !(file = fdopen(fd, "r")))
 		*err = -errno;
 	if (!file && fd >= 0)
 		close(fd);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "rdmakit/sysfs.h"
 
+#include "rdmakit/file.h"
 #include "rdmakit/log.h"
 #include "rdmakit/rdma_stack.h"
 #include "rootfs.h"
@@ -282,15 +283,6 @@ static void note_fallback(struct rk_sysfs *fs)
 		    fs->fd_budget);
 }
 
-/* An attribute is a regular file: a directory is -EISDIR, anything else (a FIFO, a socket, a
- * device node) -ESPIPE, so no read ever waits on a writer or drains a device. */
-static int check_regular(const struct stat *st)
-{
-	if (S_ISREG(st->st_mode))
-		return 0;
-	return S_ISDIR(st->st_mode) ? -EISDIR : -ESPIPE;
-}
-
 /* Open relpath for reading without blocking (a FIFO's open waits for a writer otherwise), and
  * only when it is a regular file (its stat in st); the descriptor, or -errno. */
 static int open_regular_stat(const struct rk_sysfs *fs, const char *relpath, struct stat *st)
@@ -300,7 +292,7 @@ static int open_regular_stat(const struct rk_sysfs *fs, const char *relpath, str
 
 	if (fd < 0)
 		return fd;
-	err = fstat(fd, st) != 0 ? -errno : check_regular(st);
+	err = fstat(fd, st) != 0 ? -errno : rk_file_check_regular(st);
 	if (err) {
 		close(fd);
 		return err;
@@ -321,7 +313,7 @@ static int check_regular_at(const struct rk_sysfs *fs, const char *relpath)
 	struct stat st;
 	int err = tree_stat(fs, relpath, &st);
 
-	return err ? err : check_regular(&st);
+	return err ? err : rk_file_check_regular(&st);
 }
 
 int rk_attr_open(struct rk_sysfs *fs, const char *relpath, struct rk_attr *attr)
