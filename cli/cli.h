@@ -15,6 +15,8 @@
 #define EXIT_TROUBLE 3
 /* The command needs privileges this user lacks (root, or access to the umad device). */
 #define EXIT_NEEDS_ROOT 4
+/* sweep: part of the fabric was not read (the ports are listed under failed and unreached). */
+#define EXIT_PARTIAL 5
 
 /* Options every report takes. */
 struct cli_common {

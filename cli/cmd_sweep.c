@@ -136,13 +136,15 @@ static int show_top(const struct sweep_args *args, const struct rk_monitor *moni
 	return err;
 }
 
-/* -EIO when the output could not be written: no point sweeping on. */
+/* -EIO when the output could not be written: no point sweeping on. *unread: the ports not
+ * read. */
 static int show_sweep(const struct sweep_args *args, const struct rk_monitor *monitor,
-		      unsigned long n)
+		      unsigned long n, size_t *unread)
 {
 	struct printer printer;
 	int err = 0;
 
+	*unread = monitor->sweep.failed;
 	if (args->top && n == 0)
 		return 0; /* nothing to rank before a second sweep */
 	print_start(&printer, stdout,
@@ -150,7 +152,8 @@ static int show_sweep(const struct sweep_args *args, const struct rk_monitor *mo
 	if (args->top)
 		err = show_top(args, monitor, &printer);
 	else
-		print_sweep(&printer, monitor->fabric, &monitor->sweep, args->errors_only);
+		*unread =
+		    print_sweep(&printer, monitor->fabric, &monitor->sweep, args->errors_only);
 	return print_end(&printer) ? err : -EIO;
 }
 
@@ -167,7 +170,8 @@ static int reset_counters(const struct sweep_args *args, struct rk_monitor *moni
 	return err;
 }
 
-static int run_sweeps(const struct sweep_args *args, struct rk_monitor *monitor)
+/* *unread: the ports the last sweep did not read. */
+static int run_sweeps(const struct sweep_args *args, struct rk_monitor *monitor, size_t *unread)
 {
 	rk_sweep_progress_fn progress = isatty(STDERR_FILENO) ? show_progress : NULL;
 	int err = 0;
@@ -177,7 +181,7 @@ static int run_sweeps(const struct sweep_args *args, struct rk_monitor *monitor)
 			cli_sleep(args->interval);
 		err = rk_monitor_sweep(monitor, progress, NULL);
 		if (!err)
-			err = show_sweep(args, monitor, n);
+			err = show_sweep(args, monitor, n, unread);
 		if (!err && n == 0 && args->reset_mask)
 			err = reset_counters(args, monitor);
 	}
@@ -190,6 +194,7 @@ int cmd_sweep(int argc, char **argv)
 	struct rk_monitor_options options;
 	struct rk_monitor monitor;
 	struct rk_name_map *names;
+	size_t unread = 0;
 	int status, err;
 
 	if (!parse_sweep_args(argc, argv, &args, &status))
@@ -201,8 +206,8 @@ int cmd_sweep(int argc, char **argv)
 	options.errors_only = args.errors_only;
 	options.congestion = args.congestion;
 	rk_monitor_init(&monitor, &options);
-	err = run_sweeps(&args, &monitor);
-	status = err ? cli_exit_for(err) : 0;
+	err = run_sweeps(&args, &monitor, &unread);
+	status = err ? cli_exit_for(err) : unread ? EXIT_PARTIAL : 0;
 	rk_monitor_close(&monitor);
 	rk_name_map_free(names);
 	return status;

@@ -108,4 +108,5 @@ void cli_monitor_options(const struct cli_mad *mad, const struct rk_name_map *na
 	rk_monitor_options_set(options, mad->ca, (int)mad->port, mad->window, mad->timeout_ms,
 			       names);
 	options->discover_in_helper = watching;
+	options->unreachable_hold_seconds = watching ? RK_UNREACHABLE_HOLD_DEFAULT_S : 0;
 }

@@ -5,15 +5,6 @@
 
 #include <errno.h>
 
-static void print_guid(struct printer *p, enum print_where where, const char *key, const char *fmt,
-		       uint64_t guid)
-{
-	char text[24];
-
-	rk_format_guid(guid, text, sizeof(text));
-	print_string(p, where, key, fmt, text);
-}
-
 /* The facts of a fabric node and of a fabric port, in fabric --json's order: a node's
  * device_id, and a port's number and LID, are not facts (the topology's MIB tables have no
  * column for them) and go between. */
@@ -269,9 +260,31 @@ static void print_failed_port(struct printer *p, const struct rk_fabric *fabric,
 {
 	print_open_object(p, NULL);
 	print_swept_where(p, fabric, port);
-	print_string(p, PRINT_ANY, "error", ": no answer (%s)\n",
-		     port->status == -ETIMEDOUT ? "timeout" : "error status");
+	print_string(p, PRINT_ANY, "error", ": not read (%s)\n",
+		     rk_sweep_status_text(port->status));
 	print_close(p);
+}
+
+/* The ports whose link is up but whose peer discovery did not reach: their peers' counters
+ * were not read. Returns how many. */
+static size_t print_unreached(struct printer *p, const struct rk_fabric *fabric)
+{
+	size_t count = 0;
+
+	print_open_array(p, "unreached");
+	for (size_t n = 0; n < fabric->nnodes; n++)
+		for (int port = 1; port <= fabric->nodes[n].nports; port++) {
+			if (!rk_fabric_port_unreached(&fabric->nodes[n], port))
+				continue;
+			print_open_object(p, NULL);
+			print_node_port(p, fabric->nodes[n].guid, &fabric->nodes[n], port);
+			print_string(p, PRINT_ANY, "error", ": %s\n",
+				     "link up, but the node behind it did not answer discovery");
+			print_close(p);
+			count++;
+		}
+	print_close(p);
+	return count;
 }
 
 /* The sweep's MAD statistics, in text " (N MADs: N answered, ...)". */
@@ -289,10 +302,11 @@ static void print_mad_stats(struct printer *p, const struct rk_mad_stats *stats)
 	print_close(p);
 }
 
-void print_sweep(struct printer *p, const struct rk_fabric *fabric, const struct rk_sweep *sweep,
-		 bool errors_only)
+size_t print_sweep(struct printer *p, const struct rk_fabric *fabric, const struct rk_sweep *sweep,
+		   bool errors_only)
 {
 	double values[RK_FACT_COUNT];
+	size_t unread = sweep->failed;
 
 	rk_fabric_fact_values(fabric, sweep, sweep->seconds, values);
 	print_open_object(p, NULL);
@@ -309,6 +323,7 @@ void print_sweep(struct printer *p, const struct rk_fabric *fabric, const struct
 		if (sweep->ports[i].status != 0)
 			print_failed_port(p, fabric, &sweep->ports[i]);
 	print_close(p);
+	unread += print_unreached(p, fabric);
 	print_uint(p, PRINT_ANY, fact_key(RK_FACT_FABRIC_SWEPT_PORTS), "%llu ports swept",
 		   (unsigned long long)values[RK_FACT_FABRIC_SWEPT_PORTS]);
 	print_double(p, PRINT_ANY, "seconds", " in %.2f s", sweep->seconds);
@@ -317,4 +332,5 @@ void print_sweep(struct printer *p, const struct rk_fabric *fabric, const struct
 			     sweep->interval > 0 ? sweep->interval : -1);
 	print_mad_stats(p, &sweep->stats);
 	print_close(p);
+	return unread;
 }

@@ -24,9 +24,10 @@ void print_fabric(struct printer *p, const struct rk_fabric *fabric, enum link_s
 /** The members "sms": [...], "local_lid", "local_sm_lid" of an open object (a table in text). */
 void print_sm(struct printer *p, const struct rk_sm_status *sm);
 
-/** {"ports": [...], "failed": [...], "ports_swept", ...}: a port a line in text (errors only:
- * the ports with error counts). */
-void print_sweep(struct printer *p, const struct rk_fabric *fabric, const struct rk_sweep *sweep,
-		 bool errors_only);
+/** {"ports": [...], "failed": [...], "unreached": [...], "ports_swept", ...}: a port a line in
+ * text (errors only: the ports with error counts); returns how many ports were not read
+ * (failed, and links up to nodes discovery did not reach). */
+size_t print_sweep(struct printer *p, const struct rk_fabric *fabric, const struct rk_sweep *sweep,
+		   bool errors_only);
 
 #endif

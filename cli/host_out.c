@@ -229,6 +229,10 @@ void print_finding_start(struct printer *p, const struct rk_finding *f)
 
 void print_finding_end(struct printer *p, const struct rk_finding *f, const char *remedy_fmt)
 {
+	if (f->node_guid) {
+		print_guid(p, PRINT_JSON, "guid", NULL, f->node_guid);
+		print_int(p, PRINT_JSON, "port", NULL, f->port);
+	}
 	print_string(p, PRINT_ANY, "message", "         %s\n", f->message);
 	print_string(p, PRINT_ANY, "remedy", remedy_fmt, f->remedy);
 	print_close(p);

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "print.h"
 
+#include "rdmakit/fabric.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -202,6 +204,15 @@ void print_string(struct printer *p, enum print_where where, const char *key, co
 		add(p, key, value ? json_object_new_string(value) : NULL);
 	else if (writes_text(p, where, fmt))
 		text_print(p->out, fmt, value ? value : "-");
+}
+
+void print_guid(struct printer *p, enum print_where where, const char *key, const char *fmt,
+		uint64_t guid)
+{
+	char text[24];
+
+	rk_format_guid(guid, text, sizeof(text));
+	print_string(p, where, key, fmt, text);
 }
 
 void print_string_or_null(struct printer *p, enum print_where where, const char *key,

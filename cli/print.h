@@ -76,6 +76,10 @@ void print_close(struct printer *p);
 void print_string(struct printer *p, enum print_where where, const char *key, const char *fmt,
 		  const char *value);
 
+/** A GUID as rk_format_guid writes it ("0x0002c90300000001"); fmt takes one %s. */
+void print_guid(struct printer *p, enum print_where where, const char *key, const char *fmt,
+		uint64_t guid);
+
 /** A string that is unknown when empty: null, and "-" in text. */
 void print_string_or_null(struct printer *p, enum print_where where, const char *key,
 			  const char *fmt, const char *value);

@@ -30,14 +30,6 @@ static const struct print_member summary_members[] = {
     SUMMARY(worst_cv, ", worst up-link spread CV %.2f", PRINT_DOUBLE),
 };
 
-static void print_guid(struct printer *p, enum print_where where, const char *fmt, uint64_t guid)
-{
-	char text[24];
-
-	rk_format_guid(guid, text, sizeof(text));
-	print_string(p, where, "guid", fmt, text);
-}
-
 /* A node's GUID, name and LID (its facts' keys). */
 static void print_node(struct printer *p, const struct rk_fabric_node *node, const char *fmt)
 {
@@ -45,7 +37,7 @@ static void print_node(struct printer *p, const struct rk_fabric_node *node, con
 	static const struct fact_field lid_field = {RK_FACT_NODE_LID, NULL, STYLE_PLAIN};
 	struct rk_fact_subject subject = {.node = node};
 
-	print_guid(p, PRINT_JSON, NULL, node->guid);
+	print_guid(p, PRINT_JSON, "guid", NULL, node->guid);
 	print_fact(p, &name_field, &subject);
 	print_fact(p, &lid_field, &subject);
 	print_string(p, PRINT_TEXT, NULL, fmt, node->name);

@@ -14,16 +14,17 @@
 
 /* The fabric and SM modes: MADs from a local port, e.g. on a management node. */
 struct cd_fabric_config {
-	bool ports;	     /* Fabric: sweep every port's counters */
-	bool sm;	     /* SubnetManager: the subnet managers' status */
-	double interval;     /* FabricInterval, seconds; 0: collectd's Interval */
-	unsigned window;     /* FabricWindow: MADs in flight */
-	unsigned timeout_ms; /* FabricTimeout: per MAD */
-	bool packets;	     /* FabricPackets: also the packet counters */
-	char *name_map;	     /* NodeNameMap, or NULL */
-	double rediscover;   /* Rediscover: seconds between discoveries (0: only on changes) */
-	char *ca;	     /* CA, or NULL for libibumad's default */
-	int ca_port;	     /* CAPort, or 0 for the first active port */
+	bool ports;		 /* Fabric: sweep every port's counters */
+	bool sm;		 /* SubnetManager: the subnet managers' status */
+	double interval;	 /* FabricInterval, seconds; 0: collectd's Interval */
+	unsigned window;	 /* FabricWindow: MADs in flight */
+	unsigned timeout_ms;	 /* FabricTimeout: per MAD */
+	bool packets;		 /* FabricPackets: also the packet counters */
+	char *name_map;		 /* NodeNameMap, or NULL */
+	double rediscover;	 /* Rediscover: seconds between discoveries (0: only on changes) */
+	double unreachable_hold; /* UnreachableHold: seconds a node a rediscovery missed is kept */
+	char *ca;		 /* CA, or NULL for libibumad's default */
+	int ca_port;		 /* CAPort, or 0 for the first active port */
 	struct rk_congestion_options congestion; /* CongestionThreshold, XmitWaitTick */
 	char orphan[128]; /* the first fabric key given, as written, for the mode check */
 	char *plan;	  /* Expect: the plan the fabric is checked against, or NULL */

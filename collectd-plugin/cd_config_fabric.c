@@ -127,6 +127,14 @@ static int set_rediscover(struct cd_config *config, const oconfig_item_t *item, 
 	return cd_key_setting(item, shown, RK_SETTING_REDISCOVER_S, &config->fabric.rediscover);
 }
 
+static int set_unreachable_hold(struct cd_config *config, const oconfig_item_t *item,
+				const char *shown)
+{
+	note_option(&config->fabric, item, shown);
+	return cd_key_setting(item, shown, RK_SETTING_UNREACHABLE_HOLD,
+			      &config->fabric.unreachable_hold);
+}
+
 static int set_ca(struct cd_config *config, const oconfig_item_t *item, const char *shown)
 {
 	const char *name = cd_key_string(item);
@@ -177,7 +185,7 @@ static const struct cd_key keys[] = {
     {"NodeNameMap", set_name_map},    {"Expect", set_expect},
     {"Rediscover", set_rediscover},   {"CA", set_ca},
     {"CAPort", set_ca_port},	      {"CongestionThreshold", set_threshold},
-    {"XmitWaitTick", set_tick},
+    {"XmitWaitTick", set_tick},	      {"UnreachableHold", set_unreachable_hold},
 };
 
 const struct cd_key *cd_fabric_keys(size_t *count)
@@ -192,6 +200,7 @@ void cd_fabric_config_init(struct cd_fabric_config *fabric)
 	fabric->window = RK_MAD_DEFAULT_WINDOW;
 	fabric->timeout_ms = RK_MAD_DEFAULT_TIMEOUT_MS;
 	fabric->rediscover = RK_REDISCOVER_DEFAULT_S;
+	fabric->unreachable_hold = RK_UNREACHABLE_HOLD_DEFAULT_S;
 	fabric->routes_s = RK_ROUTES_INTERVAL_DEFAULT_S;
 }
 

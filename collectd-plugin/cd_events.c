@@ -46,7 +46,7 @@ static void notify_counter(int severity, const char *instance, const struct cd_i
 void cd_events_counter(bool notify, const char *instance, const struct cd_item *item,
 		       const struct rk_event *event, struct cd_note *unavailable)
 {
-	char saturated[384];
+	char saturated[RK_FINDING_SUBJECT_MAX + 160];
 
 	switch (event->kind) {
 	case RK_EVENT_COUNTER_UNAVAILABLE:

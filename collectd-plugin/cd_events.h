@@ -11,7 +11,7 @@
 
 /* Counters of one subject that became unavailable at this read, logged as one line. */
 struct cd_note {
-	char subject[224]; /* as the events name it */
+	char subject[RK_FINDING_SUBJECT_MAX]; /* as the events name it */
 	char names[384];
 	size_t len;
 	unsigned count; /* counters in the note */

@@ -84,18 +84,23 @@ static void port_instance(const struct cd_fabric *f, int node, int port, char *b
 	snprintf(buf, size, "%s-%d", f->names[node], port);
 }
 
-/* The plugin instance of a finding's node and port ("" for the whole fabric). */
+/* The plugin instance of a finding's node and port ("" for the whole fabric): the same for its
+ * raise and its clear, whether or not the node is in the topology at the time. */
 static void finding_instance(const struct cd_fabric *f, const struct rk_watch_snapshot *snap,
 			     const struct rk_finding *finding, char *buf, size_t size)
 {
 	bool named = snap && snap->fabric && f->names && f->discoveries == snap->discoveries;
-	int node = finding->node_guid && named
-		       ? rk_fabric_find_node(snap->fabric, finding->node_guid)
-		       : -1;
+	int node = named ? rk_fabric_find_node(snap->fabric, finding->node_guid) : -1;
+	cd_node_name name;
 
 	buf[0] = '\0';
+	if (!finding->node_guid)
+		return;
 	if (node >= 0)
-		port_instance(f, node, finding->port, buf, size);
+		snprintf(name, sizeof(name), "%s", f->names[node]);
+	else
+		cd_node_name_of(snap ? snap->names : NULL, finding->node_guid, name);
+	snprintf(buf, size, "%s-%d", name, finding->port);
 }
 
 static bool usable(const struct rk_sweep_reading *p, const struct cd_fabric_item *item)

@@ -25,6 +25,16 @@ static void guid_name(uint64_t guid, char *out)
 	rk_format_guid(guid, out, CD_NODE_NAME_MAX);
 }
 
+void cd_node_name_of(const struct rk_name_map *map, uint64_t guid, char *out)
+{
+	const char *mapped = map ? rk_name_map_lookup(map, guid) : NULL;
+
+	if (mapped)
+		cd_safe_name(mapped, out, CD_NODE_NAME_MAX);
+	else
+		guid_name(guid, out);
+}
+
 /* Sort nodes by their name; qsort gives no context, so the names travel with the index. */
 struct named {
 	const char *name;

@@ -14,8 +14,7 @@
 
 /* A finding's row number, kept while it stays active. */
 struct ak_active_finding {
-	char code[32];
-	char subject[224];
+	struct rk_finding key; /* the finding as raised: its code, node GUID and port, subject */
 	uint32_t index;
 	uint32_t raised_at; /* Unix time */
 	enum rk_severity severity;

@@ -14,8 +14,7 @@ static const struct ak_active_finding *find_active(const struct ak_build_state *
 						   const struct rk_finding *finding)
 {
 	for (size_t i = 0; i < state->nfindings; i++)
-		if (strcmp(state->findings[i].code, finding->code) == 0 &&
-		    strcmp(state->findings[i].subject, finding->subject) == 0)
+		if (rk_finding_key_compare(&state->findings[i].key, finding) == 0)
 			return &state->findings[i];
 	return NULL;
 }
@@ -74,8 +73,7 @@ static int number_findings(struct ak_build_state *state, const struct rk_finding
 		const struct rk_finding *finding = &findings->items[i];
 		const struct ak_active_finding *old = find_active(state, finding);
 
-		snprintf(list[i].code, sizeof(list[i].code), "%s", finding->code);
-		snprintf(list[i].subject, sizeof(list[i].subject), "%s", finding->subject);
+		list[i].key = *finding;
 		list[i].index = old ? old->index : ++state->next_finding;
 		list[i].raised_at = old ? old->raised_at : now;
 		list[i].severity = finding->severity;
@@ -83,11 +81,6 @@ static int number_findings(struct ak_build_state *state, const struct rk_finding
 	count_changes(state, list, findings->count, now);
 	*out = list;
 	return 0;
-}
-
-static int truncated(struct ak_row *row, unsigned column, const char *text)
-{
-	return ak_row_set_octets(row, column, text, strnlen(text, 255));
 }
 
 static int add_finding(struct ak_table *table, const struct ak_active_finding *active,
@@ -105,8 +98,8 @@ static int add_finding(struct ak_table *table, const struct ak_active_finding *a
 	if (!err)
 		err = ak_row_set_string(row, AK_FINDING_SUBJECT, finding->subject);
 	if (!err)
-		err = truncated(row, AK_FINDING_MESSAGE, finding->message);
-	return err ? err : truncated(row, AK_FINDING_REMEDY, finding->remedy);
+		err = ak_row_set_string(row, AK_FINDING_MESSAGE, finding->message);
+	return err ? err : ak_row_set_string(row, AK_FINDING_REMEDY, finding->remedy);
 }
 
 static uint32_t count_severity(const struct rk_findings *findings, enum rk_severity severity)

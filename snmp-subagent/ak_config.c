@@ -18,6 +18,7 @@ void ak_config_defaults(struct ak_config *config)
 	config->refresh = AK_DEFAULT_REFRESH;
 	config->fabric_interval = AK_DEFAULT_FABRIC_INTERVAL;
 	config->rediscover = AK_DEFAULT_REDISCOVER;
+	config->unreachable_hold = RK_UNREACHABLE_HOLD_DEFAULT_S;
 	config->probe.interval = RK_PROBE_INTERVAL_DEFAULT_S;
 	config->tune_interval = RK_TUNE_INTERVAL_DEFAULT_S;
 	config->routes_interval = RK_ROUTES_INTERVAL_DEFAULT_S;
@@ -101,6 +102,7 @@ static const struct ak_key keys[] = {
     {KEY("timeout", KEY_LIMIT_UNSIGNED, timeout_ms), .setting = RK_SETTING_TIMEOUT_MS},
     {KEY("fabric-interval", KEY_LIMIT, fabric_interval), .setting = RK_SETTING_FABRIC_INTERVAL},
     {KEY("rediscover", KEY_LIMIT, rediscover), .setting = RK_SETTING_REDISCOVER_S},
+    {KEY("unreachableHold", KEY_LIMIT, unreachable_hold), .setting = RK_SETTING_UNREACHABLE_HOLD},
     {KEY("routes", KEY_BOOL, routes)},
     {KEY("routes-interval", KEY_LIMIT, routes_interval), .setting = RK_SETTING_ROUTES_INTERVAL},
     {KEY("congestion-threshold", KEY_LIMIT, congestion.threshold),

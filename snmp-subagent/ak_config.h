@@ -30,6 +30,7 @@ struct ak_config {
 	unsigned window, timeout_ms;		 /* 0: the core's defaults */
 	double fabric_interval;			 /* seconds between fabric sweeps and SM queries */
 	double rediscover;			 /* seconds before the topology is rediscovered */
+	double unreachable_hold;		 /* seconds a node a rediscovery missed is kept */
 	struct rk_congestion_options congestion; /* congestion-threshold, xmit-wait-tick */
 	bool routes;		      /* with fabric: the route check after each discovery */
 	double routes_interval;	      /* and this often on one topology (routes-interval) */

@@ -13,6 +13,7 @@ static void settings_of(const struct ak_config *config, struct rk_watch_settings
 	rk_watch_settings_set(settings, config->ca, config->ca_port, config->window,
 			      config->timeout_ms, config->node_name_map);
 	settings->rediscover_s = config->rediscover;
+	settings->unreachable_hold_s = config->unreachable_hold;
 	settings->interval_s = config->fabric_interval;
 	settings->sweep = config->fabric;
 	settings->plan_path = config->plan;

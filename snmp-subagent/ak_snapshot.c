@@ -3,8 +3,11 @@
 
 #include "ak_oid.h"
 
+#include "rdmakit/text.h"
+
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -206,7 +209,10 @@ int ak_row_set_octets(struct ak_row *row, unsigned column, const void *bytes, si
 
 int ak_row_set_string(struct ak_row *row, unsigned column, const char *text)
 {
-	return ak_row_set_octets(row, column, text, strlen(text));
+	char clean[AK_DISPLAY_STRING_MAX + 1];
+	size_t len = rk_text_clean(text, SIZE_MAX, clean, sizeof(clean));
+
+	return ak_row_set_octets(row, column, clean, len);
 }
 
 const struct ak_row *ak_table_find(const struct ak_table *table, const uint32_t *index, size_t len)

@@ -118,7 +118,11 @@ void ak_row_set_number(struct ak_row *row, unsigned column, enum ak_cell_type ty
 /** Set an OCTET STRING cell to a copy of len bytes; -ENOMEM. */
 int ak_row_set_octets(struct ak_row *row, unsigned column, const void *bytes, size_t len);
 
-/** Set an OCTET STRING cell to a copy of a C string; -ENOMEM. */
+/* A DisplayString's longest value (RFC 2579). */
+#define AK_DISPLAY_STRING_MAX 255
+
+/** Set a DisplayString cell to a C string made 7-bit (rk_text_clean) and cut at
+ * AK_DISPLAY_STRING_MAX octets; -ENOMEM. */
 int ak_row_set_string(struct ak_row *row, unsigned column, const char *text);
 
 /** The row with exactly this index, or NULL. */

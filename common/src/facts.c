@@ -7,6 +7,7 @@
 #include "rdmakit/facts.h"
 
 #include "rdmakit/route.h"
+#include "rdmakit/text.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -143,8 +144,8 @@ static double node_type(const struct rk_fabric_node *node)
 
 static const char *node_description(const struct rk_fabric_node *node, char *buf)
 {
-	(void)buf;
-	return node->description;
+	rk_text_clean(node->description, sizeof(node->description), buf, RK_FACT_TEXT_MAX);
+	return buf;
 }
 
 static const char *node_name(const struct rk_fabric_node *node, char *buf)

@@ -41,6 +41,19 @@ void rk_findings_locate(struct rk_findings *findings, uint64_t node_guid, int po
 	findings->items[findings->count - 1].port = port;
 }
 
+int rk_finding_key_compare(const struct rk_finding *a, const struct rk_finding *b)
+{
+	int order = strcmp(a->code, b->code);
+
+	if (order)
+		return order;
+	if (a->node_guid != b->node_guid)
+		return a->node_guid < b->node_guid ? -1 : 1;
+	if (a->node_guid && a->port != b->port)
+		return a->port < b->port ? -1 : 1;
+	return a->node_guid ? 0 : strcmp(a->subject, b->subject);
+}
+
 static int compare_findings(const void *a, const void *b)
 {
 	const struct rk_finding *x = a, *y = b;

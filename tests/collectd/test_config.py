@@ -19,7 +19,7 @@ BAD = [
                      'HwCounters, HwCounter, Notifications, Rescan, Fabric, SubnetManager, '
                      'FabricInterval, FabricWindow, FabricTimeout, FabricPackets, Routes, '
                      'RoutesInterval, NodeNameMap, Expect, Rediscover, CA, CAPort, '
-                     'CongestionThreshold, XmitWaitTick, Tune, '
+                     'CongestionThreshold, XmitWaitTick, UnreachableHold, Tune, '
                      'TuneInterval, TuneRoot, TuneProfile, '
                      'Probe, ProbeInterval, ProbeDevice)'),
     ('IgnoreSelected "maybe"', 'IgnoreSelected "maybe": expected true or false'),

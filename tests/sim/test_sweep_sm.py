@@ -292,15 +292,18 @@ class Sweep(simlib.SimTestCase):
             out, err = child.communicate(timeout=60)
         finally:
             self.sim.cmd('Error "Hca3"[1] 0')
-        self.assertEqual(child.returncode, 0, err)
         sweeps = [json.loads(line) for line in (first + out).strip().splitlines()]
         self.assertEqual(len(sweeps), 5)
+        # exit 5 when the last sweep left a port unread, else 0
+        unread = sweeps[-1]["failed"] + sweeps[-1]["unreached"]
+        self.assertEqual(child.returncode, 5 if unread else 0, err)
         self.assertEqual(sweeps[0]["failed"], [])
         timeouts = failures = 0
         for doc in sweeps[1:]:
             others = [p for p in doc["ports"] if p["name"] != "host3 HCA-1"]
             self.assertEqual(len(others), 63)  # every other port is complete
             failed = [(f["name"], f["port"], f["error"]) for f in doc["failed"]]
+            self.assertEqual(doc["unreached"], [])
             self.assertTrue(set(failed) <= {("host3 HCA-1", 1, "timeout")}, failed)
             timeouts += doc["mads"]["timeouts"]
             failures += len(failed)

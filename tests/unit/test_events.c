@@ -287,12 +287,18 @@ static void device_gone_before_the_first_read_is_reported(void **unused)
 }
 
 /* Findings of one call, built by hand. */
-static void add(struct rk_findings *f, enum rk_severity severity, const char *code,
-		const char *subject)
+static void add_at(struct rk_findings *f, enum rk_severity severity, const char *code,
+		   const char *subject, uint64_t guid, int port)
 {
 	assert_int_equal(
 	    rk_findings_add(f, severity, code, subject, "fix it", "%s is bad", subject), 0);
-	rk_findings_locate(f, 0x1234, 3);
+	rk_findings_locate(f, guid, port);
+}
+
+static void add(struct rk_findings *f, enum rk_severity severity, const char *code,
+		const char *subject)
+{
+	add_at(f, severity, code, subject, 0x1234, 3);
 }
 
 static size_t track_fabric(struct bench *b, const struct rk_findings *findings)
@@ -342,20 +348,60 @@ static void finding_raised_cleared_and_raised_again(void **unused)
 	bench_close(&b);
 }
 
-static void same_code_other_subject_is_another_finding(void **unused)
+static void same_code_other_port_is_another_finding(void **unused)
 {
 	struct bench b;
 	struct rk_findings f = {0};
 
 	(void)unused;
 	bench_open(&b, NULL);
-	add(&f, RK_SEVERITY_WARNING, "ERRORS_RISING", "leaf1[3]");
+	add_at(&f, RK_SEVERITY_WARNING, "ERRORS_RISING", "leaf1[3]", 0x1234, 3);
 	track_fabric(&b, &f);
 	f.count = 0;
-	add(&f, RK_SEVERITY_WARNING, "ERRORS_RISING", "leaf1[4]");
+	add_at(&f, RK_SEVERITY_WARNING, "ERRORS_RISING", "leaf1[4]", 0x1234, 4);
 	assert_int_equal(track_fabric(&b, &f), 2);
 	assert_int_equal(count_kind(&b.events, RK_EVENT_FINDING_RAISED), 1);
 	assert_int_equal(count_kind(&b.events, RK_EVENT_FINDING_CLEARED), 1);
+	rk_findings_free(&f);
+	bench_close(&b);
+}
+
+/* Two switches with one description: two findings, each raised and cleared on its own. */
+static void nodes_with_one_name_keep_their_findings(void **unused)
+{
+	struct bench b;
+	struct rk_findings f = {0};
+
+	(void)unused;
+	bench_open(&b, NULL);
+	add_at(&f, RK_SEVERITY_WARNING, "COUNTER_SATURATED", "SwitchIB[3]", 0x10, 3);
+	add_at(&f, RK_SEVERITY_WARNING, "COUNTER_SATURATED", "SwitchIB[3]", 0x20, 3);
+	assert_int_equal(track_fabric(&b, &f), 2);
+	assert_int_equal(b.events.items[0].node_guid, 0x10);
+	assert_int_equal(b.events.items[1].node_guid, 0x20);
+	f.count = 1;
+	assert_int_equal(track_fabric(&b, &f), 1);
+	assert_int_equal(b.events.items[0].kind, RK_EVENT_FINDING_CLEARED);
+	assert_int_equal(b.events.items[0].node_guid, 0x20);
+	assert_int_equal(b.events.items[0].port, 3);
+	rk_findings_free(&f);
+	bench_close(&b);
+}
+
+/* A node renamed (its description, or the GUID added when another node took its name) keeps
+ * its finding: the key is the node and port, not the text. */
+static void renamed_node_keeps_its_finding(void **unused)
+{
+	struct bench b;
+	struct rk_findings f = {0};
+
+	(void)unused;
+	bench_open(&b, NULL);
+	add_at(&f, RK_SEVERITY_WARNING, "ERRORS_RISING", "leaf1[3]", 0x10, 3);
+	track_fabric(&b, &f);
+	f.count = 0;
+	add_at(&f, RK_SEVERITY_WARNING, "ERRORS_RISING", "leaf1 (0x0000000000000010)[3]", 0x10, 3);
+	assert_int_equal(track_fabric(&b, &f), 0);
 	rk_findings_free(&f);
 	bench_close(&b);
 }
@@ -615,7 +661,9 @@ int main(void)
 	    cmocka_unit_test(device_vanishes_and_comes_back_with_its_history),
 	    cmocka_unit_test(device_gone_before_the_first_read_is_reported),
 	    cmocka_unit_test(finding_raised_cleared_and_raised_again),
-	    cmocka_unit_test(same_code_other_subject_is_another_finding),
+	    cmocka_unit_test(same_code_other_port_is_another_finding),
+	    cmocka_unit_test(nodes_with_one_name_keep_their_findings),
+	    cmocka_unit_test(renamed_node_keeps_its_finding),
 	    cmocka_unit_test(fabric_findings_with_kinds_of_their_own),
 	    cmocka_unit_test(domains_do_not_clear_each_other),
 	    cmocka_unit_test(sm_master_seen_changed_and_lost),

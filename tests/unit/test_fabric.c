@@ -2,6 +2,7 @@
 /* Unit tests of link classification and the node name map, on hand-built fabrics. */
 #include "fixture_util.h"
 #include "rdmakit/fabric.h"
+#include "rdmakit/text.h"
 
 #include <errno.h>
 #include <math.h>
@@ -447,6 +448,58 @@ static void name_map_that_is_not_a_file(void **state)
 	remove_tree(dir);
 }
 
+/* Control bytes, a backslash and bytes that are not 7-bit come out escaped, never raw. */
+static void hostile_text_is_escaped(void **state)
+{
+	char out[RK_TEXT_CLEAN_MAX];
+	char small[8];
+
+	(void)state;
+	assert_int_equal(rk_text_clean("a\x1b[2Jb", SIZE_MAX, out, sizeof(out)), 9);
+	assert_string_equal(out, "a\\x1b[2Jb");
+	rk_text_clean("bell\a cr\r \xff\xc3\xa9 \\ \"q\" %n", SIZE_MAX, out, sizeof(out));
+	assert_string_equal(out, "bell\\x07 cr\\x0d \\xff\\xc3\\xa9 \\ \"q\" %n");
+	/* an escape that does not fit is left out whole */
+	assert_int_equal(rk_text_clean("abcd\x01", SIZE_MAX, small, sizeof(small)), 4);
+	assert_string_equal(small, "abcd");
+	/* a NodeDescription fills its 64 octets without a terminator */
+	memset(out, 'x', 70);
+	assert_int_equal(rk_text_clean(out, 64, out + 100, sizeof(out) - 100), 64);
+}
+
+/* Names shared or empty get the GUID; a unique one and a mapped one stay as they are. */
+static void shared_and_empty_names_get_the_guid(void **state)
+{
+	struct rk_fabric *f = make_fabric(5, 0);
+	struct rk_name_map *map;
+	char path[] = "/tmp/rk_names_XXXXXX";
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_true(write(fd, "0x1004 \"spine\"\n", 15) == 15);
+	close(fd);
+	assert_int_equal(rk_name_map_load(path, &map), 0);
+	unlink(path);
+	snprintf(f->nodes[0].description, sizeof(f->nodes[0].description), "SwitchIB Mellanox");
+	snprintf(f->nodes[1].description, sizeof(f->nodes[1].description), "SwitchIB Mellanox");
+	snprintf(f->nodes[2].description, sizeof(f->nodes[2].description), "h1\x1b]0;x\a");
+	f->nodes[3].description[0] = '\0';
+	snprintf(f->nodes[4].description, sizeof(f->nodes[4].description), "SwitchIB Mellanox");
+	rk_fabric_name_nodes(f, map);
+	assert_string_equal(f->nodes[0].name, "SwitchIB Mellanox (0x0000000000001000)");
+	assert_string_equal(f->nodes[1].name, "SwitchIB Mellanox (0x0000000000001001)");
+	assert_string_equal(f->nodes[2].name, "h1\\x1b]0;x\\x07");
+	assert_string_equal(f->nodes[3].name, "0x0000000000001003");
+	assert_string_equal(f->nodes[4].name, "spine");
+	rk_name_map_free(map);
+	for (size_t i = 0; i < f->nnodes; i++)
+		free(f->nodes[i].ports);
+	free(f->nodes);
+	free(f->links);
+	free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -462,6 +515,8 @@ int main(void)
 	    cmocka_unit_test(stream_is_read_incrementally),
 	    cmocka_unit_test(empty_name_map_loads_and_finds_nothing),
 	    cmocka_unit_test(name_map_that_is_not_a_file),
+	    cmocka_unit_test(hostile_text_is_escaped),
+	    cmocka_unit_test(shared_and_empty_names_get_the_guid),
 	};
 
 	return cmocka_run_group_tests_name("fabric", tests, NULL, NULL);

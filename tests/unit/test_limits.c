@@ -75,6 +75,8 @@ static void every_message_names_its_range(void **state)
 	    {RK_SETTING_CONGESTION_PCT, 0, "expected a percentage from 0.01 to 100"},
 	    {RK_SETTING_XMIT_WAIT_TICK, 1000001,
 	     "expected a number of nanoseconds from 0.001 to 1000000"},
+	    {RK_SETTING_UNREACHABLE_HOLD, 86401,
+	     "expected a number of seconds from 0 (drop at once) to 86400"},
 	};
 	char msg[128];
 
@@ -148,7 +150,7 @@ static void unknown_setting(void **state)
 	(void)state;
 	assert_null(rk_limit_get(RK_SETTING_COUNT));
 	assert_int_equal(check(RK_SETTING_COUNT, 1, msg), -EINVAL);
-	assert_string_equal(msg, "unknown setting 14");
+	assert_string_equal(msg, "unknown setting 15");
 	assert_int_equal(check((enum rk_setting) - 1, 1, msg), -EINVAL);
 }
 

@@ -59,15 +59,16 @@ enum rk_event_domain {
 struct rk_event {
 	enum rk_event_kind kind;
 	enum rk_event_domain domain;
-	enum rk_severity severity; /* a cleared finding: RK_SEVERITY_OK */
-	char subject[224];	   /* "mlx5_0:1", "mlx5_0", a finding's subject, "subnet" */
-	char device[64];	   /* host events: the device, else "" */
-	bool on_port;		   /* host events: about a port (else the device itself) */
-	unsigned port;		   /* ... its number (a switch's is 0) */
-	uint64_t node_guid;	   /* fabric events: the node (a link's first end), else 0 */
-	char counter[64];	   /* counter events: the counter's file name */
-	enum rk_source source;	   /* counter events: counters/ or hw_counters/ */
-	const char *unit;	   /* counter events: the catalog's unit, else "" */
+	enum rk_severity severity;	      /* a cleared finding: RK_SEVERITY_OK */
+	char subject[RK_FINDING_SUBJECT_MAX]; /* "mlx5_0:1", "mlx5_0", a finding's subject, "subnet"
+					       */
+	char device[64];		      /* host events: the device, else "" */
+	bool on_port;	       /* host events: about a port (else the device itself) */
+	unsigned port;	       /* ... its number (a switch's is 0) */
+	uint64_t node_guid;    /* fabric events: the node (a link's first end), else 0 */
+	char counter[64];      /* counter events: the counter's file name */
+	enum rk_source source; /* counter events: counters/ or hw_counters/ */
+	const char *unit;      /* counter events: the catalog's unit, else "" */
 	struct rk_event_value old, now;
 	bool is_finding;	   /* raised or cleared finding: finding holds it */
 	bool cleared;		   /* ... and it cleared (else it was raised) */

@@ -32,12 +32,17 @@ struct rk_fabric_port {
 	int remote_port;
 };
 
+/* A node's name: a cleaned description (RK_TEXT_CLEAN_MAX) and " (0xGUID)". */
+#define RK_FABRIC_NAME_MAX 280
+
 struct rk_fabric_node {
 	uint64_t guid;
 	enum rk_node_type type;
 	char description[65];
-	char name[96]; /* from the node name map, else the description */
-	uint16_t lid;  /* a switch's port 0 LID, or a CA's first port's */
+	char name[RK_FABRIC_NAME_MAX]; /* from the node name map, else the description, made safe
+					* (rk_text_clean) and, when empty or shared, followed by the
+					* GUID */
+	uint16_t lid;		       /* a switch's port 0 LID, or a CA's first port's */
 	uint32_t vendor_id, device_id;
 	int nports;
 	struct rk_fabric_port *ports; /* [0..nports]; absent ones have present == false */
@@ -103,7 +108,9 @@ int rk_fabric_write(int fd, const struct rk_fabric *fabric);
  * when it is not one. */
 int rk_fabric_read(int fd, struct rk_fabric **out);
 
-/** Name every node from the map, or by its description where the map has none. */
+/** Name every node from the map, or by its description where the map has none; names are
+ * cleaned (rk_text_clean), and a description that is empty or that several nodes share
+ * gets the node's GUID. */
 void rk_fabric_name_nodes(struct rk_fabric *fabric, const struct rk_name_map *names);
 
 /** Free a fabric. */
@@ -112,6 +119,10 @@ void rk_fabric_free(struct rk_fabric *fabric);
 /** *out: a deep copy of fabric (nodes, their ports, links), freed by rk_fabric_free; 0 or
  * -ENOMEM. */
 int rk_fabric_copy(const struct rk_fabric *fabric, struct rk_fabric **out);
+
+/** Whether port p (1..nports) of node is physically linked up but discovery did not reach
+ * the node behind it (its MADs were lost, or it does not answer): part of the fabric unread. */
+bool rk_fabric_port_unreached(const struct rk_fabric_node *node, int p);
 
 /** Index of the node with this GUID, or -1. */
 int rk_fabric_find_node(const struct rk_fabric *fabric, uint64_t guid);

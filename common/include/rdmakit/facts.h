@@ -158,7 +158,7 @@ enum rk_front_end {
 };
 
 /* Room for the text of a fact a reader writes (a GUID, a name). */
-#define RK_FACT_TEXT_MAX 96
+#define RK_FACT_TEXT_MAX RK_FABRIC_NAME_MAX
 
 /* A port of the fabric, with what its facts are read from. */
 struct rk_fabric_port_ref {

@@ -12,12 +12,16 @@ enum rk_severity {
 	RK_SEVERITY_CRITICAL,
 };
 
+/* Room for a subject: a link's two node names (RK_FABRIC_NAME_MAX each) and their ports. */
+#define RK_FINDING_SUBJECT_MAX 600
+
 struct rk_finding {
 	enum rk_severity severity;
-	char code[32];	    /* stable, e.g. PORT_NO_SM */
-	char subject[224];  /* device, device:port, HCA model, node[port] or link */
-	char message[320];  /* what is wrong */
-	char remedy[256];   /* what to do */
+	char code[32];			      /* stable, e.g. PORT_NO_SM */
+	char subject[RK_FINDING_SUBJECT_MAX]; /* device, device:port, HCA model, node[port] or
+					       * link */
+	char message[320];		      /* what is wrong */
+	char remedy[256];		      /* what to do */
 	uint64_t node_guid; /* the fabric node it is about (a link's first end), 0 if none */
 	int port;	    /* and the port on that node, 0 if none */
 };
@@ -34,6 +38,10 @@ int rk_findings_add(struct rk_findings *findings, enum rk_severity severity, con
 
 /** Set the fabric node and port the finding added last is about. */
 void rk_findings_locate(struct rk_findings *findings, uint64_t node_guid, int port);
+
+/** The order of two findings' keys: the code, then the fabric node GUID and port when the
+ * finding is about a fabric node, else the subject; never the text of a node's name. */
+int rk_finding_key_compare(const struct rk_finding *a, const struct rk_finding *b);
 
 /** Sort findings most severe first, then by code and subject. */
 void rk_findings_sort(struct rk_findings *findings);

@@ -16,26 +16,32 @@
 #define RK_PROBE_INTERVAL_DEFAULT_S  300  /* between two loopback probes of a daemon */
 #define RK_RESCAN_DEFAULT_S	     60	  /* between two looks for new devices, ports, counters */
 #define RK_ROUTES_INTERVAL_DEFAULT_S 3600 /* between two route checks of a daemon */
+/* A node or link that a rediscovery missed while its neighbour's port is still up is
+ * unreachable (lost MADs, a busy agent), not gone, for this long: the view before is kept.
+ * Long enough to ride out a few lost sweeps, short enough that a node whose port
+ * disappeared without its peer saying so leaves the view within minutes. */
+#define RK_UNREACHABLE_HOLD_DEFAULT_S 120
 
 #define RK_STRINGIFY_(x) #x
 #define RK_STRINGIFY(x)	 RK_STRINGIFY_(x)
 
 /* The settings a user can give (CLI option, collectd key) or a front end passes to the core. */
 enum rk_setting {
-	RK_SETTING_WINDOW,	    /* --window, FabricWindow: 1 to 4096 */
-	RK_SETTING_TIMEOUT_MS,	    /* --timeout, FabricTimeout: 1 to 60000 ms */
-	RK_SETTING_RETRIES,	    /* MAD retries: 0 to 100 */
-	RK_SETTING_REDISCOVER_S,    /* --rediscover, Rediscover: 0 (never) to 604800 s */
-	RK_SETTING_INTERVAL_S,	    /* the CLI's --interval: 0 to 86400 s */
-	RK_SETTING_FABRIC_INTERVAL, /* FabricInterval (fabric and SM reads): 0.001 to 86400 s */
-	RK_SETTING_HELPER_DEADLINE, /* the discovery helper's deadline: 1 to 86400 s */
-	RK_SETTING_CA_PORT,	    /* -P, CAPort: 1 to 254 */
-	RK_SETTING_TUNE_INTERVAL,   /* TuneInterval: 1 to 604800 s */
-	RK_SETTING_PROBE_INTERVAL,  /* ProbeInterval, probe-interval: 1 to 86400 s */
-	RK_SETTING_RESCAN_S,	    /* Rescan: 0 (at every read) to 86400 s */
-	RK_SETTING_ROUTES_INTERVAL, /* RoutesInterval, routesInterval: 1 to 604800 s */
-	RK_SETTING_CONGESTION_PCT,  /* --threshold, CongestionThreshold: 0.01 to 100 % */
-	RK_SETTING_XMIT_WAIT_TICK,  /* --tick-ns, XmitWaitTick: 0.001 to 1000000 ns */
+	RK_SETTING_WINDOW,	     /* --window, FabricWindow: 1 to 4096 */
+	RK_SETTING_TIMEOUT_MS,	     /* --timeout, FabricTimeout: 1 to 60000 ms */
+	RK_SETTING_RETRIES,	     /* MAD retries: 0 to 100 */
+	RK_SETTING_REDISCOVER_S,     /* --rediscover, Rediscover: 0 (never) to 604800 s */
+	RK_SETTING_INTERVAL_S,	     /* the CLI's --interval: 0 to 86400 s */
+	RK_SETTING_FABRIC_INTERVAL,  /* FabricInterval (fabric and SM reads): 0.001 to 86400 s */
+	RK_SETTING_HELPER_DEADLINE,  /* the discovery helper's deadline: 1 to 86400 s */
+	RK_SETTING_CA_PORT,	     /* -P, CAPort: 1 to 254 */
+	RK_SETTING_TUNE_INTERVAL,    /* TuneInterval: 1 to 604800 s */
+	RK_SETTING_PROBE_INTERVAL,   /* ProbeInterval, probe-interval: 1 to 86400 s */
+	RK_SETTING_RESCAN_S,	     /* Rescan: 0 (at every read) to 86400 s */
+	RK_SETTING_ROUTES_INTERVAL,  /* RoutesInterval, routesInterval: 1 to 604800 s */
+	RK_SETTING_CONGESTION_PCT,   /* --threshold, CongestionThreshold: 0.01 to 100 % */
+	RK_SETTING_XMIT_WAIT_TICK,   /* --tick-ns, XmitWaitTick: 0.001 to 1000000 ns */
+	RK_SETTING_UNREACHABLE_HOLD, /* UnreachableHold: 0 (drop at once) to 86400 s */
 	RK_SETTING_COUNT,
 };
 

@@ -14,10 +14,33 @@
 /* Seconds after which a watched topology is rediscovered, unless the front end says otherwise. */
 #define RK_REDISCOVER_DEFAULT_S 300
 
+/* A node (port 0) or a link end a rediscovery did not see, and since when. */
+struct rk_unseen_entry {
+	uint64_t guid;
+	int port;
+	double since; /* monotonic seconds */
+};
+
+struct rk_unseen {
+	struct rk_unseen_entry *items;
+	size_t count, capacity;
+};
+
+/** Compare a fresh discovery with the kept view: note each node and link it lacks that no
+ * neighbour's port state says is gone (keeping when each was first missed); *held: how many
+ * of those were missed for less than hold_seconds. 0 or -ENOMEM (unseen unchanged). */
+int rk_unseen_update(struct rk_unseen *unseen, const struct rk_fabric *kept,
+		     const struct rk_fabric *fresh, double now, double hold_seconds, size_t *held);
+
+/** Free what rk_unseen_update kept. */
+void rk_unseen_free(struct rk_unseen *unseen);
+
 struct rk_monitor_options {
 	struct rk_fabric_options fabric; /* CA, port, node names */
 	struct rk_mad_options mad;	 /* from rk_mad_options_defaults(), then changed */
 	double rediscover_seconds;	 /* rediscover when the topology is older (0: never) */
+	double unreachable_hold_seconds; /* a node or link a rediscovery missed, with no peer
+					  * port down, is kept this long (0: dropped at once) */
 	bool discover_in_helper; /* for long runs: rk_fabric_discover_isolated, not in-process */
 	bool errors_only;	 /* the caller shows only ports with errors: rk_sweep.errors_only */
 	struct rk_congestion_options congestion; /* each port's wait after a sweep */
@@ -34,6 +57,9 @@ struct rk_monitor {
 	double discovered_at;
 	bool sm_stale; /* an SM stopped answering: rediscover before the next SM query */
 	unsigned discoveries;
+	struct rk_unseen unseen; /* what rediscoveries missed while the view was kept */
+	unsigned partial_views;	 /* rediscoveries not taken: they missed what still answers */
+	bool view_kept;		 /* the last rediscovery was partial: the view is the one before */
 };
 
 /** Options from a front end's settings; 0 for port, window or timeout means the default. */

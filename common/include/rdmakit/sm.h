@@ -23,8 +23,8 @@ struct rk_sm {
 	int priority;
 	enum rk_sm_state state;
 	uint32_t activity_count;
-	char name[96]; /* the node's name (name map or description), "" when unknown */
-	int status;    /* 0 answered, -ETIMEDOUT or -EIO */
+	char name[RK_FABRIC_NAME_MAX]; /* the node's name (rk_fabric_name_nodes), "" when unknown */
+	int status;		       /* 0 answered, -ETIMEDOUT or -EIO */
 };
 
 /* Every SM found, and what the local port believes. */

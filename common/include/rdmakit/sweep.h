@@ -76,6 +76,9 @@ int rk_sweep_prepare(struct rk_sweep *sweep, const struct rk_fabric *fabric);
 int rk_sweep_run(struct rk_mad_port *port, struct rk_fabric *fabric, struct rk_sweep *sweep,
 		 const struct rk_mad_options *options, rk_sweep_progress_fn progress, void *ctx);
 
+/** Why a port was not read, from its status: "timeout", "error status", "no LID: ...". */
+const char *rk_sweep_status_text(int status);
+
 /** Clear the error counters whose CounterSelect bits are in select_mask, on every port. */
 int rk_sweep_reset(struct rk_mad_port *port, const struct rk_sweep *sweep, uint32_t select_mask,
 		   const struct rk_mad_options *options, size_t *failed);

@@ -110,13 +110,10 @@ void rk_event_list_free(struct rk_event_list *events)
 
 static int compare_keys(const void *a, const void *b)
 {
-	const struct rk_finding *x = a, *y = b;
-	int order = strcmp(x->code, y->code);
-
-	return order ? order : strcmp(x->subject, y->subject);
+	return rk_finding_key_compare(a, b);
 }
 
-/* The findings sorted by code and subject, each (code, subject) once. */
+/* The findings sorted by their keys, each key once. */
 static int finding_set_of(const struct rk_findings *findings, struct finding_set *set)
 {
 	size_t kept = 0;

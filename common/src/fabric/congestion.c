@@ -191,7 +191,7 @@ int rk_health_check_congestion(const struct rk_fabric *fabric, const struct rk_s
 
 	for (size_t i = 0; i < sweep->count && !err; i++) {
 		const struct rk_sweep_port *p = &sweep->ports[i];
-		char subject[112], message[320];
+		char subject[RK_FINDING_SUBJECT_MAX], message[320];
 		struct rk_port_wait w;
 
 		if (p->congested < RK_CONGESTION_SUSTAIN)

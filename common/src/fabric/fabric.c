@@ -5,6 +5,7 @@
 #include "rdmakit/clock.h"
 #include "rdmakit/log.h"
 #include "rdmakit/mad.h"
+#include "rdmakit/text.h"
 
 #include <errno.h>
 #include <infiniband/ibnetdisc.h>
@@ -12,8 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 /* PortInfo CapabilityMask bits (IBA 14.2.5.6). */
+#define PHYS_LINK_UP	   5 /* PortInfo PortPhysicalState LinkUp */
 #define CAP_IS_SM	   (1u << 1)
 #define CAP_HAS_EXT_SPEEDS (1u << 14)
 #define CAP_HAS_CAP_MASK2  (1u << 15)
@@ -173,14 +177,76 @@ static int compare_nodes(const void *a, const void *b)
 	return x->guid < y->guid ? -1 : x->guid > y->guid;
 }
 
+/* Nodes ordered by name, for finding the names that several nodes share. */
+struct named_node {
+	const char *name;
+	size_t index;
+};
+
+static int compare_named(const void *a, const void *b)
+{
+	return strcmp(((const struct named_node *)a)->name, ((const struct named_node *)b)->name);
+}
+
+/* "name (0xGUID)", or the GUID alone for a node without a name. */
+static void add_guid_to_name(struct rk_fabric_node *node)
+{
+	char guid[24];
+	size_t len = strlen(node->name);
+
+	rk_format_guid(node->guid, guid, sizeof(guid));
+	if (len == 0)
+		snprintf(node->name, sizeof(node->name), "%s", guid);
+	else
+		snprintf(node->name + len, sizeof(node->name) - len, " (%s)", guid);
+}
+
+/* Every name from a description that is empty or that another node has too gets the GUID. */
+static void make_names_unique(struct rk_fabric *fabric, const bool *mapped)
+{
+	struct named_node *order = malloc((fabric->nnodes ? fabric->nnodes : 1) * sizeof(*order));
+	size_t count = 0;
+
+	if (!order)
+		return;
+	for (size_t i = 0; i < fabric->nnodes; i++)
+		order[count++] = (struct named_node){fabric->nodes[i].name, i};
+	qsort(order, count, sizeof(*order), compare_named);
+	for (size_t i = 0, run; i < count; i = run) {
+		for (run = i + 1; run < count && strcmp(order[run].name, order[i].name) == 0; run++)
+			;
+		for (size_t k = i; k < run; k++)
+			order[k].name = run - i > 1 || !order[k].name[0] ? NULL : order[k].name;
+	}
+	for (size_t k = 0; k < count; k++)
+		if (!order[k].name && !(mapped && mapped[order[k].index]))
+			add_guid_to_name(&fabric->nodes[order[k].index]);
+	free(order);
+}
+
 void rk_fabric_name_nodes(struct rk_fabric *fabric, const struct rk_name_map *names)
 {
+	bool *mapped = calloc(fabric->nnodes ? fabric->nnodes : 1, sizeof(*mapped));
+
 	for (size_t i = 0; i < fabric->nnodes; i++) {
 		struct rk_fabric_node *node = &fabric->nodes[i];
-		const char *mapped = names ? rk_name_map_lookup(names, node->guid) : NULL;
+		const char *map_name = names ? rk_name_map_lookup(names, node->guid) : NULL;
+		const char *raw = map_name ? map_name : node->description;
 
-		snprintf(node->name, sizeof(node->name), "%s", mapped ? mapped : node->description);
+		rk_text_clean(raw, map_name ? strlen(raw) : sizeof(node->description), node->name,
+			      sizeof(node->name));
+		if (mapped)
+			mapped[i] = map_name != NULL;
 	}
+	make_names_unique(fabric, mapped);
+	free(mapped);
+}
+
+bool rk_fabric_port_unreached(const struct rk_fabric_node *node, int p)
+{
+	const struct rk_fabric_port *port = p > 0 && p <= node->nports ? &node->ports[p] : NULL;
+
+	return port && port->present && port->phys_state == PHYS_LINK_UP && port->remote_node < 0;
 }
 
 int rk_fabric_find_node(const struct rk_fabric *fabric, uint64_t guid)
@@ -402,8 +468,84 @@ static int convert_fabric(ibnd_fabric_t *src, const struct rk_name_map *names,
 	return err;
 }
 
+/* Where libibnetdisc's stderr goes during a discovery: an in-memory file, summed after. */
+struct chatter {
+	int saved; /* the real stderr, or -1 when nothing is captured */
+	int memfd;
+};
+
+static void capture_chatter(struct chatter *c)
+{
+	c->saved = -1;
+	c->memfd = memfd_create("rdmakit-ibnd", MFD_CLOEXEC);
+	if (c->memfd < 0)
+		return;
+	fflush(stderr);
+	c->saved = dup(STDERR_FILENO);
+	if (c->saved < 0 || dup2(c->memfd, STDERR_FILENO) < 0) {
+		if (c->saved >= 0)
+			close(c->saved);
+		close(c->memfd);
+		c->saved = c->memfd = -1;
+	}
+}
+
+/* A line of libibnetdisc's own ("./libibnetdisc/query_smp.c:186; umad (...) bad status 110"). */
+static bool ibnd_line(const char *line)
+{
+	const char *mark = strstr(line, ".c:");
+
+	return mark && mark[3] >= '0' && mark[3] <= '9' && strchr(mark + 3, ';');
+}
+
+/* Count libibnetdisc's lines (the first kept in first) and write every other line (the
+ * umad shim's, say) to stderr as it came. */
+static size_t sum_chatter(int fd, char *first, size_t size)
+{
+	FILE *in = lseek(fd, 0, SEEK_SET) == 0 ? fdopen(dup(fd), "r") : NULL;
+	char *line = NULL;
+	size_t cap = 0, lines = 0;
+
+	first[0] = '\0';
+	while (in && getline(&line, &cap, in) > 0) {
+		if (!ibnd_line(line)) {
+			fputs(line, stderr);
+			continue;
+		}
+		if (lines++ == 0)
+			snprintf(first, size, "%.*s", (int)strcspn(line, "\n"), line);
+	}
+	free(line);
+	if (in)
+		fclose(in);
+	return lines;
+}
+
+/* Restore stderr and log what libibnetdisc said as one line. */
+static void release_chatter(struct chatter *c)
+{
+	char first[160], clean[sizeof(first) * 4];
+	size_t lines;
+
+	if (c->saved < 0)
+		return;
+	fflush(stderr);
+	dup2(c->saved, STDERR_FILENO);
+	close(c->saved);
+	lines = sum_chatter(c->memfd, first, sizeof(first));
+	close(c->memfd);
+	if (lines == 0)
+		return;
+	rk_text_clean(first, sizeof(first), clean, sizeof(clean));
+	rk_log(RK_LOG_WARNING,
+	       "discovery: libibnetdisc reported %zu problem%s (lost or refused MADs; the first: "
+	       "\"%s\"): the nodes behind them may be missing from this view",
+	       lines, lines == 1 ? "" : "s", clean);
+}
+
 int rk_fabric_discover(const struct rk_fabric_options *options, struct rk_fabric **out)
 {
+	struct chatter chatter;
 	struct ibnd_config config = {0};
 	struct rk_fabric *fabric;
 	ibnd_fabric_t *src;
@@ -416,7 +558,9 @@ int rk_fabric_discover(const struct rk_fabric_options *options, struct rk_fabric
 	err = rk_mad_check_access(options->ca, options->port);
 	if (err)
 		return err;
+	capture_chatter(&chatter);
 	src = ibnd_discover_fabric((char *)options->ca, options->port, NULL, &config);
+	release_chatter(&chatter);
 	if (!src) {
 		rk_log(RK_LOG_ERR,
 		       "fabric discovery through %s, port %d, failed (is ib_umad loaded and the "

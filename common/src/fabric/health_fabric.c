@@ -87,7 +87,7 @@ static int check_link(const struct rk_fabric *fabric, const struct rk_fabric_lin
 		      struct rk_findings *out)
 {
 	uint64_t guid = fabric->nodes[link->node_a].guid;
-	char subject[224];
+	char subject[RK_FINDING_SUBJECT_MAX];
 	int err = 0;
 
 	link_subject(fabric, link, subject, sizeof(subject));
@@ -121,7 +121,7 @@ static int check_went_down(const struct rk_fabric *prev, const struct rk_fabric 
 
 		for (int p = 1; before >= 0 && p <= node->nports && !err; p++) {
 			const struct rk_fabric_node *old = &prev->nodes[before];
-			char subject[112];
+			char subject[RK_FINDING_SUBJECT_MAX];
 
 			if (p > old->nports || old->ports[p].state != 4 ||
 			    node->ports[p].state != 1)
@@ -189,18 +189,20 @@ static void list_sweep_counters(const struct rk_sweep_port *p, char *rising, cha
 static int check_swept_port(const struct rk_fabric *fabric, const struct rk_sweep_port *p,
 			    struct rk_findings *out)
 {
-	char subject[112], rising[256], saturated[256];
+	char subject[RK_FINDING_SUBJECT_MAX], rising[256], saturated[256];
 	int err = 0;
 
 	sweep_subject(fabric, p, subject, sizeof(subject));
 	if (p->status != 0)
-		return located(
-		    rk_findings_add(out, RK_SEVERITY_WARNING, "PORT_NO_ANSWER", subject,
-				    "check the node is up and reachable (its LID, the "
-				    "path, the SM); retry with a longer --timeout",
-				    "PortCounters query to LID %u got no answer (%s)", p->lid,
-				    p->status == -ETIMEDOUT ? "timeout" : "error status"),
-		    out, p->node_guid, p->port);
+		err = located(rk_findings_add(out, RK_SEVERITY_WARNING, "PORT_NO_ANSWER", subject,
+					      "check the node is up and reachable (its LID, the "
+					      "path, the SM); retry with a longer --timeout",
+					      "PortCounters query to LID %u got no answer (%s)",
+					      p->lid, rk_sweep_status_text(p->status)),
+			      out, p->node_guid, p->port);
+	if (err || !p->sampled)
+		return err;
+	/* a port that did not answer keeps its last sample: a saturated counter stays so */
 	list_sweep_counters(p, rising, saturated, sizeof(rising));
 	if (rising[0])
 		err = located(rk_findings_add(out, RK_SEVERITY_WARNING, "ERRORS_RISING", subject,

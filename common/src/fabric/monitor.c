@@ -44,6 +44,30 @@ static int open_port(struct rk_monitor *monitor)
 				&monitor->port);
 }
 
+/* Whether a fresh discovery may replace the current view: it misses nothing that may still
+ * be there (rk_unseen_update), or what it misses was missed long enough. */
+static bool view_adoptable(struct rk_monitor *monitor, const struct rk_fabric *fresh)
+{
+	size_t held = 0;
+
+	if (!monitor->fabric || monitor->options.unreachable_hold_seconds <= 0)
+		return true;
+	if (rk_unseen_update(&monitor->unseen, monitor->fabric, fresh, rk_monotonic_seconds(),
+			     monitor->options.unreachable_hold_seconds, &held) != 0)
+		return true; /* out of memory: take what was seen */
+	if (held == 0 && monitor->view_kept)
+		rk_log(RK_LOG_INFO, "the fabric answers whole again%s",
+		       monitor->unseen.count ? "; nodes or links unseen too long are dropped" : "");
+	else if (held && !monitor->view_kept)
+		rk_log(RK_LOG_WARNING,
+		       "a rediscovery missed %zu nodes or links whose neighbours still see them up "
+		       "(lost MADs?): they are unreachable now, and the last whole view is kept "
+		       "(for %.0f s at most)",
+		       held, monitor->options.unreachable_hold_seconds);
+	monitor->view_kept = held > 0;
+	return held == 0;
+}
+
 int rk_monitor_discover(struct rk_monitor *monitor)
 {
 	struct rk_fabric *fabric;
@@ -55,10 +79,15 @@ int rk_monitor_discover(struct rk_monitor *monitor)
 		  : rk_fabric_discover(&monitor->options.fabric, &fabric);
 	if (err)
 		return err;
+	monitor->discovered_at = rk_monotonic_seconds();
+	if (!view_adoptable(monitor, fabric)) {
+		rk_fabric_free(fabric);
+		monitor->partial_views++;
+		return open_port(monitor);
+	}
 	rk_fabric_free(monitor->prev_fabric);
 	monitor->prev_fabric = monitor->fabric;
 	monitor->fabric = fabric;
-	monitor->discovered_at = rk_monotonic_seconds();
 	monitor->sm_stale = false;
 	monitor->discoveries++;
 	err = rk_sweep_prepare(&monitor->sweep, fabric);
@@ -147,5 +176,6 @@ void rk_monitor_close(struct rk_monitor *monitor)
 	rk_sweep_free(&monitor->sweep);
 	rk_sm_status_free(&monitor->sm);
 	rk_sm_status_free(&monitor->prev_sm);
+	rk_unseen_free(&monitor->unseen);
 	memset(monitor, 0, sizeof(*monitor));
 }

@@ -188,7 +188,7 @@ static uint64_t find_replacement(struct diff *d, const struct rk_plan_node *m,
 static int add_node_finding(struct diff *d, enum rk_severity severity, const char *code,
 			    uint64_t guid, const char *remedy, const char *message)
 {
-	char subject[160];
+	char subject[RK_FINDING_SUBJECT_MAX];
 	int err;
 
 	node_ref(d, guid, subject, sizeof(subject));
@@ -200,7 +200,7 @@ static int add_node_finding(struct diff *d, enum rk_severity severity, const cha
 
 static int report_replaced(struct diff *d, const struct rk_plan_node *m, uint64_t n)
 {
-	char subject[160], old[24], now[24];
+	char subject[RK_FINDING_SUBJECT_MAX], old[24], now[24];
 	int err;
 
 	node_ref(d, m->guid, subject, sizeof(subject));
@@ -312,7 +312,7 @@ static bool on_absent_node(const struct diff *d, const struct rk_plan_link *l, b
 static int check_below(struct diff *d, const struct rk_plan_link *want,
 		       const struct rk_plan_link *got)
 {
-	char subject[288], guids[96], planned[32], runs[32];
+	char subject[RK_FINDING_SUBJECT_MAX], guids[96], planned[32], runs[32];
 	int err;
 
 	if ((!want->width || got->width >= want->width) &&
@@ -365,7 +365,7 @@ static bool share_end(const struct rk_plan_link *x, const struct rk_plan_link *y
 static int report_miswired(struct diff *d, const struct rk_plan_link *want,
 			   const struct rk_plan_link *got)
 {
-	char subject[288], planned[96], cabled[96], ca[128], cb[128];
+	char subject[RK_FINDING_SUBJECT_MAX], planned[96], cabled[96], ca[128], cb[128];
 	int err;
 
 	link_refs(d, want, subject, sizeof(subject), planned, sizeof(planned));
@@ -403,7 +403,7 @@ static int pair_miswired(struct diff *d, bool *used_m, bool *used_u)
 
 static int report_link(struct diff *d, const struct rk_plan_link *l, bool missing)
 {
-	char subject[288], guids[96], rate[32];
+	char subject[RK_FINDING_SUBJECT_MAX], guids[96], rate[32];
 	int err;
 
 	link_refs(d, l, subject, sizeof(subject), guids, sizeof(guids));

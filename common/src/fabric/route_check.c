@@ -488,7 +488,7 @@ static void group_subject(const struct check_run *run, const struct group *g, ch
 static int add_group_finding(const struct check_run *run, const struct group *g,
 			     struct rk_findings *out)
 {
-	char subject[224], samples[200];
+	char subject[RK_FINDING_SUBJECT_MAX], samples[200];
 	const struct rk_fabric *f = run->fabric;
 	uint64_t guid;
 	int err, port = 0;

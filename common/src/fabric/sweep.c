@@ -284,7 +284,7 @@ static int query_capabilities(struct rk_mad_port *port, struct rk_fabric *fabric
 	for (size_t i = 0; i < sweep->count && !err; i++) {
 		struct rk_fabric_node *node = &fabric->nodes[sweep->ports[i].node];
 
-		if (!node->pm_known &&
+		if (!node->pm_known && sweep->ports[i].lid &&
 		    (i == 0 || sweep->ports[i - 1].node != sweep->ports[i].node)) {
 			pma_request(&requests[count++], sweep->ports[i].lid, ATTR_CLASS_PORT_INFO,
 				    0, 0, (uintptr_t)node);
@@ -309,7 +309,7 @@ static bool wants_ext(const struct sweep_run *run, size_t i, bool second)
 {
 	const struct rk_sweep *sweep = run->sweep;
 
-	if (!node_has_ext(&run->fabric->nodes[sweep->ports[i].node]) ||
+	if (!sweep->ports[i].lid || !node_has_ext(&run->fabric->nodes[sweep->ports[i].node]) ||
 	    second != sweep->errors_only)
 		return false;
 	return !second || ((run->got[i] & GOT_PC) && rk_sweep_port_has_errors(&sweep->ports[i]));
@@ -319,7 +319,7 @@ static bool wants_ext(const struct sweep_run *run, size_t i, bool second)
  * showed no error. */
 static bool wants_pc(const struct sweep_run *run, size_t i, bool second)
 {
-	return !second && !(run->got[i] & GOT_CLEAN);
+	return !second && run->sweep->ports[i].lid && !(run->got[i] & GOT_CLEAN);
 }
 
 /* MADs of one pass: PortCounters wants_pc in the first, the extended ones wants_ext. */
@@ -507,7 +507,10 @@ static void finish_port(struct sweep_run *run, size_t i)
 	struct rk_sweep_port *p = &run->sweep->ports[i];
 	bool had = p->sampled && p->status == 0, answered = run->got[i] & (GOT_PC | GOT_CLEAN);
 
-	p->status = answered ? 0 : (run->pc_status[i] ? run->pc_status[i] : -ETIMEDOUT);
+	p->status = answered		? 0
+		    : !p->lid		? -EADDRNOTAVAIL
+		    : run->pc_status[i] ? run->pc_status[i]
+					: -ETIMEDOUT;
 	if (!answered) {
 		memcpy(p->raw, p->prev, sizeof(p->raw));
 		p->has_delta = false;
@@ -584,6 +587,22 @@ int rk_sweep_run(struct rk_mad_port *port, struct rk_fabric *fabric, struct rk_s
 	free(run.pc_status);
 	free(requests);
 	return err;
+}
+
+const char *rk_sweep_status_text(int status)
+{
+	switch (status) {
+	case 0:
+		return "answered";
+	case -ETIMEDOUT:
+		return "timeout";
+	case -EADDRNOTAVAIL:
+		return "no LID: discovery could not read its PortInfo";
+	case -EINVAL:
+		return "not sent";
+	default:
+		return "error status";
+	}
 }
 
 int rk_sweep_reset_mask(const char *names, uint32_t *mask)

@@ -21,6 +21,7 @@ void rk_watch_settings_defaults(struct rk_watch_settings *settings)
 	settings->tune_interval_s = RK_TUNE_INTERVAL_DEFAULT_S;
 	settings->probe_interval_s = RK_PROBE_INTERVAL_DEFAULT_S;
 	settings->rediscover_s = RK_REDISCOVER_DEFAULT_S;
+	settings->unreachable_hold_s = RK_UNREACHABLE_HOLD_DEFAULT_S;
 	settings->routes_interval_s = RK_ROUTES_INTERVAL_DEFAULT_S;
 }
 
@@ -50,6 +51,7 @@ static void monitor_options(const struct rk_watch *watch, struct rk_monitor_opti
 
 	rk_monitor_options_set(options, s->ca, s->ca_port, s->window, s->timeout_ms, watch->names);
 	options->rediscover_seconds = s->rediscover_s;
+	options->unreachable_hold_seconds = s->unreachable_hold_s;
 	options->discover_in_helper = true; /* a daemon: no discovery leak may build up */
 	options->fabric.helper_deadline_s = s->helper_deadline;
 	options->fabric.cancel = &watch->cancel;
