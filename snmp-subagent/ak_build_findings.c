@@ -83,6 +83,16 @@ static int number_findings(struct ak_build_state *state, const struct rk_finding
 	return 0;
 }
 
+/* The finding's node GUID as text (rdmakitFindingNodeGuid), empty when it has none. */
+static int set_node_guid(struct ak_row *row, uint64_t guid)
+{
+	char text[24] = "";
+
+	if (guid)
+		rk_format_guid_groups(guid, text, sizeof(text));
+	return ak_row_set_string(row, AK_FINDING_NODE_GUID, text);
+}
+
 static int add_finding(struct ak_table *table, const struct ak_active_finding *active,
 		       const struct rk_finding *finding)
 {
@@ -94,7 +104,11 @@ static int add_finding(struct ak_table *table, const struct ak_active_finding *a
 	ak_row_set_number(row, AK_FINDING_SEVERITY, AK_CELL_INTEGER,
 			  (uint64_t)finding->severity + 1);
 	ak_row_set_number(row, AK_FINDING_RAISED_AT, AK_CELL_UNSIGNED, active->raised_at);
+	ak_row_set_number(row, AK_FINDING_NODE_PORT, AK_CELL_UNSIGNED,
+			  finding->node_guid && finding->port > 0 ? (uint64_t)finding->port : 0);
 	err = ak_row_set_string(row, AK_FINDING_CODE, finding->code);
+	if (!err)
+		err = set_node_guid(row, finding->node_guid);
 	if (!err)
 		err = ak_row_set_string(row, AK_FINDING_SUBJECT, finding->subject);
 	if (!err)

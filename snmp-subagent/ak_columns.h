@@ -61,6 +61,8 @@ enum {
 	AK_FINDING_MESSAGE,
 	AK_FINDING_REMEDY,
 	AK_FINDING_RAISED_AT,
+	AK_FINDING_NODE_GUID,
+	AK_FINDING_NODE_PORT,
 };
 
 /* rdmakitFindingSummary scalars: what a poller without traps follows findings by */

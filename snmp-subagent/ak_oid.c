@@ -27,7 +27,7 @@ static struct ak_table_def defs[AK_T_COUNT] = {
      3,
      {0}},
     {AK_T_DRIVER_COUNTER, "rdmakitDriverCounterEntry", {1, 2, 4, 1}, 4, {3, 4, 5, 6, 7}, 5, {0}},
-    {AK_T_FINDING, "rdmakitFindingEntry", {1, 3, 1, 1}, 4, {2, 3, 4, 5, 6, 7}, 6, {0}},
+    {AK_T_FINDING, "rdmakitFindingEntry", {1, 3, 1, 1}, 4, {2, 3, 4, 5, 6, 7, 8, 9}, 8, {0}},
     {AK_T_FINDING_SUMMARY, "rdmakitFindingSummary", {1, 3, 2}, 3, {1, 2, 3, 4, 5}, 5, {0}},
     {AK_T_SM_MASTER,
      "rdmakitSmScalars",

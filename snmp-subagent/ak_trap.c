@@ -99,6 +99,19 @@ static oid finding_notification(const struct ak_trap *trap)
 	return trap->cleared ? AK_TRAP_FINDING_CLEARED : AK_TRAP_FINDING_RAISED;
 }
 
+/* The fabric node and port a finding is about, as its row has them. */
+static void add_finding_node(netsnmp_variable_list **vars, const struct ak_table_def *def,
+			     const uint32_t *index, const struct rk_finding *finding)
+{
+	char guid[24] = "";
+
+	if (finding->node_guid)
+		rk_format_guid_groups(finding->node_guid, guid, sizeof(guid));
+	add_string(vars, name_of(def->arcs, def->narcs, AK_FINDING_NODE_GUID, index, 1), guid);
+	add_unsigned(vars, name_of(def->arcs, def->narcs, AK_FINDING_NODE_PORT, index, 1),
+		     finding->node_guid && finding->port > 0 ? (unsigned)finding->port : 0);
+}
+
 static void add_finding(netsnmp_variable_list **vars, const struct ak_trap *trap)
 {
 	const struct ak_table_def *def = ak_table_def(AK_T_FINDING);
@@ -119,6 +132,7 @@ static void add_finding(netsnmp_variable_list **vars, const struct ak_trap *trap
 		add_integer(vars, notify_name(AK_NOTIFY_OLD_SEVERITY),
 			    (long)trap->event.old.number + 1);
 	add_subject(vars, trap, true);
+	add_finding_node(vars, def, index, finding);
 }
 
 static void add_port_state(netsnmp_variable_list **vars, const struct ak_trap *trap)

@@ -136,6 +136,10 @@ class FabricMode(unittest.TestCase):
         # bytes: 1000000 words x 4, plus the MADs the simulator adds as they cross the port
         octets = self.last(f"0x{SPINE + 1:016x}-2", "if_octets")[1]
         self.assertTrue(4000000 <= octets < 4000000 + 65536, octets)
+        # cleared after three sweeps without a rise (RK_ERRORS_QUIET_SWEEPS)
+        cdtest.wait_for(lambda: len(self.notes(plugin_instance="leaf1-3",
+                                               type_instance="ERRORS_RISING")) >= 2, 20,
+                        "ERRORS_RISING cleared")
         self.wait_sweeps(2)
         rising = self.notes(plugin_instance="leaf1-3", type_instance="ERRORS_RISING")
         self.assertEqual([n["severity"] for n in rising], ["WARNING", "OKAY"], rising)

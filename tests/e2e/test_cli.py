@@ -201,6 +201,38 @@ class Status(unittest.TestCase):
         self.assertEqual(port(doc, "mlx5_2")["counters"]["port_xmit_data"], 1029384756102 * 4)
         self.assertEqual(port(doc, "mlx5_2")["hw_counters"], {})
 
+    def test_attribute_refusing_reads_is_skipped_with_one_message(self):
+        """A ConnectX-7 port in switch mode answers some sysfs attributes with EINVAL
+        (prometheus/node_exporter #3265): that attribute is unknown, said once, and the rest
+        of the host is read."""
+        env = dict(os.environ, **rktest.fault_env(),
+                   RDMAKIT_FAULT_EINVAL="ports/1/counters/port_rcv_data")
+        cmd = [RDMAKIT, "counters", "--json", "--interval", "0.1", "--count", "3",
+               "--sysfs-root", os.path.join(SYSFS, "ib-hdr")]
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60, env=env)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        docs = [json.loads(line) for line in proc.stdout.splitlines()]
+        self.assertEqual(len(docs), 3)
+        for doc in docs:
+            for name in ("mlx5_0", "mlx5_1"):
+                counters = port(doc, name)["counters"]
+                self.assertIsNone(counters["port_rcv_data"])
+                self.assertIsNotNone(counters["port_xmit_data"])
+                self.assertIsNotNone(counters["symbol_error"])
+        for name in ("mlx5_0", "mlx5_1"):
+            self.assertEqual(proc.stderr.count(f"{name}/ports/1/counters/port_rcv_data"), 1,
+                             proc.stderr)
+        self.assertEqual(proc.stderr.count("Invalid argument"), 2, proc.stderr)
+        doctor = subprocess.run([RDMAKIT, "doctor", "--json", "--sysfs-root",
+                                 os.path.join(SYSFS, "ib-hdr")], capture_output=True,
+                                text=True, timeout=60, env=env)
+        self.assertEqual(doctor.returncode, 0, doctor.stderr)  # nothing above ok
+        self.assertEqual([(f["severity"], f["code"], f["subject"], f["message"])
+                          for f in json.loads(doctor.stdout)["findings"]],
+                         [("ok", "COUNTERS_UNAVAILABLE", f"{name}:1",
+                           "counters the driver cannot report: port_rcv_data")
+                          for name in ("mlx5_0", "mlx5_1")])
+
     def test_filter_and_unknown_device(self):
         doc = run_json("status", "mlx5_1:1", root="ib-hdr")
         self.assertEqual([d["name"] for d in doc["devices"]], ["mlx5_1"])

@@ -8,6 +8,10 @@
  *   RDMAKIT_FAULT_AT=N                                   its Nth call fails (1-based)
  *   RDMAKIT_FAULT_ERRNO=ENOSPC|EIO                        with this errno
  *   RDMAKIT_FAULT_COUNTS=FILE                             at exit, "CALL COUNT" lines to FILE
+ *   RDMAKIT_FAULT_EINVAL=SUFFIX                           every pread of a file whose path
+ *                                                     ends with SUFFIX fails with EINVAL
+ *                                                     (as a ConnectX-7 port in switch mode
+ *                                                     answers some of its sysfs attributes)
  *
  * Writes to descriptors 0-2 (the command's output and messages) are neither counted nor
  * failed: the matrix is about the files a command changes. */
@@ -112,6 +116,43 @@ int unlinkat(int dir, const char *path, int flags)
 	return should_fail(flags & AT_REMOVEDIR ? CALL_RMDIR : CALL_UNLINK)
 		   ? -1
 		   : next(dir, path, flags);
+}
+
+/* Whether fd is a file whose path ends with RDMAKIT_FAULT_EINVAL. */
+static int refused(int fd)
+{
+	const char *suffix = getenv("RDMAKIT_FAULT_EINVAL");
+	char link[64], path[4096];
+	ssize_t len;
+	size_t want;
+
+	if (!suffix || !*suffix)
+		return 0;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	len = readlink(link, path, sizeof(path) - 1);
+	if (len < 0)
+		return 0;
+	path[len] = '\0';
+	want = strlen(suffix);
+	return (size_t)len >= want && strcmp(path + len - want, suffix) == 0;
+}
+
+ssize_t pread(int fd, void *buf, size_t count, off_t offset)
+{
+	static ssize_t (*next)(int, void *, size_t, off_t);
+
+	if (!next)
+		next = (ssize_t(*)(int, void *, size_t, off_t))real("pread");
+	if (refused(fd)) {
+		errno = EINVAL;
+		return -1;
+	}
+	return next(fd, buf, count, offset);
+}
+
+ssize_t pread64(int fd, void *buf, size_t count, off_t offset)
+{
+	return pread(fd, buf, count, offset);
 }
 
 /* At exit, how many of each call the process made, for the driver to enumerate. */

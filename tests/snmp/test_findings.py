@@ -22,7 +22,7 @@ OK, WARNING, CRITICAL = "1", "2", "3"  # RdmakitSeverity
 NOTIFY = ".1.3.6.1.4.1.8072.9999.9999.42.0.100"  # rdmakitNotifyObjects
 RAISED, CLEARED = (f"= OID: .1.3.6.1.4.1.8072.9999.9999.42.0.{n}\t" for n in (1, 2))
 STATE = "class/infiniband/{}/ports/1/state"
-COLUMNS = ("Code", "Severity", "Subject", "Message", "Remedy", "RaisedAt")
+COLUMNS = ("Code", "Severity", "Subject", "Message", "Remedy", "RaisedAt", "NodeGuid", "NodePort")
 
 
 def findings(setup):
@@ -132,6 +132,9 @@ class Findings(unittest.TestCase):
         self.assertIn("rdmakitNotifyDevice.0 = mlx5_1", raised[0])
         self.assertIn("rdmakitNotifyPort.0 = 1", raised[0])
         self.assertIn("rdmakitNotifySeverity.0 = critical", raised[0])
+        # a host finding is about no fabric node: an empty GUID and port 0
+        self.assertRegex(raised[0], r"rdmakitFindingNodeGuid\.\d+ = (\t|$)")
+        self.assertRegex(raised[0], r"rdmakitFindingNodePort\.\d+ = 0(\t|$)")
         cleared = [b for b in re.split(r"\n(?=\S)", log) if "rdmakitFindingCleared" in b
                    and "PORT_NO_SM" in b]
         self.assertEqual(len(cleared), 1)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Unit tests of the SM, fabric and sweep health rules on hand-built snapshots. */
 #include "rdmakit/health.h"
+#include "rdmakit/limits.h"
 
 #include <errno.h>
 #include <setjmp.h>
@@ -146,6 +147,54 @@ static void fabric_rules(void **state)
 	rk_fabric_free(now);
 }
 
+/* One lost sweep is no outage, a second is; a silent port keeps its saturated counter; errors
+ * that rose stay rising for RK_ERRORS_QUIET_SWEEPS answered sweeps. */
+static void sweep_rules_ride_out_lost_sweeps(void **state)
+{
+	struct rk_fabric *fabric = two_switches();
+	struct rk_sweep_port ports[2] = {0};
+	struct rk_sweep sweep = {.ports = ports, .count = 2, .answered = 1};
+	struct rk_findings f = {0};
+
+	(void)state;
+	ports[0] = (struct rk_sweep_port){.node_guid = 0x10,
+					  .node = 0,
+					  .port = 1,
+					  .sampled = true,
+					  .status = -ETIMEDOUT,
+					  .unanswered = 1,
+					  .since_rise = UINT8_MAX};
+	ports[0].state[2] = RK_VALUE_SATURATED;
+	ports[1] = (struct rk_sweep_port){.node_guid = 0x11,
+					  .node = 1,
+					  .port = 1,
+					  .sampled = true,
+					  .has_delta = true,
+					  .since_rise = 1};
+	assert_int_equal(rk_health_check_sweep(fabric, &sweep, &f), 0);
+	assert_int_equal(f.count, 2);
+	assert_string_equal(f.items[0].code, "COUNTER_SATURATED"); /* not PORT_NO_ANSWER yet */
+	assert_int_equal(f.items[0].node_guid, 0x10);
+	assert_string_equal(f.items[1].code, "ERRORS_RISING");
+	assert_string_equal(f.items[1].message,
+			    "error counters rose 1 sweep ago; clears after 3 quiet sweeps");
+	rk_findings_free(&f);
+	ports[0].unanswered = RK_NO_ANSWER_SWEEPS;
+	ports[1].since_rise = RK_ERRORS_QUIET_SWEEPS;
+	assert_int_equal(rk_health_check_sweep(fabric, &sweep, &f), 0);
+	assert_int_equal(f.count, 2);
+	assert_string_equal(f.items[0].code, "PORT_NO_ANSWER");
+	assert_string_equal(f.items[1].code, "COUNTER_SATURATED");
+	rk_findings_free(&f);
+	/* nothing answered at all (the local port or the SM's fabric is gone): at once */
+	ports[0].unanswered = 1;
+	sweep.answered = 0;
+	assert_int_equal(rk_health_check_sweep(fabric, &sweep, &f), 0);
+	assert_string_equal(f.items[0].code, "PORT_NO_ANSWER");
+	rk_findings_free(&f);
+	rk_fabric_free(fabric);
+}
+
 static void sweep_rules(void **state)
 {
 	struct rk_fabric *fabric = two_switches();
@@ -185,6 +234,7 @@ int main(void)
 	    cmocka_unit_test(each_sm_rule_fires),
 	    cmocka_unit_test(fabric_rules),
 	    cmocka_unit_test(sweep_rules),
+	    cmocka_unit_test(sweep_rules_ride_out_lost_sweeps),
 	};
 
 	return cmocka_run_group_tests_name("health_fabric", tests, NULL, NULL);

@@ -21,6 +21,12 @@
  * Long enough to ride out a few lost sweeps, short enough that a node whose port
  * disappeared without its peer saying so leaves the view within minutes. */
 #define RK_UNREACHABLE_HOLD_DEFAULT_S 120
+/* A fabric port that answered before is PORT_NO_ANSWER after this many sweeps in a row without
+ * an answer (one lost sweep under MAD loss is not an outage); one that never answered, at once. */
+#define RK_NO_ANSWER_SWEEPS 2
+/* ERRORS_RISING of a fabric port clears after this many answered sweeps in a row without a
+ * rise: a port that errs now and then is one problem, not one per sweep. */
+#define RK_ERRORS_QUIET_SWEEPS 3
 
 #define RK_STRINGIFY_(x) #x
 #define RK_STRINGIFY(x)	 RK_STRINGIFY_(x)

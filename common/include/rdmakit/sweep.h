@@ -28,8 +28,11 @@ struct rk_sweep_port {
 	uint64_t prev[RK_SWEEP_COUNTERS]; /* the sample before */
 	uint8_t state[RK_SWEEP_COUNTERS]; /* enum rk_value_state of raw[] */
 	uint8_t prev_state[RK_SWEEP_COUNTERS];
-	uint8_t congested; /* intervals in a row over the congestion threshold (congestion.h) */
-	double xmit_wait;  /* % of the last interval port_xmit_wait counted, -1 unknown (idem) */
+	uint8_t congested;  /* intervals in a row over the congestion threshold (congestion.h) */
+	uint8_t unanswered; /* sweeps in a row it did not answer (PORT_NO_ANSWER) */
+	uint8_t since_rise; /* answered sweeps since an error counter last rose (ERRORS_RISING);
+			     * UINT8_MAX when none has */
+	double xmit_wait;   /* % of the last interval port_xmit_wait counted, -1 unknown (idem) */
 };
 
 /* The ports of a fabric and the last sweep over them. */

@@ -2,6 +2,8 @@
 /* Health rules over the fabric, its subnet managers and its counter sweeps. */
 #include "rdmakit/health.h"
 
+#include "rdmakit/limits.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -186,30 +188,62 @@ static void list_sweep_counters(const struct rk_sweep_port *p, char *rising, cha
 	}
 }
 
-static int check_swept_port(const struct rk_fabric *fabric, const struct rk_sweep_port *p,
-			    struct rk_findings *out)
+/* A port that answered before is silent after RK_NO_ANSWER_SWEEPS sweeps without an answer;
+ * one that never answered, or any when no port answered (no MAD got through), at once. */
+static bool port_silent(const struct rk_sweep *sweep, const struct rk_sweep_port *p)
+{
+	return p->status != 0 &&
+	       (!p->sampled || p->unanswered >= RK_NO_ANSWER_SWEEPS || sweep->answered == 0);
+}
+
+static int check_silent_port(const char *subject, const struct rk_sweep_port *p,
+			     struct rk_findings *out)
+{
+	return located(rk_findings_add(out, RK_SEVERITY_WARNING, "PORT_NO_ANSWER", subject,
+				       "check the node is up and reachable (its LID, the "
+				       "path, the SM); retry with a longer --timeout",
+				       "PortCounters query to LID %u got no answer (%s)", p->lid,
+				       rk_sweep_status_text(p->status)),
+		       out, p->node_guid, p->port);
+}
+
+/* Errors that rose at this sweep, or within the last RK_ERRORS_QUIET_SWEEPS. */
+static int check_rising_errors(const char *subject, const struct rk_sweep_port *p,
+			       const char *rising, struct rk_findings *out)
+{
+	static const char remedy[] = "check or replace the cable and transceiver; look at the "
+				     "peer port's counters too";
+
+	if (rising[0])
+		return located(rk_findings_add(out, RK_SEVERITY_WARNING, "ERRORS_RISING", subject,
+					       remedy, "error counters rose between sweeps: %s",
+					       rising),
+			       out, p->node_guid, p->port);
+	if (p->since_rise >= RK_ERRORS_QUIET_SWEEPS)
+		return 0;
+	return located(rk_findings_add(out, RK_SEVERITY_WARNING, "ERRORS_RISING", subject, remedy,
+				       "error counters rose %u sweep%s ago; clears after %d quiet "
+				       "sweeps",
+				       (unsigned)p->since_rise, p->since_rise == 1 ? "" : "s",
+				       RK_ERRORS_QUIET_SWEEPS),
+		       out, p->node_guid, p->port);
+}
+
+static int check_swept_port(const struct rk_fabric *fabric, const struct rk_sweep *sweep,
+			    const struct rk_sweep_port *p, struct rk_findings *out)
 {
 	char subject[RK_FINDING_SUBJECT_MAX], rising[256], saturated[256];
 	int err = 0;
 
 	sweep_subject(fabric, p, subject, sizeof(subject));
-	if (p->status != 0)
-		err = located(rk_findings_add(out, RK_SEVERITY_WARNING, "PORT_NO_ANSWER", subject,
-					      "check the node is up and reachable (its LID, the "
-					      "path, the SM); retry with a longer --timeout",
-					      "PortCounters query to LID %u got no answer (%s)",
-					      p->lid, rk_sweep_status_text(p->status)),
-			      out, p->node_guid, p->port);
+	if (port_silent(sweep, p))
+		err = check_silent_port(subject, p, out);
 	if (err || !p->sampled)
 		return err;
-	/* a port that did not answer keeps its last sample: a saturated counter stays so */
+	/* a port that did not answer keeps its last sample: a saturated counter stays so, and
+	 * errors that rose lately stay rising */
 	list_sweep_counters(p, rising, saturated, sizeof(rising));
-	if (rising[0])
-		err = located(rk_findings_add(out, RK_SEVERITY_WARNING, "ERRORS_RISING", subject,
-					      "check or replace the cable and transceiver; look at "
-					      "the peer port's counters too",
-					      "error counters rose between sweeps: %s", rising),
-			      out, p->node_guid, p->port);
+	err = check_rising_errors(subject, p, rising, out);
 	if (!err && saturated[0])
 		err =
 		    located(rk_findings_add(out, RK_SEVERITY_WARNING, "COUNTER_SATURATED", subject,
@@ -226,6 +260,6 @@ int rk_health_check_sweep(const struct rk_fabric *fabric, const struct rk_sweep 
 	int err = 0;
 
 	for (size_t i = 0; i < sweep->count && !err; i++)
-		err = check_swept_port(fabric, &sweep->ports[i], out);
+		err = check_swept_port(fabric, sweep, &sweep->ports[i], out);
 	return err;
 }

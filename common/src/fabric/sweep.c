@@ -83,8 +83,10 @@ int rk_sweep_prepare(struct rk_sweep *sweep, const struct rk_fabric *fabric)
 			ports[i].node = (int)n;
 			ports[i].port = (uint8_t)p;
 			ports[i].lid = node->ports[p].lid;
-			if (!known)
+			if (!known) {
 				ports[i].xmit_wait = -1;
+				ports[i].since_rise = UINT8_MAX;
+			}
 			i++;
 		}
 	}
@@ -501,6 +503,15 @@ static void finish_clean_port(struct sweep_run *run, struct rk_sweep_port *p)
 	}
 }
 
+/* Whether an error counter rose since the sample before. */
+static bool errors_rose(const struct sweep_run *run, const struct rk_sweep_port *p)
+{
+	for (size_t c = 0; c < RK_SWEEP_COUNTERS; c++)
+		if (run->pma[c].is_error && rk_sweep_delta(p, c))
+			return true;
+	return false;
+}
+
 /* Classify one port's new values; a port that did not answer keeps its last sample. */
 static void finish_port(struct sweep_run *run, size_t i)
 {
@@ -514,11 +525,13 @@ static void finish_port(struct sweep_run *run, size_t i)
 	if (!answered) {
 		memcpy(p->raw, p->prev, sizeof(p->raw));
 		p->has_delta = false;
+		p->unanswered += p->unanswered < UINT8_MAX;
 		run->sweep->topology_stale |= had; /* it answered before */
 		return;
 	}
 	p->has_delta = had;
 	p->sampled = true;
+	p->unanswered = 0;
 	if (!(run->got[i] & GOT_PC)) {
 		finish_clean_port(run, p);
 		return;
@@ -533,6 +546,10 @@ static void finish_port(struct sweep_run *run, size_t i)
 			p->counted |= UINT32_C(1) << c;
 	}
 	run->sweep->topology_stale |= came_up(run, p);
+	if (p->has_delta)
+		p->since_rise = errors_rose(run, p)	    ? 0
+				: p->since_rise < UINT8_MAX ? p->since_rise + 1
+							    : UINT8_MAX;
 }
 
 static int alloc_run(struct sweep_run *run, struct rk_sweep *sweep)

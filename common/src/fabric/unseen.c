@@ -61,18 +61,26 @@ static bool peer_says_gone(const struct rk_fabric *kept, const struct rk_fabric 
 	return false;
 }
 
-/* A link of the kept view with its end a in the fresh one, cabled to the same port. */
+/* Whether port of node guid leads, in the fresh view, to port peer_port of node peer. */
+static bool cabled_to(const struct rk_fabric *fresh, uint64_t guid, int port, uint64_t peer,
+		      int peer_port)
+{
+	int n = rk_fabric_find_node(fresh, guid);
+	const struct rk_fabric_port *p;
+
+	if (n < 0 || port < 0 || port > fresh->nodes[n].nports)
+		return false;
+	p = &fresh->nodes[n].ports[port];
+	return p->present && p->remote_node >= 0 && p->remote_port == peer_port &&
+	       fresh->nodes[p->remote_node].guid == peer;
+}
+
+/* A link of the kept view that the fresh one has too, seen from either end. */
 static bool link_seen(const struct rk_fabric *fresh, uint64_t guid_a, int port_a, uint64_t guid_b,
 		      int port_b)
 {
-	int a = rk_fabric_find_node(fresh, guid_a);
-	const struct rk_fabric_port *p;
-
-	if (a < 0 || port_a > fresh->nodes[a].nports)
-		return false;
-	p = &fresh->nodes[a].ports[port_a];
-	return p->present && p->remote_node >= 0 && p->remote_port == port_b &&
-	       fresh->nodes[p->remote_node].guid == guid_b;
+	return cabled_to(fresh, guid_a, port_a, guid_b, port_b) ||
+	       cabled_to(fresh, guid_b, port_b, guid_a, port_a);
 }
 
 /* Note each kept node the fresh view lacks and no neighbour says is gone. */
