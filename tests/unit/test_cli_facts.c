@@ -26,7 +26,7 @@ static json_object *json_status(const struct rk_host *host, const struct port_fi
 	struct printer p;
 
 	print_start(&p, stdout, PRINT_FORMAT_JSON);
-	print_status(&p, host, filter, false);
+	print_status(&p, host, filter, false, false);
 	return print_take_document(&p);
 }
 
