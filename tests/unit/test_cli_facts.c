@@ -57,7 +57,7 @@ static void print_json_sweep(FILE *out, const struct rk_fabric *fabric,
 	struct printer p;
 
 	print_start(&p, out, PRINT_FORMAT_JSON_STREAM);
-	print_sweep(&p, fabric, sweep, errors_only);
+	print_sweep(&p, fabric, sweep, errors_only ? SWEEP_ERRORS : SWEEP_ALL);
 	print_end(&p);
 }
 
