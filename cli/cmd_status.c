@@ -6,21 +6,30 @@
 #include <stdio.h>
 
 static const char status_usage[] =
-    "Usage: rdmakit status [--sysfs-root DIR] [--json] [DEVICE[:PORT]]\n"
+    "Usage: rdmakit status [-v|--counters] [--sysfs-root DIR] [--json] [DEVICE[:PORT]]\n"
     "\n"
     "Every RDMA device and port of this host, as ibstat shows them, with the PCI\n"
     "function behind each device (address, NUMA node, PCIe link, SR-IOV VFs); on the\n"
     "live host (no --sysfs-root), each port's MTUs, GID table and P_Keys from verbs.\n"
+    "Per port, the error counters that are not zero, if any (all counters: --counters\n"
+    "or rdmakit counters).\n"
     "\n";
 
 struct status_args {
 	struct cli_common common;
 	struct port_filter filter;
+	bool counters;
 };
 
 #define FIELD(name) offsetof(struct status_args, name)
 
 static const struct cli_option status_options[] = {
+    {.name = "counters",
+     .letter = 'v',
+     .store = cli_store_flag,
+     .field = FIELD(counters),
+     .help = "every counter of each device and port too",
+     .label = "-v, --counters"},
     CLI_OPTION("sysfs-root", "DIR", cli_store_text, FIELD(common.sysfs_root), 0,
 	       "read DIR instead of /sys (e.g. a fixture tree)"),
     CLI_FLAG("json", FIELD(common.json),
@@ -53,7 +62,7 @@ int cmd_status(int argc, char **argv)
 		return EXIT_TROUBLE;
 	/* verbs adds MTUs and GID tables on the live host (not on a --sysfs-root tree) */
 	print_start(&printer, stdout, print_json_format(args.common.json, false));
-	print_status(&printer, host, &args.filter, !args.common.sysfs_root);
+	print_status(&printer, host, &args.filter, !args.common.sysfs_root, args.counters);
 	print_end(&printer);
 	rk_host_close(host);
 	return 0;

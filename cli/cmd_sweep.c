@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 static const char sweep_usage[] =
-    "Usage: rdmakit sweep [--errors-only] [--interval S] [--count N] [--reset NAMES]\n"
+    "Usage: rdmakit sweep [--errors-only [--data]] [--interval S] [--count N] [--reset NAMES]\n"
     "                     [--top N [--threshold PCT] [--tick-ns NS]]\n"
     "                     [--rediscover S] [--json] [-C CA] [-P PORT]\n"
     "                     [--node-name-map FILE] [--timeout MS] [--window N]\n"
@@ -21,7 +21,8 @@ static const char sweep_usage[] =
     "Nothing is ever cleared unless --reset names the counters. With --errors-only,\n"
     "each switch is first asked for the sum of its ports (AllPortSelect), ports are\n"
     "read one by one only where a sum has errors, and PortCountersExtended only of\n"
-    "the ports shown.\n"
+    "the ports shown; the text shows their error counters that are not zero (the\n"
+    "JSON every counter).\n"
     "With --top, two sweeps --interval apart rank the ports by how long they\n"
     "waited to send (port_xmit_wait): a share of the interval where the node's\n"
     "tick is known, else ticks per word sent.\n"
@@ -30,7 +31,7 @@ static const char sweep_usage[] =
 struct sweep_args {
 	struct cli_common common;
 	struct cli_mad mad;
-	bool errors_only;
+	bool errors_only, data;
 	double interval, rediscover;
 	unsigned long count, top;
 	struct rk_congestion_options congestion;
@@ -46,7 +47,12 @@ static bool store_reset(const struct cli_option *option, const char *arg, void *
 #define FIELD(name) offsetof(struct sweep_args, name)
 
 static const struct cli_option sweep_options[] = {
-    CLI_FLAG("errors-only", FIELD(errors_only), "show only ports with non-zero error counters"),
+    CLI_FLAG("errors-only", FIELD(errors_only),
+	     "show only ports with non-zero error counters, and\n"
+	     "in text only those counters"),
+    CLI_FLAG("data", FIELD(data),
+	     "with --errors-only: the text shows the counters\n"
+	     "that are not error counters too (data, packets, wait)"),
     CLI_OPTION("interval", "S", cli_store_setting, FIELD(interval), RK_SETTING_INTERVAL_S,
 	       "sweep again every S seconds, with deltas and rates"),
     CLI_OPTION("count", "N", cli_store_count, FIELD(count), 0,
@@ -92,6 +98,11 @@ static bool parse_sweep_args(int argc, char **argv, struct sweep_args *args, int
 	args->rediscover = RK_REDISCOVER_DEFAULT_S;
 	if (!cli_parse(&sweep_command, argc, argv, args, &args->mad, status))
 		return false;
+	if (args->data && !args->errors_only) {
+		*status =
+		    cli_usage_error("sweep", "--data is for --errors-only (which hides them)");
+		return false;
+	}
 	if (args->top && args->interval <= 0) {
 		*status = cli_usage_error("sweep", "--top compares two sweeps: give --interval S");
 		return false;
@@ -152,8 +163,10 @@ static int show_sweep(const struct sweep_args *args, const struct rk_monitor *mo
 	if (args->top)
 		err = show_top(args, monitor, &printer);
 	else
-		*unread =
-		    print_sweep(&printer, monitor->fabric, &monitor->sweep, args->errors_only);
+		*unread = print_sweep(&printer, monitor->fabric, &monitor->sweep,
+				      !args->errors_only ? SWEEP_ALL
+				      : args->data	 ? SWEEP_ERRORS_AND_DATA
+							 : SWEEP_ERRORS);
 	return print_end(&printer) ? err : -EIO;
 }
 

@@ -202,13 +202,27 @@ static void print_swept_where(struct printer *p, const struct rk_fabric *fabric,
 	print_int(p, PRINT_ANY, "lid", " lid %lld", port->lid);
 }
 
-/* {name: value} of every counter (null when unavailable); "(saturated)" and, for an error
- * counter that rose, "(+delta)" after its value in text. */
+/* Whether the text shows counter c of a port: not an error counter at 0 when only errors are
+ * shown, nor a counter that is no error counter unless data is shown too. */
+static bool counter_shown(const struct rk_sweep_port *port, const struct rk_metric *metric,
+			  size_t c, enum sweep_selection selection)
+{
+	if (selection == SWEEP_ALL)
+		return true;
+	if (metric->is_error)
+		return port->state[c] != RK_VALUE_UNAVAILABLE && port->raw[c] != 0;
+	return selection == SWEEP_ERRORS_AND_DATA;
+}
+
+/* {name: value} of every counter (null when unavailable); in text those shown, "(saturated)"
+ * and, for an error counter that rose, "(+delta)" after its value. */
 static void print_swept_counters(struct printer *p, const struct rk_sweep_port *port,
-				 const struct rk_metric *pma, size_t count)
+				 const struct rk_metric *pma, size_t count,
+				 enum sweep_selection selection)
 {
 	print_open_object(p, "counters");
 	for (size_t c = 0; c < count; c++) {
+		print_text_off(p, !counter_shown(port, &pma[c], c, selection));
 		print_text(p, " %s=", pma[c].name);
 		if (port->state[c] == RK_VALUE_UNAVAILABLE) {
 			print_null(p, PRINT_ANY, pma[c].name, "%s");
@@ -220,32 +234,47 @@ static void print_swept_counters(struct printer *p, const struct rk_sweep_port *
 		if (pma[c].is_error && rk_sweep_delta(port, c))
 			print_text(p, "(+%llu)", (unsigned long long)rk_sweep_delta(port, c));
 	}
+	print_text_off(p, false);
+	print_close(p);
+}
+
+/* {name: per second} of the counters whose change is known; in text those shown. */
+static void print_swept_rates(struct printer *p, const struct rk_sweep_port *port,
+			      const struct rk_metric *pma, size_t count, double interval,
+			      enum sweep_selection selection)
+{
+	print_open_object(p, "rates");
+	for (size_t c = 0; c < count; c++) {
+		if (!rk_sweep_delta_known(port, c) || interval <= 0)
+			continue;
+		print_text_off(p, !counter_shown(port, &pma[c], c, selection));
+		print_text(p, " %s=", pma[c].name);
+		print_double(p, PRINT_ANY, pma[c].name, "%.1f/s",
+			     (double)rk_sweep_delta(port, c) / interval);
+	}
+	print_text_off(p, false);
 	print_close(p);
 }
 
 static void print_swept_port(struct printer *p, const struct rk_fabric *fabric,
-			     const struct rk_sweep_port *port, double interval)
+			     const struct rk_sweep_port *port, double interval,
+			     enum sweep_selection selection)
 {
 	size_t count;
 	const struct rk_metric *pma = rk_catalog_pma(&count);
 	struct rk_fabric_port_ref ref = {.fabric = fabric,
 					 .node = port->node,
 					 .port = &fabric->nodes[port->node].ports[port->port]};
+	bool data = selection != SWEEP_ERRORS; /* "extended" says the data counters' width */
 
 	print_open_object(p, NULL);
 	print_swept_where(p, fabric, port);
 	print_fact(p, &swept_state_field, &(struct rk_fact_subject){.fabric_port = &ref});
-	print_bool(p, PRINT_ANY, "extended", port->extended ? " extended:" : ":", port->extended);
-	print_swept_counters(p, port, pma, count);
-	print_open_object(p, "rates");
-	for (size_t c = 0; c < count; c++) {
-		if (!rk_sweep_delta_known(port, c) || interval <= 0)
-			continue;
-		print_text(p, " %s=", pma[c].name);
-		print_double(p, PRINT_ANY, pma[c].name, "%.1f/s",
-			     (double)rk_sweep_delta(port, c) / interval);
-	}
-	print_close(p);
+	print_bool(p, data ? PRINT_ANY : PRINT_JSON, "extended",
+		   port->extended ? " extended:" : ":", port->extended);
+	print_text(p, "%s", data ? "" : ":");
+	print_swept_counters(p, port, pma, count, selection);
+	print_swept_rates(p, port, pma, count, interval, selection);
 	print_open_array(p, "saturated"); /* "(saturated)" in text */
 	for (size_t c = 0; c < count; c++)
 		if (port->state[c] == RK_VALUE_SATURATED)
@@ -303,7 +332,7 @@ static void print_mad_stats(struct printer *p, const struct rk_mad_stats *stats)
 }
 
 size_t print_sweep(struct printer *p, const struct rk_fabric *fabric, const struct rk_sweep *sweep,
-		   bool errors_only)
+		   enum sweep_selection selection)
 {
 	double values[RK_FACT_COUNT];
 	size_t unread = sweep->failed;
@@ -314,8 +343,8 @@ size_t print_sweep(struct printer *p, const struct rk_fabric *fabric, const stru
 	for (size_t i = 0; i < sweep->count; i++) {
 		const struct rk_sweep_port *port = &sweep->ports[i];
 
-		if (port->status == 0 && (!errors_only || rk_sweep_port_has_errors(port)))
-			print_swept_port(p, fabric, port, sweep->interval);
+		if (port->status == 0 && (selection == SWEEP_ALL || rk_sweep_port_has_errors(port)))
+			print_swept_port(p, fabric, port, sweep->interval, selection);
 	}
 	print_close(p);
 	print_open_array(p, "failed");

@@ -24,10 +24,17 @@ void print_fabric(struct printer *p, const struct rk_fabric *fabric, enum link_s
 /** The members "sms": [...], "local_lid", "local_sm_lid" of an open object (a table in text). */
 void print_sm(struct printer *p, const struct rk_sm_status *sm);
 
+/* Which ports and counters a sweep lists: the JSON has every counter of each port listed. */
+enum sweep_selection {
+	SWEEP_ALL,    /* every port; in text every counter */
+	SWEEP_ERRORS, /* the ports with error counts; in text their non-zero error counters */
+	SWEEP_ERRORS_AND_DATA, /* the same ports; in text the other counters too */
+};
+
 /** {"ports": [...], "failed": [...], "unreached": [...], "ports_swept", ...}: a port a line in
- * text (errors only: the ports with error counts); returns how many ports were not read
- * (failed, and links up to nodes discovery did not reach). */
+ * text, the ports and counters of selection; returns how many ports were not read (failed,
+ * and links up to nodes discovery did not reach). */
 size_t print_sweep(struct printer *p, const struct rk_fabric *fabric, const struct rk_sweep *sweep,
-		   bool errors_only);
+		   enum sweep_selection selection);
 
 #endif

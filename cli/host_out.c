@@ -53,23 +53,25 @@ static void print_names_in_state(struct printer *p, const struct rk_counter_set 
 			print_string(p, PRINT_ANY, NULL, " %s", set->items[i].name);
 }
 
-static bool any_in_state(const struct rk_counter_set *set, enum rk_value_state state)
+static size_t count_in_state(const struct rk_counter_set *set, enum rk_value_state state)
 {
+	size_t n = 0;
+
 	for (size_t i = 0; i < set->count; i++)
-		if (set->items[i].state == state)
-			return true;
-	return false;
+		n += set->items[i].state == state;
+	return n;
 }
 
 /* [names] of the port's counters in a state, as a line of text ("saturated: a b") when there
- * are any. */
+ * are any and the text shows counters. */
 static void print_names(struct printer *p, const char *key, const struct rk_port *port,
-			enum rk_value_state state)
+			enum rk_value_state state, bool shown)
 {
-	bool any = any_in_state(&port->counters, state) || any_in_state(&port->hw_counters, state);
+	bool any =
+	    count_in_state(&port->counters, state) || count_in_state(&port->hw_counters, state);
 
 	print_open_array(p, key);
-	print_text_off(p, !any);
+	print_text_off(p, !shown || !any);
 	print_text(p, "\t\t%s:", key);
 	print_names_in_state(p, &port->counters, state);
 	print_names_in_state(p, &port->hw_counters, state);
@@ -78,16 +80,72 @@ static void print_names(struct printer *p, const char *key, const struct rk_port
 	print_close(p);
 }
 
-static void print_port_counters(struct printer *p, const struct rk_port *port)
+/* The port's counters in JSON, and in text when shown. */
+static void print_port_counters(struct printer *p, const struct rk_port *port, bool shown)
 {
+	print_text_off(p, !shown);
 	print_counter_values(p, "counters", "\t\tCounters:\n", &port->counters);
 	print_counter_values(p, "hw_counters", "\t\tDriver counters:\n", &port->hw_counters);
-	print_names(p, "saturated", port, RK_VALUE_SATURATED);
-	print_names(p, "unavailable", port, RK_VALUE_UNAVAILABLE);
+	print_text_off(p, false);
+	print_names(p, "saturated", port, RK_VALUE_SATURATED, shown);
+	print_names(p, "unavailable", port, RK_VALUE_UNAVAILABLE, shown);
+}
+
+static bool error_counted(const struct rk_counter *c)
+{
+	return c->metric->is_error && c->state != RK_VALUE_UNAVAILABLE && c->value != 0;
+}
+
+static size_t count_errors(const struct rk_counter_set *set)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < set->count; i++)
+		n += error_counted(&set->items[i]);
+	return n;
+}
+
+/* Text: ", name" of each error counter of the set that is not zero, "(saturated)" after one
+ * stuck at its maximum; *sep: what goes before the next name. */
+static void print_error_names(struct printer *p, const struct rk_counter_set *set, const char **sep)
+{
+	for (size_t i = 0; i < set->count; i++) {
+		const struct rk_counter *c = &set->items[i];
+
+		if (!error_counted(c))
+			continue;
+		print_text(p, "%s%s%s", *sep, c->name,
+			   c->state == RK_VALUE_SATURATED ? "(saturated)" : "");
+		*sep = ", ";
+	}
+}
+
+/* Text, instead of the counters: one line naming the port's error counters that are not zero
+ * (none: no line), and one counting those that could not be read. */
+static void print_counter_summary(struct printer *p, const struct rk_device *dev,
+				  const struct rk_port *port)
+{
+	size_t errors = count_errors(&port->counters) + count_errors(&port->hw_counters);
+	size_t unavailable = count_in_state(&port->counters, RK_VALUE_UNAVAILABLE) +
+			     count_in_state(&port->hw_counters, RK_VALUE_UNAVAILABLE);
+	const char *sep = "";
+
+	if (errors) {
+		print_text(p, "\t\tErrors:          %zu counter%s non-zero (", errors,
+			   errors == 1 ? "" : "s");
+		print_error_names(p, &port->counters, &sep);
+		print_error_names(p, &port->hw_counters, &sep);
+		print_text(p, "); rdmakit counters %s:%u for all\n", dev->name, port->num);
+	}
+	if (unavailable)
+		print_text(
+		    p, "\t\tUnreadable:      %zu counter%s; rdmakit counters %s:%u lists them\n",
+		    unavailable, unavailable == 1 ? "" : "s", dev->name, port->num);
 }
 
 static void print_port_status(struct printer *p, const struct rk_device *dev,
-			      const struct rk_port *port, const struct rk_verbs_device *verbs)
+			      const struct rk_port *port, const struct rk_verbs_device *verbs,
+			      bool counters)
 {
 	const struct rk_verbs_port *verbs_port =
 	    verbs ? rk_verbs_find_port(verbs, port->num) : NULL;
@@ -95,7 +153,9 @@ static void print_port_status(struct printer *p, const struct rk_device *dev,
 	print_open_object(p, NULL);
 	print_uint(p, PRINT_ANY, "port", "\tPort %llu:\n", port->num);
 	print_port_facts(p, dev, port);
-	print_port_counters(p, port);
+	print_port_counters(p, port, counters);
+	if (!counters)
+		print_counter_summary(p, dev, port);
 	if (verbs_port)
 		print_verbs_port(p, dev->name, verbs_port);
 	print_close(p);
@@ -109,7 +169,7 @@ static void print_device_name(struct printer *p, const char *fmt, const struct r
 }
 
 static void print_device_status(struct printer *p, const struct rk_device *dev,
-				const struct port_filter *filter, bool with_verbs)
+				const struct port_filter *filter, bool with_verbs, bool counters)
 {
 	struct rk_verbs_device verbs;
 	bool have_verbs = with_verbs && print_is_json(p) && rk_verbs_query(dev->name, &verbs) == 0;
@@ -120,11 +180,14 @@ static void print_device_status(struct printer *p, const struct rk_device *dev,
 	print_text(p, "\n");
 	print_device_facts(p, dev);
 	print_pci_facts(p, dev);
+	print_text_off(p, !counters);
 	print_counter_values(p, "hw_counters", "\tDevice counters:\n", &dev->hw_counters);
+	print_text_off(p, false);
 	print_open_array(p, "ports");
 	for (unsigned i = 0; i < dev->nports; i++)
 		if (filter_matches(filter, dev, &dev->ports[i]))
-			print_port_status(p, dev, &dev->ports[i], have_verbs ? &verbs : NULL);
+			print_port_status(p, dev, &dev->ports[i], have_verbs ? &verbs : NULL,
+					  counters);
 	print_close(p);
 	print_close(p);
 	if (have_verbs)
@@ -160,14 +223,14 @@ static void print_no_devices(struct printer *p, const struct rk_host *host)
 }
 
 void print_status(struct printer *p, const struct rk_host *host, const struct port_filter *filter,
-		  bool verbs)
+		  bool verbs, bool counters)
 {
 	print_open_object(p, NULL);
 	print_open_array(p, "devices");
 	print_no_devices(p, host);
 	for (size_t i = 0; i < host->ndevices; i++)
 		if (filter_matches(filter, &host->devices[i], NULL))
-			print_device_status(p, &host->devices[i], filter, verbs);
+			print_device_status(p, &host->devices[i], filter, verbs, counters);
 	print_close(p);
 	print_close(p);
 	if (verbs && !print_is_json(p))
@@ -178,7 +241,7 @@ static void print_port_sample(struct printer *p, const struct rk_port *port, dou
 {
 	print_open_object(p, NULL);
 	print_uint(p, PRINT_ANY, "port", "\tPort %llu:\n", port->num);
-	print_port_counters(p, port);
+	print_port_counters(p, port, true);
 	if (interval > 0)
 		print_text(p, "\t\tPer second:\n");
 	print_counter_rates(p, "rates", &port->counters, interval);

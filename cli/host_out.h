@@ -11,9 +11,10 @@
 #include <stdbool.h>
 
 /** {"devices": [...]} with every fact, counters included, and (verbs) each port's MTUs, GID
- * table and P_Keys (status). */
+ * table and P_Keys (status); the text has the counters only when asked, else a line of each
+ * port's error counters that are not zero. */
 void print_status(struct printer *p, const struct rk_host *host, const struct port_filter *filter,
-		  bool verbs);
+		  bool verbs, bool counters);
 
 /** {"interval": s, "devices": [...]} with counters and per-second rates (counters). */
 void print_counters(struct printer *p, const struct rk_host *host,

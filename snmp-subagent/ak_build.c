@@ -75,7 +75,7 @@ static void set_number(struct ak_row *row, const struct rk_fact *fact, double va
 			  (uint64_t)(int64_t)llround(value * fact->snmp_scale));
 }
 
-/* Hex digits as octets: a GUID or a GID; an unreadable one has no instance. */
+/* Hex digits as octets (a GID); an unreadable one has no instance. */
 static int set_hex(struct ak_row *row, unsigned column, const char *text, size_t len)
 {
 	unsigned char octets[16];
@@ -88,8 +88,6 @@ static int set_hex(struct ak_row *row, unsigned column, const char *text, size_t
 static int set_text(struct ak_row *row, const struct rk_fact *fact, const char *text)
 {
 	switch (fact->snmp_syntax) {
-	case RK_SNMP_GUID:
-		return set_hex(row, fact->column, text, 8);
 	case RK_SNMP_GID:
 		return set_hex(row, fact->column, text, 16);
 	case RK_SNMP_NAMED:

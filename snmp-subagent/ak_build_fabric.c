@@ -11,30 +11,13 @@
 #include <errno.h>
 #include <stdlib.h>
 
-/* A GUID as an index (8 sub-identifiers, most significant octet first) or as octets. */
-static void guid_octets(uint64_t guid, unsigned char *out)
-{
-	for (int i = 0; i < 8; i++)
-		out[i] = (unsigned char)(guid >> (56 - 8 * i));
-}
-
+/* A GUID as an index: 8 sub-identifiers, most significant octet first (and the port). */
 static size_t guid_index(uint64_t guid, unsigned port, bool with_port, uint32_t *index)
 {
-	unsigned char octets[8];
-
-	guid_octets(guid, octets);
 	for (int i = 0; i < 8; i++)
-		index[i] = octets[i];
+		index[i] = (uint32_t)(guid >> (56 - 8 * i)) & 0xff;
 	index[8] = port;
 	return with_port ? 9 : 8;
-}
-
-static int set_guid(struct ak_row *row, unsigned column, uint64_t guid)
-{
-	unsigned char octets[8];
-
-	guid_octets(guid, octets);
-	return ak_row_set_octets(row, column, octets, sizeof(octets));
 }
 
 /* The one row (index 0) of a group of scalars. */
@@ -45,14 +28,13 @@ static struct ak_row *scalar_row(struct ak_table *table)
 	return ak_table_add_row(table, &zero, 1);
 }
 
-/* The master's GUID as octets and in the kernel's text form. */
+/* The master's GUID in the kernel's text form (the octets only in the notification). */
 static int set_master_guid(struct ak_row *row, uint64_t guid)
 {
 	char text[RK_FACT_TEXT_MAX];
-	int err = set_guid(row, AK_SM_MASTER_GUID, guid);
 
 	rk_format_guid_groups(guid, text, sizeof(text));
-	return err ? err : ak_row_set_string(row, AK_SM_MASTER_GUID_TEXT, text);
+	return ak_row_set_string(row, AK_SM_MASTER_GUID_TEXT, text);
 }
 
 /* The SM facts (rk_sm_fact_values), and the master's GUID. */

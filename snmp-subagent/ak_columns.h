@@ -24,9 +24,11 @@ enum {
 	AK_AGENT_SERVED_MODES,
 };
 
-/* rdmakitDeviceEntry: the facts' columns (ak_row_set_facts), and the name; the GUID traps send */
-#define AK_DEVICE_NODE_GUID AK_FACT_COLUMN(RK_FACT_DEVICE_NODE_GUID)
-#define AK_DEVICE_NAME	    90
+/* rdmakitDeviceEntry: the facts' columns (ak_row_set_facts), and the name; the GUID traps send
+ * (as octets, not served, and as text) */
+#define AK_DEVICE_NODE_GUID	 AK_FACT_COLUMN(RK_FACT_DEVICE_NODE_GUID)
+#define AK_DEVICE_NODE_GUID_TEXT AK_FACT_COLUMN(RK_FACT_DEVICE_NODE_GUID_TEXT)
+#define AK_DEVICE_NAME		 90
 
 /* rdmakitPortEntry: the facts' columns (the states traps send), the worst finding and the
  * probe's outcome */
@@ -74,8 +76,9 @@ enum {
 	AK_FINDINGS_WARNING,
 };
 
-/* rdmakitSmScalars: the SM facts' columns (those traps send), and the master's GUID as octets
- * and as text; the SM, fabric node and fabric port tables have only facts' columns */
+/* rdmakitSmScalars: the SM facts' columns (those traps send), and the master's GUID as text
+ * (as octets only in rdmakitSmMasterChange); the SM, fabric node and fabric port tables have
+ * only facts' columns */
 #define AK_SM_MASTER_LID       AK_FACT_COLUMN(RK_FACT_SM_MASTER_LID)
 #define AK_SM_MASTER_PRIORITY  AK_FACT_COLUMN(RK_FACT_SM_MASTER_PRIORITY)
 #define AK_SM_MASTER_GUID      90

@@ -28,9 +28,10 @@ struct ak_trap {
 	uint32_t finding_index; /* findings: the row in rdmakitFindingTable */
 	uint32_t device_index;	/* port states: the row in rdmakitDeviceTable */
 	unsigned char node_guid[8];
-	bool cleared;	 /* a finding cleared (rdmakitFindingCleared), else raised */
-	char device[64]; /* the host device the event is about, "" when none */
-	unsigned port;	 /* ... and its port, 0 when none */
+	char node_guid_text[24]; /* ... as the kernel writes it (rdmakitDeviceNodeGuidText) */
+	bool cleared;		 /* a finding cleared (rdmakitFindingCleared), else raised */
+	char device[64];	 /* the host device the event is about, "" when none */
+	unsigned port;		 /* ... and its port, 0 when none */
 };
 
 struct ak_mailbox {

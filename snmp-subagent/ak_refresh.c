@@ -95,6 +95,8 @@ static bool trap_of(struct ak_refresher *refresher, const struct rk_event *event
 			    ak_index_map_device(&refresher->build.indexes, event->device);
 			ak_parse_hex_bytes(refresher->host->devices[d].node_guid, trap->node_guid,
 					   sizeof(trap->node_guid));
+			snprintf(trap->node_guid_text, sizeof(trap->node_guid_text), "%s",
+				 refresher->host->devices[d].node_guid);
 		}
 	return true;
 }

@@ -3,6 +3,7 @@
 
 #include "ak_columns.h"
 #include "ak_oid.h"
+#include "rdmakit/fabric.h"
 
 #include <net-snmp/net-snmp-config.h>
 
@@ -64,14 +65,15 @@ static void add_trap_oid(netsnmp_variable_list **vars, oid notification)
 }
 
 /* rdmakitNotifyObjects ::= { rdmakitNotifications 100 } */
-#define AK_NOTIFY_OLD_PORT_STATE  1
-#define AK_NOTIFY_OLD_PHYS_STATE  2
-#define AK_NOTIFY_OLD_MASTER_LID  3
-#define AK_NOTIFY_OLD_MASTER_GUID 4
-#define AK_NOTIFY_DEVICE	  5
-#define AK_NOTIFY_PORT		  6
-#define AK_NOTIFY_SEVERITY	  7
-#define AK_NOTIFY_OLD_SEVERITY	  8
+#define AK_NOTIFY_OLD_PORT_STATE       1
+#define AK_NOTIFY_OLD_PHYS_STATE       2
+#define AK_NOTIFY_OLD_MASTER_LID       3
+#define AK_NOTIFY_OLD_MASTER_GUID      4
+#define AK_NOTIFY_DEVICE	       5
+#define AK_NOTIFY_PORT		       6
+#define AK_NOTIFY_SEVERITY	       7
+#define AK_NOTIFY_OLD_SEVERITY	       8
+#define AK_NOTIFY_OLD_MASTER_GUID_TEXT 9
 
 static struct ak_name notify_name(oid object)
 {
@@ -157,6 +159,8 @@ static void add_port_state(netsnmp_variable_list **vars, const struct ak_trap *t
 	add_integer(vars, name_of(notify, 2, AK_NOTIFY_OLD_PHYS_STATE, index, 2),
 		    (long)trap->event.old.detail);
 	add_subject(vars, trap, true);
+	add_string(vars, name_of(dev->arcs, dev->narcs, AK_DEVICE_NODE_GUID_TEXT, index, 1),
+		   trap->node_guid_text);
 }
 
 static void add_guid(netsnmp_variable_list **vars, struct ak_name name, uint64_t guid)
@@ -168,7 +172,19 @@ static void add_guid(netsnmp_variable_list **vars, struct ak_name name, uint64_t
 	snmp_varlist_add_variable(vars, name.subids, name.len, ASN_OCTET_STR, octets, 8);
 }
 
-/* rdmakitSmMasterChange: the new master (rdmakitSmMaster scalars) and the old one. */
+/* A GUID as the kernel writes one (RdmakitGuidText), empty when unknown. */
+static void add_guid_text(netsnmp_variable_list **vars, struct ak_name name, uint64_t guid,
+			  bool known)
+{
+	char text[24] = "";
+
+	if (known)
+		rk_format_guid_groups(guid, text, sizeof(text));
+	add_string(vars, name, text);
+}
+
+/* rdmakitSmMasterChange: the new master (rdmakitSmMaster scalars) and the old one, their GUIDs
+ * as octets and, last, as text. */
 static void add_master_change(netsnmp_variable_list **vars, const struct ak_trap *trap)
 {
 	const struct ak_table_def *master = ak_table_def(AK_T_SM_MASTER);
@@ -188,6 +204,10 @@ static void add_master_change(netsnmp_variable_list **vars, const struct ak_trap
 	add_guid(vars, name_of(notify, 2, AK_NOTIFY_OLD_MASTER_GUID, &zero, 1),
 		 old->known ? old->guid : 0);
 	add_subject(vars, trap, false);
+	add_guid_text(vars, name_of(master->arcs, master->narcs, AK_SM_MASTER_GUID_TEXT, &zero, 1),
+		      now->guid, true);
+	add_guid_text(vars, name_of(notify, 2, AK_NOTIFY_OLD_MASTER_GUID_TEXT, &zero, 1), old->guid,
+		      old->known);
 }
 
 void ak_trap_send(const struct ak_trap *trap)

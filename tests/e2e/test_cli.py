@@ -41,6 +41,7 @@ def run(*args, root=None, check_rc=None):
 
 
 run_json = functools.partial(rktest.run_json, run)
+GOLDEN_TEXT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden_text")
 
 
 def device(doc, name):
@@ -271,6 +272,31 @@ class Status(unittest.TestCase):
         self.assertIn("CA 'mlx5_2'", out)
         self.assertIn("Netdev:          ens1f0", out)
         self.assertIn("0000:5e:00.0 [15b3:1017]", out)
+
+    def test_text_goldens(self):
+        """The text of status (no counters: a line of the error counters that are not zero,
+        saturated ones marked) and of status --counters (every counter), byte for byte."""
+        for name, args, fixture in (("saturated.status", [], "saturated"),
+                                    ("saturated.status-counters", ["--counters"], "saturated"),
+                                    ("no-pma.status", [], "no-pma")):
+            with self.subTest(golden=name), open(os.path.join(GOLDEN_TEXT, name + ".txt")) as f:
+                self.assertEqual(run("status", *args, root=fixture, check_rc=0).stdout, f.read())
+
+    def test_counters_only_on_request(self):
+        short = run("status", root="saturated", check_rc=0).stdout
+        self.assertIn("\t\tErrors:          4 counters non-zero (link_downed(saturated), "
+                      "symbol_error(saturated), local_ack_timeout_err, out_of_sequence); "
+                      "rdmakit counters mlx5_0:1 for all\n", short)
+        self.assertNotIn("Counters:", short)
+        self.assertNotIn("port_xmit_wait", short)
+        self.assertEqual(len(short.splitlines()), 28)
+        self.assertEqual(run("status", "-v", root="saturated", check_rc=0).stdout,
+                         run("status", "--counters", root="saturated", check_rc=0).stdout)
+        clean = run("status", "mlx5_0", root="ib-hdr", check_rc=0).stdout
+        self.assertNotIn("Errors:", clean)
+        self.assertNotIn("Unreadable:", clean)
+        self.assertEqual(run_json("status", "--counters", root="saturated"),
+                         run_json("status", root="saturated"))
 
 
 class Counters(unittest.TestCase):

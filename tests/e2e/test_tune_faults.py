@@ -145,6 +145,27 @@ class FaultMatrix(unittest.TestCase):
                  if text in line and "/" in line.split(text)[0]]
         self.assertTrue(named, f"{what}: no message names the path: {proc.stderr}")
 
+    def says_what_changed(self, proc, root, what):
+        """A stopped apply (exit 3) says that it changed nothing, and then the tree is the
+        original with no journal and no rollback is asked for; or which paths it changed and
+        that rollback undoes them. Which of the three it said."""
+        stopped = re.search(r"apply (0001 )?stopped: [^;]*; (.*)", proc.stderr)
+        self.assertTrue(stopped, f"{what}: {proc.stderr}")
+        said = stopped.group(2)
+        if said.startswith("nothing was changed"):
+            self.assertNotIn("rollback", proc.stderr, what)
+            self.assertRegex(said, r"^nothing was changed( \(its journal 0001 removed\))?: mend "
+                             r"the cause and run rdmakit tune apply again$", what)
+            after = rktest.tree_state(root, skip=("var",))
+            self.assertEqual(differences(self.before, after), [], what)
+            left = [n for n in os.listdir(os.path.join(root, JOURNALS)) if n != ".lock"]
+            self.assertEqual(left, [], what)
+            return "journal removed" if "journal 0001 removed" in said else "no journal"
+        self.assertRegex(said, r"^it had changed( /\S+)+( and \d+ more)?: run rdmakit tune "
+                         r"rollback to undo that, then apply again once the cause is mended$",
+                         what)
+        return "changed"
+
     def settle(self, root, what):
         """Roll back until it succeeds; then the tree is the original and the journals clean."""
         for _ in range(RETRIES):
@@ -165,6 +186,7 @@ class FaultMatrix(unittest.TestCase):
         FaultMatrix.cases += 1
 
     def test_fault_in_apply_then_rollback(self):
+        said = set()
         for call in FAULT_CALLS:
             for at in range(1, self.apply_calls[call] + 1):
                 for errno_name in ERRNOS:
@@ -172,7 +194,15 @@ class FaultMatrix(unittest.TestCase):
                     root = self.fresh("case")
                     proc = tune("apply", root, env=rktest.fault_env(call, at, errno_name))
                     self.reported(proc, errno_name, what)
+                    if proc.returncode == 3:  # stopped (1: an item refused, the rest applied)
+                        said.add(self.says_what_changed(proc, root, what))
                     self.settle(root, what)
+        # the first write (the journal's) fails: no journal; a later one before the first
+        # change: the journal removed; after it: the paths changed
+        self.assertEqual(said, {"no journal", "journal removed", "changed"})
+        first = tune("apply", self.fresh("case"), env=rktest.fault_env("write", 1, "ENOSPC"))
+        self.assertIn("apply stopped: No space left on device; nothing was changed: mend the "
+                      "cause and run rdmakit tune apply again\n", first.stderr)
 
     def test_fault_in_rollback_then_rollback_again(self):
         for call in FAULT_CALLS:

@@ -86,6 +86,36 @@ class Sweep(simlib.SimTestCase):
             if line.startswith('"Leaf1"[1] lid'):
                 self.assertRegex(line, r": port_rcv_switch_relay_errors=\d+$")
 
+    def test_errors_only_text_lists_the_error_counters_not_zero(self):
+        # Two ports nobody else touches: a leaf's port to a host, and another host's port.
+        self.sim.cmd('PerformanceSet "Leaf3"[3] PortCounters.PortRcvErrors=4')
+        self.sim.cmd('PerformanceSet "Leaf3"[3] PortCounters.PortXmitDiscards=70000')
+        self.sim.cmd('PerformanceSet "Hca15"[1] PortCounters.SymbolErrorCounter=12')
+        self.sim.cmd('PerformanceSet "Hca15"[1] PortCounters.LinkDownedCounter=3')
+        self.sim.cmd('PerformanceSet "Hca15"[1] PortCounters.PortXmitWait=500')
+        doc = sim_json(self.sim, "sweep", "--errors-only")
+        leaf, hca = (next(p for p in doc["ports"] if p["guid"] == guid and p["port"] == port)
+                     for guid, port in (("0x0002c90200100003", 3), ("0x0002c903000000f0", 1)))
+        self.assertEqual(len(hca["counters"]), 21)  # the JSON keeps every counter
+        self.assertEqual(hca["counters"]["port_xmit_wait"], 500)
+        self.assertEqual(leaf["saturated"], ["port_xmit_discards"])
+        text = self.sim.run(RDMAKIT, "sweep", "--errors-only")
+        self.assertEqual(text.returncode, 0, text.stderr)
+        lines = text.stdout.splitlines()
+        self.assertIn(f'"Leaf3"[3] lid {leaf["lid"]} ACTIVE: port_rcv_errors=4 '
+                      f'port_xmit_discards=65535(saturated)', lines)
+        self.assertIn(f'"{hca["name"]}"[1] lid {hca["lid"]} ACTIVE: symbol_error=12 '
+                      f'link_downed=3', lines)
+        data = self.sim.run(RDMAKIT, "sweep", "--errors-only", "--data").stdout.splitlines()
+        line = next(x for x in data if x.startswith(f'"{hca["name"]}"[1] lid'))
+        self.assertTrue(line.startswith(f'"{hca["name"]}"[1] lid {hca["lid"]} ACTIVE extended: '
+                                        f'symbol_error=12 link_downed=3 VL15_dropped=0 '
+                                        f'port_xmit_wait=500 port_xmit_data='), line)
+        self.assertEqual(line.count("="), 2 + 10)  # two error counters, the ten others
+        proc = self.sim.run(RDMAKIT, "sweep", "--data")
+        self.assertEqual(proc.returncode, 3)
+        self.assertIn("--data is for --errors-only", proc.stderr)
+
     def test_errors_only_asks_extended_counters_of_erring_ports_only(self):
         self.sim.cmd('PerformanceSet "Leaf4"[2] PortCounters.SymbolErrorCounter=9')
         self.sim.cmd('PerformanceSet "Leaf4"[2] PortCountersExtended.PortXmitData=2000000')

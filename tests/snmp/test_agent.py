@@ -234,7 +234,10 @@ class Traps(unittest.TestCase):
             self.assertIn("rdmakitDeviceName.2 = mlx5_1", text)
             self.assertIn("rdmakitPortState.2.1 = down", text)
             self.assertIn("rdmakitNotifyOldPortState.2.1 = active", text)
-            self.assertIn("rdmakitDeviceNodeGuid.2 = b859:9f03:d4:6f2b", text)
+            self.assertIn("rdmakitDeviceNodeGuid.2 = b859:9f03:d4:6f2b", text)  # octets, first
+            record = next(b for b in re.split(r"\n(?=\S)", text) if PORT_STATE in b)
+            self.assertTrue(record.rstrip().endswith(
+                "rdmakitDeviceNodeGuidText.2 = b859:9f03:00d4:6f2b"), record)  # text, last
             wait_for(lambda: "rdmakitFindingRaised" in trapd.text(), 10, "finding raised")
             self.assertIn("rdmakitFindingCode.1 = PORT_DOWN", trapd.text())
             # snmpd away: the trap waits and arrives once after the reconnect

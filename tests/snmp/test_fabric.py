@@ -130,17 +130,12 @@ class FabricMode(unittest.TestCase):
         states = column(rows, PORT, 2)
         for n in range(1, LEAVES * HOSTS + 1):
             self.assertEqual(states[guid_index(HCA + 16 * n) + ".1"], "4")  # active
-        peer = column(rows, PORT, 6)[guid_index(LEAF + 1) + ".2"]
-        self.assertEqual(len(peer.split(":")), 4)  # DISPLAY-HINT "2x:"
-        self.assertEqual("".join(f"{int(x, 16):04x}" for x in peer.split(":")),
-                         f"{HCA + 16 * 2:016x}")
+        self.assertEqual(column(rows, PORT, 6), {})  # the peer's GUID as octets: not served
         self.assertEqual(column(rows, PORT, 7)[guid_index(LEAF + 1) + ".2"], "1")
         texts = column(rows, PORT, 10)
         self.assertEqual(texts[guid_index(LEAF + 1) + ".2"], "0002:c903:0000:0020")
         self.assertEqual(texts[guid_index(HCA + 16 * 2) + ".1"], guid_text(LEAF + 1))
-        for key, peer in column(rows, PORT, 6).items():  # each the text of the octets
-            self.assertEqual(texts[key], ":".join(f"{int(x, 16):04x}" for x in peer.split(":")))
-        unlinked = set(texts) - set(column(rows, PORT, 6))
+        unlinked = set(texts) - set(column(rows, PORT, 7))  # no peer port: no peer
         self.assertTrue(unlinked, "a leaf has free ports")
         self.assertEqual({texts[k] for k in unlinked}, {""})
         degraded = {k for k, v in column(rows, PORT, 8).items() if v == "1"}
@@ -206,10 +201,35 @@ class FabricMode(unittest.TestCase):
         text = values["rdmakitSmMasterGuidText.0"]
         self.assertRegex(text, r"^[0-9a-f]{4}(:[0-9a-f]{4}){3}$")
         self.assertIn(int(text.replace(":", ""), 16) - (HCA + 16), range(16), "Hca1's")
-        self.assertEqual(text, ":".join(f"{int(x, 16):04x}"
-                                        for x in values["rdmakitSmMasterGuid.0"].split(":")))
+        self.assertNotIn("rdmakitSmMasterGuid.0", values)  # octets only in the notification
         sms = column(self.setup.walk(snmptest.ROOT_OID + SM), SM, 11)  # rdmakitSmGuidText
         self.assertEqual(sms, {guid_index(int(text.replace(":", ""), 16)): text}, "its index")
+
+    def test_every_guid_is_served_in_the_kernels_form(self):
+        """Every object of the MIB whose syntax is a GUID, walked with the MIB loaded: the
+        octets (RdmakitGuid) only as indexes, never a value; every text (RdmakitGuidText) as
+        the kernel writes one, zero-padded, or empty for a port without a peer."""
+        with open(os.path.join(snmptest.TOP, "mibs", "RDMAKIT-MIB.txt")) as f:
+            syntax = dict(re.findall(r"^(\w+) OBJECT-TYPE\s+SYNTAX\s+(\w+)", f.read(), re.M))
+        values = self.setup.named()
+        served = {}
+        for name, value in values.items():
+            served.setdefault(syntax.get(name.split(".")[0]), []).append((name, value))
+        self.assertNotIn("RdmakitGuid", served)
+        texts = served["RdmakitGuidText"]
+        self.assertEqual({n.split(".")[0] for n, _ in texts},
+                         {"rdmakitDeviceNodeGuidText", "rdmakitDeviceSysImageGuidText",
+                          "rdmakitPortGuid", "rdmakitSmMasterGuidText", "rdmakitSmGuidText",
+                          "rdmakitFnGuidText", "rdmakitFpPeerGuidText",
+                          "rdmakitFindingNodeGuid"})
+        for name, value in texts:
+            if name.startswith(("rdmakitFpPeerGuidText", "rdmakitFindingNodeGuid")) and \
+                    value == "":
+                continue  # a port without a peer, a finding about no fabric node
+            self.assertRegex(value, r"^[0-9a-f]{4}(:[0-9a-f]{4}){3}$", name)
+        self.assertEqual(values["rdmakitDeviceNodeGuidText.1"], "b859:9f03:00d4:6f2a")
+        spine = column(self.setup.walk(snmptest.ROOT_OID + NODE), NODE, 7)[guid_index(SPINE + 1)]
+        self.assertEqual(spine, "0002:c902:0020:0001")
 
     def test_indexes_survive_unlink_relink(self):
         before = [r[0] for r in self.setup.walk(snmptest.ROOT_OID + NODE)]

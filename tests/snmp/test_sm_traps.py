@@ -55,6 +55,10 @@ class MasterChange(unittest.TestCase):
             self.assertIn("rdmakitNotifyOldMasterGuid.0 = 2:c903:0:11", text)
             change = next(line for line in text.splitlines() if "rdmakitSmMasterChange" in line)
             self.assertIn("rdmakitNotifySeverity.0 = warning", change)  # the core's
+            # last, the two GUIDs as the kernel writes them
+            self.assertTrue(change.rstrip().endswith(
+                "rdmakitSmMasterGuidText.0 = 0002:c903:0000:0021\t"
+                "RDMAKIT-MIB::rdmakitNotifyOldMasterGuidText.0 = 0002:c903:0000:0011"), change)
         finally:
             trapd.stop()
             s.__exit__(None, None, None)

@@ -26,7 +26,7 @@ static json_object *json_status(const struct rk_host *host, const struct port_fi
 	struct printer p;
 
 	print_start(&p, stdout, PRINT_FORMAT_JSON);
-	print_status(&p, host, filter, false);
+	print_status(&p, host, filter, false, false);
 	return print_take_document(&p);
 }
 
@@ -57,7 +57,7 @@ static void print_json_sweep(FILE *out, const struct rk_fabric *fabric,
 	struct printer p;
 
 	print_start(&p, out, PRINT_FORMAT_JSON_STREAM);
-	print_sweep(&p, fabric, sweep, errors_only);
+	print_sweep(&p, fabric, sweep, errors_only ? SWEEP_ERRORS : SWEEP_ALL);
 	print_end(&p);
 }
 

@@ -136,7 +136,6 @@ enum rk_snmp_syntax {
 	RK_SNMP_INTEGER,   /* INTEGER: an enumeration, or a signed number */
 	RK_SNMP_COUNTER32, /* Counter32 */
 	RK_SNMP_TEXT,	   /* DisplayString: the text as it is */
-	RK_SNMP_GUID,	   /* OCTET STRING (SIZE(8)): the text's hex digits; none when unreadable */
 	RK_SNMP_GID,   /* OCTET STRING (SIZE(16)): the text's hex digits; none when unreadable */
 	RK_SNMP_TRUTH, /* TruthValue: true (1) when the number is not 0, else false (2) */
 	RK_SNMP_NAMED, /* INTEGER: the MIB enumeration's number of the text (snmp_code) */

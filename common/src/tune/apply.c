@@ -361,6 +361,53 @@ static int run_plan(struct applying *a, const struct rk_tune_plan *plan)
 	return journal_append(&a->j, end, 3);
 }
 
+/* That apply stopped before changing anything (id: its journal, removed; NULL: none made). */
+static void log_unchanged(int err, const char *id)
+{
+	rk_log(RK_LOG_ERR,
+	       "tune: apply stopped: %s; nothing was changed%s%s%s: mend the cause and run "
+	       "rdmakit tune apply again",
+	       strerror(-err), id ? " (its journal " : "", id ? id : "", id ? " removed)" : "");
+}
+
+/* After apply stopped: what it changed and the command that undoes it; or that it changed
+ * nothing, its journal then removed (a journal that could not be is said: rollback closes it). */
+static void report_stop(struct applying *a, int err)
+{
+	char changed[1024];
+
+	if (journal_name_unrestored(&a->j, changed, sizeof(changed)))
+		rk_log(RK_LOG_ERR,
+		       "tune: apply %s stopped: %s; it had changed%s: run rdmakit tune rollback to "
+		       "undo that, then apply again once the cause is mended",
+		       a->j.id, strerror(-err), changed);
+	else if (!a->result->id[0])
+		log_unchanged(err, NULL);
+	else if (journal_discard(&a->j) == 0) {
+		log_unchanged(err, a->j.id);
+		a->result->id[0] = '\0';
+	} else
+		rk_log(RK_LOG_ERR,
+		       "tune: apply %s stopped: %s; nothing was changed, but its journal could not "
+		       "be removed: rdmakit tune rollback closes it",
+		       a->j.id, strerror(-err));
+}
+
+/* Journal and apply the plan; after a stop, say what was changed. */
+static int apply_plan(struct applying *a, const char *label, const struct rk_tune_plan *plan)
+{
+	int err = journal_create(a->root, label, plan->count, &a->j);
+
+	if (!err) {
+		snprintf(a->result->id, sizeof(a->result->id), "%s", a->j.id);
+		err = run_plan(a, plan);
+	}
+	if (err)
+		report_stop(a, err);
+	journal_free(&a->j);
+	return err;
+}
+
 /* What apply and rollback check first: root, a usable --root, the journals' lock; then the
  * empty journals a crash may have left are removed. */
 static int begin_change(const char *what, const char *root, struct rk_tune_result *result,
@@ -388,17 +435,10 @@ int rk_tune_apply(const char *root, const char *label, const struct rk_tune_plan
 	if (err)
 		return err;
 	err = check_clean(root);
-	if (!err && plan->count) {
-		err = journal_create(root, label, plan->count, &a.j);
-		if (!err) {
-			snprintf(result->id, sizeof(result->id), "%s", a.j.id);
-			err = run_plan(&a, plan);
-		}
-		journal_free(&a.j);
-	}
-	if (err && err != -EBUSY)
-		rk_log(RK_LOG_ERR, "tune: apply stopped: %s (roll back with rdmakit tune rollback)",
-		       strerror(-err));
+	if (!err && plan->count)
+		err = apply_plan(&a, label, plan);
+	else if (err && err != -EBUSY)
+		log_unchanged(err, NULL);
 	close(lock);
 	return err;
 }

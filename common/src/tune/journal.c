@@ -263,27 +263,35 @@ static void mark_restored(struct journal *j, size_t i, const char *n)
 		j->records[k - 1].restored = true;
 }
 
-/* After a partial rollback the problem names the items it did not restore. */
-static void name_still_tuned(struct journal *j)
+bool journal_name_unrestored(const struct journal *j, char *out, size_t size)
 {
-	char *out = j->info.problem;
-	size_t size = sizeof(j->info.problem), used = 0, left = 0;
+	size_t used = 0, left = 0;
 
-	used = (size_t)snprintf(out, size, "still tuned:");
+	out[0] = '\0';
 	for (size_t i = 1; i < j->count; i++) {
 		const struct jrecord *r = &j->records[i];
 		const char *path = strcmp(field(r, 0), "mkdir") == 0 ? field(r, 1) : field(r, 2);
 
 		if (!journal_undoable(r) || r->restored)
 			continue;
-		if (used + strlen(path) + 48 < size)
+		if (used + strlen(path) + 24 < size)
 			used += (size_t)snprintf(out + used, size - used, " /%s", path);
 		else
 			left++;
 	}
 	if (left)
 		used += (size_t)snprintf(out + used, size - used, " and %zu more", left);
-	snprintf(out + used, size - used, " (rdmakit tune rollback again)");
+	return used != 0;
+}
+
+/* After a partial rollback the problem names the items it did not restore. */
+static void name_still_tuned(struct journal *j)
+{
+	char paths[sizeof(j->info.problem) - 48];
+
+	journal_name_unrestored(j, paths, sizeof(paths));
+	snprintf(j->info.problem, sizeof(j->info.problem),
+		 "still tuned:%s (rdmakit tune rollback again)", paths);
 }
 
 static void summarize(struct journal *j)
@@ -599,7 +607,11 @@ int journal_create(const char *root, const char *label, size_t planned, struct j
 	snprintf(j->dir, sizeof(j->dir), "%s", final);
 	err = tune_fsync_dir_of(root, final);
 	journal_step();
-	return err ? op_failed(err, root, RK_TUNE_JOURNAL_DIR, "fsync") : 0;
+	if (err) { /* not durable: gone, as after any other failed create (nothing was changed) */
+		op_failed(err, root, RK_TUNE_JOURNAL_DIR, "fsync");
+		remove_dir(root, final);
+	}
+	return err;
 }
 
 int journal_append(struct journal *j, const char *const *fields, size_t nfields)

@@ -39,7 +39,8 @@ struct journal {
 int journal_load(const char *root, const char *id, struct journal *j);
 
 /** Create journal <next id> under root with its begin record (label, planned changes): built
- * under a temporary name and renamed into place once durable, so no crash leaves it empty. */
+ * under a temporary name and renamed into place once durable, so no crash leaves it empty;
+ * after an error there is none (a temporary one left, the next apply or rollback removes). */
 int journal_create(const char *root, const char *label, size_t planned, struct journal *j);
 
 /** Open a loaded journal for appending (a torn last record cut off first). */
@@ -56,6 +57,10 @@ int journal_append(struct journal *j, const char *const *fields, size_t nfields)
 
 /** A record rollback undoes: a file or live change, or a directory apply made. */
 bool journal_undoable(const struct jrecord *r);
+
+/** out: " /path /path and N more", the journal's changes (directories made included) that no
+ * rollback restored; false when there is none. */
+bool journal_name_unrestored(const struct journal *j, char *out, size_t size);
 
 /** Free a loaded or created journal. */
 void journal_free(struct journal *j);
