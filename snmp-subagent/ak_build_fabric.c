@@ -123,7 +123,14 @@ static int add_topology(struct ak_snapshot *snap, const struct ak_fabric_watch *
 	return err;
 }
 
-static int add_counters(struct ak_table *table, const struct rk_sweep_reading *p)
+/* The subagent's uptime in hundredths when the port's counters last went back, 0 if never
+ * since it started. */
+static uint32_t discontinuity_ticks(const struct rk_sweep_reading *p, double started_at)
+{
+	return p->went_back_at > started_at ? (uint32_t)((p->went_back_at - started_at) * 100) : 0;
+}
+
+static int add_counters(struct ak_table *table, const struct rk_sweep_reading *p, double started_at)
 {
 	size_t npma;
 	const struct rk_metric *pma = rk_catalog_pma(&npma);
@@ -146,6 +153,8 @@ static int add_counters(struct ak_table *table, const struct rk_sweep_reading *p
 		else
 			ak_row_set_number(row, pma[c].column, AK_CELL_COUNTER64, p->value[c]);
 	}
+	ak_row_set_number(row, AK_PC_DISCONTINUITY, AK_CELL_TIMETICKS,
+			  discontinuity_ticks(p, started_at));
 	err = ak_row_set_facts(row, RK_SCOPE_FABRIC_COUNTER, &subject);
 	if (!err)
 		err = ak_row_set_octets(row, AK_PC_SATURATED, saturated, sizeof(saturated));
@@ -153,7 +162,8 @@ static int add_counters(struct ak_table *table, const struct rk_sweep_reading *p
 		   : ak_row_set_octets(row, AK_PC_UNAVAILABLE, unavailable, sizeof(unavailable));
 }
 
-int ak_build_fabric(const struct ak_fabric_watch *watch, struct ak_snapshot *snap)
+int ak_build_fabric(const struct ak_fabric_watch *watch, double started_at,
+		    struct ak_snapshot *snap)
 {
 	const struct rk_watch_snapshot *m = watch->snap;
 	int err = 0;
@@ -171,6 +181,7 @@ int ak_build_fabric(const struct ak_fabric_watch *watch, struct ak_snapshot *sna
 		err = add_summary(&snap->tables[AK_T_FABRIC_SUMMARY], m);
 	for (size_t i = 0; i < m->sweep.count && !err && watch->ports; i++)
 		if (m->sweep.ports[i].sampled)
-			err = add_counters(&snap->tables[AK_T_FABRIC_COUNTER], &m->sweep.ports[i]);
+			err = add_counters(&snap->tables[AK_T_FABRIC_COUNTER], &m->sweep.ports[i],
+					   started_at);
 	return err;
 }

@@ -42,7 +42,7 @@ enum {
 #define AK_PORT_DEVICE_NAME    95
 
 /* rdmakitPortCounterEntry and rdmakitFabricCounterEntry: the catalog's PMA columns, and */
-#define AK_PC_DISCONTINUITY 90 /* host ports only */
+#define AK_PC_DISCONTINUITY 90
 #define AK_PC_SATURATED	    91
 #define AK_PC_UNAVAILABLE   92
 

@@ -60,8 +60,10 @@ int ak_fabric_reprobe(struct ak_fabric_watch *watch, const struct ak_config *con
  * the last take (the SM and fabric tables are to be built again). */
 bool ak_fabric_poll(struct ak_fabric_watch *watch);
 
-/** Add the SM and fabric tables to a snapshot; -ENOMEM. */
-int ak_build_fabric(const struct ak_fabric_watch *watch, struct ak_snapshot *snapshot);
+/** Add the SM and fabric tables to a snapshot (started_at: the subagent's start, monotonic
+ * seconds, the origin of the counters' discontinuity times); -ENOMEM. */
+int ak_build_fabric(const struct ak_fabric_watch *watch, double started_at,
+		    struct ak_snapshot *snapshot);
 
 /** Stop the engine (within seconds, whatever it waits on) and release what was taken. */
 void ak_fabric_close(struct ak_fabric_watch *watch);

@@ -38,8 +38,8 @@ static struct ak_table_def defs[AK_T_COUNT] = {
      "rdmakitFabricCounterEntry",
      {1, 5, 3, 1},
      4,
-     {AK_PC_SATURATED, AK_PC_UNAVAILABLE},
-     2,
+     {AK_PC_DISCONTINUITY, AK_PC_SATURATED, AK_PC_UNAVAILABLE},
+     3,
      {0}},
 };
 

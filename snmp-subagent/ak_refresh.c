@@ -151,7 +151,8 @@ static int all_findings(const struct rk_findings *host, const struct ak_refreshe
 static int build_fabric_part(struct ak_refresher *refresher)
 {
 	struct ak_snapshot *part = ak_snapshot_new();
-	int err = part ? ak_build_fabric(refresher->fabric, part) : -ENOMEM;
+	int err =
+	    part ? ak_build_fabric(refresher->fabric, refresher->build.started_at, part) : -ENOMEM;
 
 	if (!err && ak_snapshot_seal(part) > 0)
 		rk_log(RK_LOG_WARNING, "fabric rows with the same GUID and port were dropped");

@@ -73,6 +73,11 @@ def clean_text(data):
     return sorted({b for b in data if not (32 <= b < 127 or b in (9, 10))})
 
 
+def octets(value):
+    """The number of a value printed with its UNITS ("146016 octets"), 0 when none."""
+    return int(value.split()[0]) if value else 0
+
+
 def finding_traps(text):
     """[(Raised or Cleared, code, node GUID text, port)] of the subagent's finding traps (one
     a line, its varbinds separated by tabs)."""
@@ -272,6 +277,28 @@ class RealFabric(unittest.TestCase):
         self.assertLessEqual(max(trap_keys["Raised"].values(), default=0), 3)
         self.assertLess(len(notes), 150)
         self.assertLess(len(traps), 150)
+
+    def test_6_a_reboot_is_a_discontinuity_not_a_wrap(self):
+        """Spine2[4]'s counters go back to zero (a reboot, by PerformanceSet): the subagent's
+        rdmakitFcDiscontinuityTime says when, its Counter64 reads the new value, and
+        collectd's rate is never negative."""
+        index = ".".join(str(SPINE + 2 >> (56 - 8 * i) & 0xff) for i in range(8)) + ".4"
+        column = f"RDMAKIT-MIB::rdmakitFcPortXmitData.{index}"
+        when = f"RDMAKIT-MIB::rdmakitFcDiscontinuityTime.{index}"
+        self.sim.cmd('PerformanceSet "Spine2"[4] PortCountersExtended.PortXmitData=50000000')
+        wait_for(lambda: octets(self.setup.get_raw(column)) >= 200000000, 30, "the data")
+        self.assertEqual(self.setup.get_raw(when), "0:0:00:00.00")
+        self.sim.cmd('PerformanceSet "Spine2"[4] PortCountersExtended.PortXmitData=0')
+        wait_for(lambda: octets(self.setup.get_raw(column)) < 200000000, 30, "the reset")
+        wait_for(lambda: self.setup.get_raw(when) != "0:0:00:00.00", 10, "its time")
+        instance = f"0x{SPINE + 2:016x}-4"
+        for _ in range(4):
+            rates = self.daemon.collectdctl("getval", f"{cdtest.HOST}/{PLUGIN}-{instance}/"
+                                            "if_octets")
+            tx = re.search(r"^tx=(\S+)", rates, re.M)
+            self.assertIsNotNone(tx, rates)
+            self.assertFalse(float(tx.group(1)) < 0, rates)
+            time.sleep(1)
 
 
 if __name__ == "__main__":

@@ -28,11 +28,13 @@ struct rk_sweep_port {
 	uint64_t prev[RK_SWEEP_COUNTERS]; /* the sample before */
 	uint8_t state[RK_SWEEP_COUNTERS]; /* enum rk_value_state of raw[] */
 	uint8_t prev_state[RK_SWEEP_COUNTERS];
-	uint8_t congested;  /* intervals in a row over the congestion threshold (congestion.h) */
-	uint8_t unanswered; /* sweeps in a row it did not answer (PORT_NO_ANSWER) */
-	uint8_t since_rise; /* answered sweeps since an error counter last rose (ERRORS_RISING);
-			     * UINT8_MAX when none has */
-	double xmit_wait;   /* % of the last interval port_xmit_wait counted, -1 unknown (idem) */
+	uint8_t congested;   /* intervals in a row over the congestion threshold (congestion.h) */
+	uint8_t unanswered;  /* sweeps in a row it did not answer (PORT_NO_ANSWER) */
+	uint8_t since_rise;  /* answered sweeps since an error counter last rose (ERRORS_RISING);
+			      * UINT8_MAX when none has */
+	double went_back_at; /* monotonic seconds when a counter last went back (the node
+			      * rebooted, or they were cleared): a discontinuity; 0 never */
+	double xmit_wait;    /* % of the last interval port_xmit_wait counted, -1 unknown (idem) */
 };
 
 /* The ports of a fabric and the last sweep over them. */
@@ -59,7 +61,8 @@ struct rk_sweep_reading {
 	bool sampled;			   /* value[] holds a sample */
 	uint8_t state[RK_SWEEP_COUNTERS];  /* enum rk_value_state of value[] */
 	uint64_t value[RK_SWEEP_COUNTERS]; /* rk_sweep_value: in the catalog's unit */
-	double xmit_wait; /* rk_sweep_port.xmit_wait: % of the last interval, -1 unknown */
+	double xmit_wait;    /* rk_sweep_port.xmit_wait: % of the last interval, -1 unknown */
+	double went_back_at; /* rk_sweep_port.went_back_at */
 };
 
 /* What a published snapshot keeps of a sweep: its counts, its time, each port's last sample. */

@@ -111,7 +111,8 @@ static void read_port(const struct rk_sweep_port *port, struct rk_sweep_reading 
 					 .counted = port->counted,
 					 .port = port->port,
 					 .sampled = port->sampled,
-					 .xmit_wait = port->xmit_wait};
+					 .xmit_wait = port->xmit_wait,
+					 .went_back_at = port->went_back_at};
 	memcpy(out->state, port->state, sizeof(out->state));
 	for (size_t c = 0; c < RK_SWEEP_COUNTERS; c++)
 		out->value[c] = rk_sweep_value(port, c);
@@ -512,6 +513,16 @@ static bool errors_rose(const struct sweep_run *run, const struct rk_sweep_port 
 	return false;
 }
 
+/* Whether a counter that does not wrap read less than the sample before: the node rebooted, or
+ * its counters were cleared (the delta then counts what came after, never a wrap). */
+static bool counters_went_back(const struct sweep_run *run, const struct rk_sweep_port *p)
+{
+	for (size_t c = 0; c < RK_SWEEP_COUNTERS; c++)
+		if (!run->pma[c].wraps && rk_sweep_delta_known(p, c) && p->raw[c] < p->prev[c])
+			return true;
+	return false;
+}
+
 /* Classify one port's new values; a port that did not answer keeps its last sample. */
 static void finish_port(struct sweep_run *run, size_t i)
 {
@@ -546,6 +557,8 @@ static void finish_port(struct sweep_run *run, size_t i)
 			p->counted |= UINT32_C(1) << c;
 	}
 	run->sweep->topology_stale |= came_up(run, p);
+	if (p->has_delta && counters_went_back(run, p))
+		p->went_back_at = rk_monotonic_seconds();
 	if (p->has_delta)
 		p->since_rise = errors_rose(run, p)	    ? 0
 				: p->since_rise < UINT8_MAX ? p->since_rise + 1
