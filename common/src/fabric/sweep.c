@@ -14,6 +14,7 @@
 #define ATTR_PORT_SAMPLES_CTL  0x0010
 #define ATTR_PORT_COUNTERS     0x0012
 #define ATTR_PORT_COUNTERS_EXT 0x001d
+#define ATTR_NODE_INFO	       0x0011 /* an SMP's */
 #define METHOD_GET	       0x01
 #define METHOD_SET	       0x02
 /* PerfMgt ClassPortInfo CapabilityMask: PortSelect 0xFF (the sum of every port) answered;
@@ -424,6 +425,80 @@ static int query_counters(struct rk_mad_port *port, struct sweep_run *run,
 	return query_pass(port, run, options, requests, true);
 }
 
+/* An answer that may be another node's: a counter that does not wrap read less than the port's
+ * sample before (the node rebooted, or the SM gave its LID to another node). */
+static bool answer_suspect(const struct sweep_run *run, size_t i)
+{
+	const struct rk_sweep_port *p = &run->sweep->ports[i];
+
+	if (!(run->got[i] & GOT_PC) || !p->sampled || p->status != 0)
+		return false;
+	for (size_t c = 0; c < RK_SWEEP_COUNTERS; c++)
+		if (!run->pma[c].wraps && p->raw[c] < p->prev[c])
+			return true;
+	return false;
+}
+
+static void node_info_request(struct rk_mad_request *r, uint16_t lid, size_t i)
+{
+	*r = (struct rk_mad_request){.route = RK_MAD_LID,
+				     .mgmt_class = RK_MAD_CLASS_SMP,
+				     .lid = lid,
+				     .method = METHOD_GET,
+				     .attr_id = ATTR_NODE_INFO,
+				     .user = (void *)(uintptr_t)i};
+}
+
+/* The node whose LID answered for another: none of this sweep's answers of its ports count. */
+static void drop_node_answers(struct sweep_run *run, size_t first)
+{
+	struct rk_sweep *sweep = run->sweep;
+	int node = sweep->ports[first].node;
+
+	rk_log(RK_LOG_WARNING,
+	       "LID %u answers for another node than %s: its counters are not credited, and "
+	       "the fabric is discovered again",
+	       sweep->ports[first].lid, run->fabric->nodes[node].name);
+	for (size_t i = first; i < sweep->count && sweep->ports[i].node == node; i++) {
+		run->got[i] &= (uint8_t) ~(GOT_PC | GOT_EXT);
+		run->pc_status[i] = -ESTALE;
+	}
+	sweep->topology_stale = true;
+}
+
+/* NodeInfo through the LID of each node with a suspect answer: the GUID must be the node's. */
+static int check_identities(struct rk_mad_port *port, struct sweep_run *run,
+			    const struct rk_mad_options *options, struct rk_mad_request *requests)
+{
+	const struct rk_sweep *sweep = run->sweep;
+	struct rk_mad_stats stats;
+	size_t count = 0;
+	int err = 0;
+
+	for (size_t i = 0; i < sweep->count && !err; i++) {
+		bool first_of_node =
+		    count == 0 ||
+		    sweep->ports[(uintptr_t)requests[count - 1].user].node != sweep->ports[i].node;
+
+		if (first_of_node && answer_suspect(run, i))
+			node_info_request(&requests[count++], sweep->ports[i].lid, i);
+		if (count && (count == CHUNK || i + 1 == sweep->count)) {
+			err = rk_mad_run(port, requests, count, options, NULL, NULL, &stats);
+			rk_mad_stats_add(&run->sweep->stats, &stats);
+			for (size_t r = 0; r < count && !err; r++) {
+				size_t at = (uintptr_t)requests[r].user;
+				uint64_t guid = mad_get_field64(
+				    (void *)rk_mad_reply_data(&requests[r]), 0, IB_NODE_GUID_F);
+
+				if (requests[r].status == 0 && guid != sweep->ports[at].node_guid)
+					drop_node_answers(run, at);
+			}
+			count = 0;
+		}
+	}
+	return err;
+}
+
 bool rk_sweep_port_has_errors(const struct rk_sweep_port *port)
 {
 	size_t count;
@@ -612,6 +687,8 @@ int rk_sweep_run(struct rk_mad_port *port, struct rk_fabric *fabric, struct rk_s
 	if (!err)
 		err = query_counters(port, &run, options, requests);
 	if (!err)
+		err = check_identities(port, &run, options, requests);
+	if (!err)
 		finish_sweep(&run, start);
 	free(run.got);
 	free(run.pc_status);
@@ -628,6 +705,8 @@ const char *rk_sweep_status_text(int status)
 		return "timeout";
 	case -EADDRNOTAVAIL:
 		return "no LID: discovery could not read its PortInfo";
+	case -ESTALE:
+		return "its LID answers for another node now";
 	case -EINVAL:
 		return "not sent";
 	default:
