@@ -490,7 +490,9 @@ static int check_identities(struct rk_mad_port *port, struct sweep_run *run,
 				uint64_t guid = mad_get_field64(
 				    (void *)rk_mad_reply_data(&requests[r]), 0, IB_NODE_GUID_F);
 
-				if (requests[r].status == 0 && guid != sweep->ports[at].node_guid)
+				/* no node has GUID 0: such an answer says nothing */
+				if (requests[r].status == 0 && guid &&
+				    guid != sweep->ports[at].node_guid)
 					drop_node_answers(run, at);
 			}
 			count = 0;
