@@ -171,11 +171,9 @@ static int check_all(const struct doctor_args *args, const struct doctor_view *v
 	int err = rk_health_check_host(view->host, &args->health, findings);
 
 	if (!err && view->fabric)
-		err = rk_health_check_fabric(m->prev_fabric, m->fabric, findings);
+		err = rk_health_check_monitor(m, findings);
 	if (!err && view->fabric)
 		err = rk_health_check_sm(args->interval > 0 ? &m->prev_sm : NULL, &m->sm, findings);
-	if (!err && view->fabric)
-		err = rk_health_check_sweep(m->fabric, &m->sweep, findings);
 	if (!err && view->fabric && args->expect)
 		err = cli_expect_plan(args->expect, m->fabric, view->names, findings);
 	if (!err && args->tune)

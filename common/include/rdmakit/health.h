@@ -6,6 +6,7 @@
 #include "rdmakit/fabric.h"
 #include "rdmakit/findings.h"
 #include "rdmakit/host.h"
+#include "rdmakit/monitor.h"
 #include "rdmakit/sm.h"
 #include "rdmakit/sweep.h"
 
@@ -34,5 +35,9 @@ int rk_health_check_fabric(const struct rk_fabric *prev, const struct rk_fabric 
 /** Sweep rules: error counters rising, saturated counters, ports that did not answer. */
 int rk_health_check_sweep(const struct rk_fabric *fabric, const struct rk_sweep *sweep,
 			  struct rk_findings *findings);
+
+/** Every fabric rule over what a monitor saw (its links against the view before, congestion,
+ * its sweep's counters): the one composition the daemons' engine and doctor --fabric share. */
+int rk_health_check_monitor(const struct rk_monitor *monitor, struct rk_findings *findings);
 
 #endif

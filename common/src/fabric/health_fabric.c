@@ -254,6 +254,16 @@ static int check_swept_port(const struct rk_fabric *fabric, const struct rk_swee
 	return err;
 }
 
+int rk_health_check_monitor(const struct rk_monitor *m, struct rk_findings *findings)
+{
+	int err = rk_health_check_fabric(m->prev_fabric, m->fabric, findings);
+
+	if (!err)
+		err = rk_health_check_congestion(m->fabric, &m->sweep, &m->options.congestion,
+						 findings);
+	return err ? err : rk_health_check_sweep(m->fabric, &m->sweep, findings);
+}
+
 int rk_health_check_sweep(const struct rk_fabric *fabric, const struct rk_sweep *sweep,
 			  struct rk_findings *out)
 {

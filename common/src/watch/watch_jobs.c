@@ -97,14 +97,8 @@ void watch_job_take(struct watch_job *job, struct rk_watch_events *events)
 
 static int check_fabric(struct rk_watch *watch, struct rk_findings *findings)
 {
-	const struct rk_monitor *m = &watch->monitor;
-	int err = rk_health_check_fabric(m->prev_fabric, m->fabric, findings);
+	int err = rk_health_check_monitor(&watch->monitor, findings);
 
-	if (!err)
-		err = rk_health_check_congestion(m->fabric, &m->sweep, &m->options.congestion,
-						 findings);
-	if (!err)
-		err = rk_health_check_sweep(m->fabric, &m->sweep, findings);
 	return err ? err : watch_plan_check(watch, findings);
 }
 
