@@ -26,6 +26,16 @@ size_t fake_umad_bytes(void)
 	return umad_size() + IB_MAD_SIZE;
 }
 
+uint8_t *fake_umad_reply(const void *umad, uint8_t *reply, uint16_t *lid)
+{
+	uint8_t *mad = umad_get_mad(reply);
+
+	memcpy(reply, umad, fake_umad_bytes());
+	mad_set_field(mad, 0, IB_MAD_RESPONSE_F, 1);
+	*lid = be16toh(((const struct ib_user_mad *)umad)->addr.lid);
+	return mad;
+}
+
 bool fake_umad_queue(const void *umad, int length, uint32_t status)
 {
 	size_t slot = (dev.head + dev.count) % QUEUE_MAX;

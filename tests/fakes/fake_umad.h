@@ -18,6 +18,11 @@ int fake_umad_answer(void *umad, int length);
 /** A umad buffer as the engine allocates it: libibumad's header, then the MAD. */
 size_t fake_umad_bytes(void);
 
+/** Start the answer to a sent umad in reply (FAKE_UMAD_MAX bytes): a copy of it with the
+ * response bit set; returns the answer's MAD (its attribute data at IB_PC_DATA_OFFS, or
+ * IB_SMP_DATA_OFFS) and *lid, the LID it was sent to. */
+uint8_t *fake_umad_reply(const void *umad, uint8_t *reply, uint16_t *lid);
+
 /** Queue a MAD to be received with that length and status; false when the queue is full (it
  * is dropped, as by the kernel's receive queue). */
 bool fake_umad_queue(const void *umad, int length, uint32_t status);

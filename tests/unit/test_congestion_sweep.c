@@ -39,14 +39,11 @@ static uint32_t cap_mask2; /* and this CapabilityMask2 (0x2: its additional coun
 int fake_umad_answer(void *umad, int length)
 {
 	uint8_t reply[FAKE_UMAD_MAX];
-	uint8_t *mad = umad_get_mad(reply);
-	uint16_t lid = be16toh(((struct ib_user_mad *)umad)->addr.lid);
-	unsigned attr;
+	uint16_t lid;
+	uint8_t *mad = fake_umad_reply(umad, reply, &lid);
+	unsigned attr = mad_get_field(mad, 0, IB_MAD_ATTRID_F);
 
 	(void)length;
-	memcpy(reply, umad, fake_umad_bytes());
-	attr = mad_get_field(mad, 0, IB_MAD_ATTRID_F);
-	mad_set_field(mad, 0, IB_MAD_RESPONSE_F, 1);
 	if (attr == ATTR_PORT_SAMPLES_CONTROL) {
 		samples_control_asked++;
 		mad_set_field(mad + IB_PC_DATA_OFFS, 0, IB_PSC_TICK_F, 7);

@@ -29,12 +29,12 @@ static int sends_before_reset; /* > 0: the device resets after that many more se
 int fake_umad_answer(void *umad, int length)
 {
 	uint8_t reply[FAKE_UMAD_MAX];
+	uint16_t lid;
 
 	(void)length;
 	if (sends_before_reset > 0 && --sends_before_reset == 0)
 		fake_umad_reset(); /* this one is in flight when the device goes */
-	memcpy(reply, umad, fake_umad_bytes());
-	mad_set_field(umad_get_mad(reply), 0, IB_MAD_RESPONSE_F, 1);
+	fake_umad_reply(umad, reply, &lid);
 	assert_true(fake_umad_queue(reply, IB_MAD_SIZE, 0));
 	return 0;
 }

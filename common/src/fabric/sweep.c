@@ -165,6 +165,18 @@ struct sweep_run {
 enum ask { ASK_PC, ASK_EXT, ASK_SUM };
 #define ASK_BITS 2
 
+/* Run count requests (each completion to done with ctx), adding their MADs to the sweep's. */
+static int run_chunk(struct rk_mad_port *port, struct rk_sweep *sweep,
+		     struct rk_mad_request *requests, size_t count,
+		     const struct rk_mad_options *options, rk_mad_done_fn done, void *ctx)
+{
+	struct rk_mad_stats stats;
+	int err = rk_mad_run(port, requests, count, options, done, ctx, &stats);
+
+	rk_mad_stats_add(&sweep->stats, &stats);
+	return err;
+}
+
 static void pma_request(struct rk_mad_request *r, uint16_t lid, uint16_t attr, int port_field,
 			int port, uintptr_t user)
 {
@@ -281,7 +293,6 @@ static int query_capabilities(struct rk_mad_port *port, struct rk_fabric *fabric
 	/* ibsim has no PortSamplesControl: it hands the MAD to a client of the node's, and
 	 * disconnects that client (OpenSM) when it cannot take it. */
 	bool samples_control = !rk_rdma_stack_simulated();
-	struct rk_mad_stats stats;
 	size_t count = 0;
 	int err = 0;
 
@@ -298,9 +309,8 @@ static int query_capabilities(struct rk_mad_port *port, struct rk_fabric *fabric
 					    sweep->ports[i].port, (uintptr_t)node);
 		}
 		if (count >= CHUNK - 1 || (i + 1 == sweep->count && count)) {
-			err = rk_mad_run(port, requests, count, options, capability_done, NULL,
-					 &stats);
-			rk_mad_stats_add(&sweep->stats, &stats);
+			err =
+			    run_chunk(port, sweep, requests, count, options, capability_done, NULL);
 			count = 0;
 		}
 	}
@@ -355,7 +365,6 @@ static int query_sums(struct rk_mad_port *port, struct sweep_run *run,
 		      const struct rk_mad_options *options, struct rk_mad_request *requests)
 {
 	const struct rk_sweep *sweep = run->sweep;
-	struct rk_mad_stats stats;
 	size_t count = 0;
 	int err = 0;
 
@@ -364,9 +373,8 @@ static int query_sums(struct rk_mad_port *port, struct sweep_run *run,
 			pma_request(&requests[count++], sweep->ports[i].lid, ATTR_PORT_COUNTERS,
 				    IB_PC_PORT_SELECT_F, ALL_PORTS, i << ASK_BITS | ASK_SUM);
 		if (count && (count == CHUNK || i + 1 == sweep->count)) {
-			err =
-			    rk_mad_run(port, requests, count, options, counters_done, run, &stats);
-			rk_mad_stats_add(&run->sweep->stats, &stats);
+			err = run_chunk(port, run->sweep, requests, count, options, counters_done,
+					run);
 			count = 0;
 		}
 	}
@@ -380,7 +388,6 @@ static int query_pass(struct rk_mad_port *port, struct sweep_run *run,
 		      bool second)
 {
 	const struct rk_sweep *sweep = run->sweep;
-	struct rk_mad_stats stats;
 	size_t count = 0;
 	int err = 0;
 
@@ -394,9 +401,8 @@ static int query_pass(struct rk_mad_port *port, struct sweep_run *run,
 			pma_request(&requests[count++], p->lid, ATTR_PORT_COUNTERS_EXT,
 				    IB_PC_EXT_PORT_SELECT_F, p->port, i << ASK_BITS | ASK_EXT);
 		if (count && (count >= CHUNK - 1 || i + 1 == sweep->count)) {
-			err =
-			    rk_mad_run(port, requests, count, options, counters_done, run, &stats);
-			rk_mad_stats_add(&run->sweep->stats, &stats);
+			err = run_chunk(port, run->sweep, requests, count, options, counters_done,
+					run);
 			count = 0;
 		}
 	}
@@ -466,12 +472,23 @@ static void drop_node_answers(struct sweep_run *run, size_t first)
 	sweep->topology_stale = true;
 }
 
-/* NodeInfo through the LID of each node with a suspect answer: the GUID must be the node's. */
+/* A NodeInfo answer: the GUID must be the node's (none has GUID 0: such an answer says
+ * nothing). */
+static void identity_done(struct rk_mad_request *request, void *ctx)
+{
+	struct sweep_run *run = ctx;
+	size_t at = (uintptr_t)request->user;
+	uint64_t guid = mad_get_field64((void *)rk_mad_reply_data(request), 0, IB_NODE_GUID_F);
+
+	if (request->status == 0 && guid && guid != run->sweep->ports[at].node_guid)
+		drop_node_answers(run, at);
+}
+
+/* NodeInfo through the LID of each node with a suspect answer. */
 static int check_identities(struct rk_mad_port *port, struct sweep_run *run,
 			    const struct rk_mad_options *options, struct rk_mad_request *requests)
 {
 	const struct rk_sweep *sweep = run->sweep;
-	struct rk_mad_stats stats;
 	size_t count = 0;
 	int err = 0;
 
@@ -483,18 +500,8 @@ static int check_identities(struct rk_mad_port *port, struct sweep_run *run,
 		if (first_of_node && answer_suspect(run, i))
 			node_info_request(&requests[count++], sweep->ports[i].lid, i);
 		if (count && (count == CHUNK || i + 1 == sweep->count)) {
-			err = rk_mad_run(port, requests, count, options, NULL, NULL, &stats);
-			rk_mad_stats_add(&run->sweep->stats, &stats);
-			for (size_t r = 0; r < count && !err; r++) {
-				size_t at = (uintptr_t)requests[r].user;
-				uint64_t guid = mad_get_field64(
-				    (void *)rk_mad_reply_data(&requests[r]), 0, IB_NODE_GUID_F);
-
-				/* no node has GUID 0: such an answer says nothing */
-				if (requests[r].status == 0 && guid &&
-				    guid != sweep->ports[at].node_guid)
-					drop_node_answers(run, at);
-			}
+			err = run_chunk(port, run->sweep, requests, count, options, identity_done,
+					run);
 			count = 0;
 		}
 	}
