@@ -308,7 +308,7 @@ static size_t print_unreached(struct printer *p, const struct rk_fabric *fabric)
 			print_open_object(p, NULL);
 			print_node_port(p, fabric->nodes[n].guid, &fabric->nodes[n], port);
 			print_string(p, PRINT_ANY, "error", ": %s\n",
-				     "link up, but the node behind it did not answer discovery");
+				     "link up, but discovery did not reach the node behind it");
 			print_close(p);
 			count++;
 		}

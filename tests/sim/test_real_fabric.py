@@ -300,6 +300,70 @@ class RealFabric(unittest.TestCase):
             self.assertFalse(float(tx.group(1)) < 0, rates)
             time.sleep(1)
 
+    def test_7_a_rebooted_node_is_raised_and_cleared_once(self):
+        """Hca14 reboots: its link goes down (Unlink), its counters restart from zero, its
+        link comes back (ReLink). NODE_MISSING (the plan) is raised once and cleared once with
+        the same identifiers in collectd and in the traps, and so is PORT_WENT_DOWN of its leaf's
+        port; nothing is raised twice."""
+        notes_before = len(self.notes())
+        traps_before = len(finding_traps(self.trapd.text()))
+        self.sim.cmd('Unlink "Hca14"[1]')
+        try:
+            wait_for(lambda: [n for n in self.notes()[notes_before:]
+                              if n["type_instance"] == "NODE_MISSING"], 30, "NODE_MISSING")
+        except AssertionError:
+            print(self.daemon.log()[-6000:], file=sys.stderr)
+            raise
+        for counter in ("PortXmitData", "PortRcvData", "PortXmitPkts", "PortRcvPkts"):
+            self.sim.cmd(f'PerformanceSet "Hca14"[1] PortCountersExtended.{counter}=0')
+        self.sim.cmd('ReLink "Hca14"[1]')
+        wait_for(lambda: len([n for n in self.notes()[notes_before:]
+                              if n["type_instance"] == "NODE_MISSING"]) >= 2, 60,
+                 "NODE_MISSING cleared")
+        wait_for(lambda: len([t for t in finding_traps(self.trapd.text())[traps_before:]
+                              if t[1] == "NODE_MISSING"]) >= 2, 30, "its traps")
+        time.sleep(4)  # a few more sweeps: nothing else comes
+        notes = self.notes()[notes_before:]
+        traps = finding_traps(self.trapd.text())[traps_before:]
+        missing = [(n["severity"], n["plugin_instance"]) for n in notes
+                   if n["type_instance"] == "NODE_MISSING"]
+        self.assertEqual(missing, [("FAILURE", f"0x{HCA + 16 * 14:016x}-0"),
+                                   ("OKAY", f"0x{HCA + 16 * 14:016x}-0")], notes)
+        self.assertEqual(sorted(t[0] for t in traps if t[1] == "NODE_MISSING"),
+                         ["Cleared", "Raised"])
+        self.assertEqual({t[2:] for t in traps if t[1] == "NODE_MISSING"},
+                         {(guid_text(HCA + 16 * 14), 0)}, traps)
+        self.assertTrue({n["type_instance"] for n in notes} <=
+                        {"NODE_MISSING", "PORT_WENT_DOWN", "PORT_NO_ANSWER", "ERRORS_RISING",
+                         "NODE_UNREACHED"},
+                        notes)
+        counts = collections.Counter((n["plugin_instance"], n["type_instance"], n["severity"])
+                                     for n in notes)
+        self.assertLessEqual(max(counts.values()), 1, counts)  # raised and cleared once each
+
+    def test_8_a_guid_used_twice_leaves_the_rest_read(self):
+        """Hca12 answers with Hca11's GUID (a cloned GUID): libibnetdisc keeps one of the two;
+        the port behind which the other sits is NODE_UNREACHED, the CLI says it in one line,
+        the daemons go on."""
+        self.sim.cmd(f'Guid "Hca12" 0x{HCA + 16 * 11:016x}')
+        try:
+            status, out, err = self.rdmakit("doctor", "--fabric", "--json")
+            unreached = [(int(f["guid"], 16), f["port"]) for f in json.loads(out)["findings"]
+                         if f["code"] == "NODE_UNREACHED"]
+            self.assertEqual(len(unreached), 1, err)
+            self.assertIn(unreached[0], {(LEAF + 3, 3), (LEAF + 3, 4)})
+            self.assertEqual(err.count("libibnetdisc reported"), 1, err)
+            self.assertIn("Duplicate", err)
+            status, out, err = self.rdmakit("sweep", "--json")
+            self.assertEqual(status, 5, err)
+            self.assertEqual([(int(u["guid"], 16), u["port"]) for u in json.loads(out)["unreached"]],
+                             unreached)
+            time.sleep(3)
+            self.assertTrue(self.daemon.running())
+            self.assertTrue(self.setup.get_raw("RDMAKIT-MIB::rdmakitAgentVersion.0"))
+        finally:
+            self.sim.cmd(f'Guid "Hca12" 0x{HCA + 16 * 12:016x}')
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -108,13 +108,36 @@ static struct rk_fabric *two_switches(void)
 								 .present = true,
 								 .state = 4,
 								 .phys_state = 5,
-								 .remote_node = -1};
+								 .remote_node = p ? 1 - n : -1,
+								 .remote_port = p};
 	}
 	fabric->nlinks = 1;
 	fabric->links = calloc(1, sizeof(*fabric->links));
 	fabric->links[0] = (struct rk_fabric_link){
 	    .node_a = 0, .port_a = 1, .node_b = 1, .port_b = 1, .width = 4, .speed = RK_SPEED_EDR};
 	return fabric;
+}
+
+/* A port linked up whose peer discovery did not reach: that node is not read. */
+static void unreached_peer_is_a_finding(void **state)
+{
+	struct rk_fabric *fabric = two_switches();
+	struct rk_findings f = {0};
+
+	(void)state;
+	fabric->nodes[1].ports[2].remote_node = -1;
+	assert_int_equal(rk_health_check_fabric(NULL, fabric, &f), 0);
+	assert_int_equal(f.count, 1);
+	assert_string_equal(f.items[0].code, "NODE_UNREACHED");
+	assert_string_equal(f.items[0].subject, "sw1[2]");
+	assert_int_equal(f.items[0].node_guid, 0x11);
+	assert_int_equal(f.items[0].port, 2);
+	rk_findings_free(&f);
+	fabric->nodes[1].ports[2].phys_state = 2; /* Polling: nothing behind it, as expected */
+	assert_int_equal(rk_health_check_fabric(NULL, fabric, &f), 0);
+	assert_int_equal(f.count, 0);
+	rk_findings_free(&f);
+	rk_fabric_free(fabric);
 }
 
 static void fabric_rules(void **state)
@@ -233,6 +256,7 @@ int main(void)
 	    cmocka_unit_test(healthy_master_with_standby),
 	    cmocka_unit_test(each_sm_rule_fires),
 	    cmocka_unit_test(fabric_rules),
+	    cmocka_unit_test(unreached_peer_is_a_finding),
 	    cmocka_unit_test(sweep_rules),
 	    cmocka_unit_test(sweep_rules_ride_out_lost_sweeps),
 	};

@@ -538,8 +538,8 @@ static void release_chatter(struct chatter *c)
 		return;
 	rk_text_clean(first, sizeof(first), clean, sizeof(clean));
 	rk_log(RK_LOG_WARNING,
-	       "discovery: libibnetdisc reported %zu problem%s (lost or refused MADs; the first: "
-	       "\"%s\"): the nodes behind them may be missing from this view",
+	       "discovery: libibnetdisc reported %zu problem%s (the first: \"%s\"): nodes "
+	       "behind them may be missing from this view",
 	       lines, lines == 1 ? "" : "s", clean);
 }
 

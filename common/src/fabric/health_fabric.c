@@ -141,6 +141,33 @@ static int check_went_down(const struct rk_fabric *prev, const struct rk_fabric 
 	return err;
 }
 
+/* Ports whose link is up but whose peer discovery did not reach: that part is not read. */
+static int check_unreached(const struct rk_fabric *fabric, struct rk_findings *out)
+{
+	int err = 0;
+
+	for (size_t n = 0; n < fabric->nnodes && !err; n++) {
+		const struct rk_fabric_node *node = &fabric->nodes[n];
+
+		for (int p = 1; p <= node->nports && !err; p++) {
+			char subject[RK_FINDING_SUBJECT_MAX];
+
+			if (!rk_fabric_port_unreached(node, p))
+				continue;
+			snprintf(subject, sizeof(subject), "%s[%d]", node->name, p);
+			err = located(
+			    rk_findings_add(out, RK_SEVERITY_WARNING, "NODE_UNREACHED", subject,
+					    "check the node behind this port (powered, its SMA "
+					    "answering: smpquery nodeinfo through this port), "
+					    "lost MADs on the path, and a GUID used twice",
+					    "the link is up, but discovery did not reach the node "
+					    "behind it: its ports are not read"),
+			    out, node->guid, p);
+		}
+	}
+	return err;
+}
+
 int rk_health_check_fabric(const struct rk_fabric *prev, const struct rk_fabric *fabric,
 			   struct rk_findings *out)
 {
@@ -153,6 +180,8 @@ int rk_health_check_fabric(const struct rk_fabric *prev, const struct rk_fabric 
 	}
 	if (!err)
 		err = check_went_down(prev, fabric, out);
+	if (!err)
+		err = check_unreached(fabric, out);
 	if (!err && unused)
 		err = rk_findings_add(out, RK_SEVERITY_OK, "LINK_SPEED_NOT_ENABLED", "fabric",
 				      "nothing to do unless the faster speed is wanted (enable it "
