@@ -115,6 +115,15 @@ class Sweep(simlib.SimTestCase):
         proc = self.sim.run(RDMAKIT, "sweep", "--data")
         self.assertEqual(proc.returncode, 3)
         self.assertIn("--data is for --errors-only", proc.stderr)
+        # doctor --fabric's text: a finding is its code and node[port], what, and what to do
+        doctor = self.sim.run(RDMAKIT, "doctor", "--fabric", "--sysfs-root", HEALTHY_HOST)
+        lines = doctor.stdout.splitlines()
+        at = lines.index("warning  COUNTER_SATURATED  Leaf3[3]")
+        self.assertEqual(lines[at + 1:at + 3],
+                         ["         counters stuck at their maximum: port_xmit_discards",
+                          "         -> record the values, then clear them (rdmakit sweep --reset "
+                          "NAMES) so they count again"])
+        self.assertNotIn("host15 HCA-1[1]", doctor.stdout)  # not saturated, nothing rising
 
     def test_errors_only_asks_extended_counters_of_erring_ports_only(self):
         self.sim.cmd('PerformanceSet "Leaf4"[2] PortCounters.SymbolErrorCounter=9')
