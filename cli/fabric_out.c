@@ -68,7 +68,7 @@ static void print_fabric_node(struct printer *p, const struct rk_fabric *fabric,
 	print_open_object(p, NULL);
 	print_guid(p, PRINT_ANY, "guid", "  %s", node->guid);
 	print_facts(p, FIELDS(node_fields), &subject);
-	print_int(p, PRINT_ANY, "device_id", " device %lld", (int)node->device_id);
+	print_uint(p, PRINT_ANY, "device_id", " device 0x%04llx", node->device_id);
 	print_fact(p, &node_ports_field, &subject);
 	print_text(p, "%s\n", node->is_sm ? "  (SM)" : "");
 	print_open_array(p, "ports");
