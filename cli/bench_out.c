@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* rdmakit bench's output: a run through the one writer, the progress line and the plot. */
 #include "bench_out.h"
 
 #include "facts_out.h"

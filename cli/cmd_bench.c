@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* rdmakit bench: bandwidth and latency runs between two hosts over rdma_cm. */
 #include "bench_out.h"
 #include "cli.h"
 

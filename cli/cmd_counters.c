@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* rdmakit counters: every counter of this host's ports, once or as rates. */
 #include "cli.h"
 #include "host_out.h"
 

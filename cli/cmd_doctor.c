@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* rdmakit doctor: every health rule over the host, and with --fabric the fabric. */
 #include "cli.h"
 #include "doctor_probe.h"
 #include "host_out.h"

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* rdmakit fabric: discover the fabric and list its nodes, links or degraded links. */
 #include "cli.h"
 #include "fabric_dot.h"
 #include "fabric_out.h"

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* rdmakit probe: a loopback RC probe that really moves data on each ACTIVE port. */
 #include "cli.h"
 #include "port_filter.h"
 #include "verbs_out.h"

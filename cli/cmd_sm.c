@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* rdmakit sm: the subnet managers' SMInfo, master and standbys. */
 #include "cli.h"
 #include "fabric_out.h"
 #include "host_out.h"

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* rdmakit status: this host's devices and ports, ibstat-like. */
 #include "cli.h"
 #include "host_out.h"
 

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* rdmakit sweep: every fabric port's counters over MADs, once or at an interval. */
 #include "cli.h"
 #include "congestion_out.h"
 #include "fabric_out.h"

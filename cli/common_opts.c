@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* What the subcommands share: the sysfs root, the MAD options, the name map, exit codes. */
 #include "cli.h"
 #include "port_filter.h"
 

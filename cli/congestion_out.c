@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* The most congested ports of a fabric, through the one writer (print.h). */
 #include "congestion_out.h"
 
 #include "facts_out.h"

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* doctor --probe: the loopback probe's result on every ACTIVE port, as findings. */
 #include "doctor_probe.h"
 
 #include "rdmakit/verbs.h"

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* The fabric as a Graphviz graph, for an admin to look at (rdmakit fabric --dot). */
 #include "fabric_dot.h"
 
 #include <stdio.h>

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* A discovered fabric, its SMs and its counter sweeps, through the one writer (print.h). */
 #include "fabric_out.h"
 
 #include "facts_out.h"

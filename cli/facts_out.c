@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* The core's facts (rdmakit/facts.h) through the one writer. */
 #include "facts_out.h"
 
 #include <ctype.h>

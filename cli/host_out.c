@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* This host's devices, ports, counters and findings, through the one writer (print.h). */
 #include "host_out.h"
 
 #include "facts_out.h"

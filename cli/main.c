@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* rdmakit: the subcommand table and the dispatch to each one. */
 #include "cli.h"
 #include "print.h"
 

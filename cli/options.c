@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* The subcommands' one option parser: each declares a table of its options. */
 #include "options.h"
 
 #include "cli.h"

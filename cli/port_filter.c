@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* Which ports of this host a report covers: all, one device, or one port. */
 #include "port_filter.h"
 
 #include <stdio.h>

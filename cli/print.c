@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* One writer for text and JSON: an object is written once, a field a call. */
 #include "print.h"
 
 #include "rdmakit/fabric.h"

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* The routes of a fabric through the one writer (print.h). */
 #include "route_out.h"
 
 #include "facts_out.h"

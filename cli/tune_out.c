@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* rdmakit tune's audits, plans, results and history, through the one writer (print.h). */
 #include "tune_out.h"
 
 #include "host_out.h"

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* What verbs knows (MTUs, GIDs, P_Keys, probes), through the one writer. */
 #include "verbs_out.h"
 
 #include "facts_out.h"

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* The <Plugin rdmakit> block: its keys, their values, and the checks. */
 #include "cd_config.h"
 
 #include "cd_config_fabric.h"

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* The core's host events as collectd log lines and, with Notifications, notifications. */
 #include "cd_events.h"
 
 #include "cd_submit.h"

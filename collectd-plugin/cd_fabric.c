@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* Fabric mode: every port's swept counters and the fabric's findings. */
 #include "cd_fabric.h"
 
 #include "cd_fabric_values.h"

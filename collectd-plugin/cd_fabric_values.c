@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* How fabric sweeps and SM status map onto collectd's standard types (types.db). */
 #include "cd_fabric_values.h"
 
 #include <pthread.h>

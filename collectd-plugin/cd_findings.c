@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* Fabric and SM findings as collectd reports them: raised, and cleared. */
 #include "cd_findings.h"
 
 #include "cd_submit.h"

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* Host mode: this host's ports and counters, read by the core every interval. */
 #include "cd_host.h"
 
 #include "cd_events.h"

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* The plugin's watch engine, shared by the fabric, SM, tune and probe reads. */
 #include "cd_mon.h"
 
 #include "cd_probe.h"

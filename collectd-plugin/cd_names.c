@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* Plugin instances of fabric nodes: the node name map's name made safe, or the GUID. */
 #include "cd_names.h"
 
 #include <stdbool.h>

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* What the host mode sends for each port: built once per device, walked every read. */
 #include "cd_plan.h"
 
 #include "cd_submit.h"

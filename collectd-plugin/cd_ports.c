@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* Port and IgnoreSelected: which ports to collect, as collectd's ignorelist means. */
 #include "cd_ports.h"
 
 #include "rdmakit/host.h"

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* Probe mode: the watch engine's loopback probe, its outcome as values and findings. */
 #include "cd_probe.h"
 
 #include "cd_findings.h"

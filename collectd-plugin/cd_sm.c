@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* SM mode: the subnet managers' status, the master's changes and the SM findings. */
 #include "cd_sm.h"
 
 #include "cd_fabric_values.h"

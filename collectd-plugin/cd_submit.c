@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* Handing values, notifications and log lines to collectd. */
 #include "cd_submit.h"
 
 /* Copy a name that the caller has checked to fit DATA_MAX_NAME_LEN (cheaper than sstrncpy). */

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* Tune mode: rdmakit tune's audit every TuneInterval, reported once per change. */
 #include "cd_tune.h"
 
 #include "cd_findings.h"

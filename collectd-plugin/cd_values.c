@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* How the core's counters and port facts map onto collectd's standard types (types.db). */
 #include "cd_values.h"
 
 #include <pthread.h>

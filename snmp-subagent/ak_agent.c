@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* The AgentX side: every net-snmp call, from one thread, answering from snapshots. */
 #include "ak_agent.h"
 
 #include "ak_index.h"

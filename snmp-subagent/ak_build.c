@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* Building a snapshot from what the core read: the host, findings, agent stats. */
 #include "ak_build.h"
 
 #include "ak_columns.h"

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* rdmakit-agentx's settings: the config file's keys and the options. */
 #include "ak_config.h"
 
 #include "rdmakit/file.h"

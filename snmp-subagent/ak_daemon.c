@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* Becoming a daemon: the PID file, and running as an unprivileged user. */
 #include "ak_daemon.h"
 
 #include "rdmakit/log.h"

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* Fabric, SM, tune and probe mode: the core's watch engine, and its tables. */
 #include "ak_fabric.h"
 
 #include "ak_oid.h"

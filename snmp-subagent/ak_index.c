@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* A request OID's index part as the sub-identifiers of the snapshot's rows. */
 #include "ak_index.h"
 
 #include "ak_snapshot.h"

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* Index numbers that never move: a device's, and a driver counter's. */
 #include "ak_index_map.h"
 
 #include "rdmakit/log.h"

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* The core's log lines and a config's errors in net-snmp's log. */
 #include "ak_log.h"
 
 #include <net-snmp/net-snmp-config.h>

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* What the refresh thread hands to the AgentX thread, and what wakes it. */
 #include "ak_mailbox.h"
 
 #include <errno.h>

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* Where RDMAKIT-MIB's objects sit: the root, each table and its columns. */
 #include "ak_oid.h"
 
 #include "ak_columns.h"

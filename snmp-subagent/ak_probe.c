@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* The loopback probe in the subagent, every probe-interval on each ACTIVE port. */
 #include "ak_probe.h"
 
 #include "ak_columns.h"

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* The refresh thread: reads the host, builds snapshots, tracks the core's events. */
 #include "ak_refresh.h"
 
 #include "rdmakit/array.h"

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* An immutable snapshot of everything the subagent serves. */
 #include "ak_snapshot.h"
 
 #include "ak_oid.h"

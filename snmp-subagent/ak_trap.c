@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* RDMAKIT-MIB's notifications, made from the core's events. */
 #include "ak_trap.h"
 
 #include "ak_columns.h"

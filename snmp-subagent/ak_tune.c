@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* Tune mode: the core's audit of the host every tune-interval. */
 #include "ak_tune.h"
 
 #include <string.h>
