@@ -40,17 +40,6 @@ void cd_probe_stop(struct cd_probe *p)
 	free(p);
 }
 
-/* "mlx5_0-1" for the port a finding's subject "mlx5_0:1" names. */
-static void instance_of(const char *subject, char *instance, size_t size)
-{
-	char *colon;
-
-	snprintf(instance, size, "%.*s", (int)size - 1, subject);
-	colon = strrchr(instance, ':');
-	if (colon)
-		*colon = '-';
-}
-
 /* The pass (1) or fail (0) gauge and, when it passed, the round trip in seconds. */
 /* The outcome of a round, stamped when the round ended and sent every ProbeInterval. */
 static void send_outcome(const struct rk_probe_outcome *outcome, cdtime_t at, cdtime_t interval)
@@ -123,7 +112,8 @@ static void report(struct cd_probe *p)
 
 		if (!event->is_finding)
 			continue;
-		instance_of(event->finding.subject, instance, sizeof(instance));
+		snprintf(instance, sizeof(instance), "%s-%d", event->finding.device,
+			 event->finding.port);
 		cd_findings_report(CD_VALUES_PLUGIN, instance, event, p->config->notifications);
 	}
 }

@@ -134,11 +134,9 @@ static int add_device(struct ak_table *table, uint32_t index, const struct rk_de
 static const struct rk_finding *worst_finding(const struct rk_findings *findings,
 					      const struct rk_device *dev, unsigned port)
 {
-	char subject[96];
-
-	snprintf(subject, sizeof(subject), "%s:%u", dev->name, port);
 	for (size_t i = 0; i < findings->count; i++)
-		if (strcmp(findings->items[i].subject, subject) == 0)
+		if (findings->items[i].port == (int)port &&
+		    strcmp(findings->items[i].device, dev->name) == 0)
 			return &findings->items[i];
 	return NULL;
 }

@@ -6,7 +6,6 @@
 #include "rdmakit/clock.h"
 #include "rdmakit/log.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -58,20 +57,10 @@ static void collect_events(struct ak_refresher *refresher)
 
 /* The host device and port a finding is about: its subject is the device ("mlx5_0") or one
  * of its ports ("mlx5_0:1"); else no device, and the fabric port it names, if any. */
-static void locate_finding(const struct rk_host *host, const struct rk_finding *finding,
-			   struct ak_trap *trap)
+static void locate_finding(const struct rk_finding *finding, struct ak_trap *trap)
 {
+	snprintf(trap->device, sizeof(trap->device), "%s", finding->device);
 	trap->port = finding->port > 0 ? (unsigned)finding->port : 0;
-	for (size_t d = 0; d < host->ndevices; d++) {
-		const char *name = host->devices[d].name, *rest = finding->subject + strlen(name);
-
-		if (strncmp(finding->subject, name, strlen(name)) != 0 ||
-		    (*rest && (rest[0] != ':' || !isdigit((unsigned char)rest[1]))))
-			continue;
-		snprintf(trap->device, sizeof(trap->device), "%s", name);
-		trap->port = *rest ? (unsigned)strtoul(rest + 1, NULL, 10) : 0;
-		return;
-	}
 }
 
 /* A trap for an event, with the indexes of its objects; false when it is not one. */
@@ -85,7 +74,7 @@ static bool trap_of(struct ak_refresher *refresher, const struct rk_event *event
 	trap->cleared = clears_finding(event);
 	if (event->is_finding) {
 		trap->finding_index = ak_build_finding_index(&refresher->build, &event->finding);
-		locate_finding(refresher->host, &event->finding, trap);
+		locate_finding(&event->finding, trap);
 	} else {
 		snprintf(trap->device, sizeof(trap->device), "%s", event->device);
 		trap->port = event->on_port ? event->port : 0;

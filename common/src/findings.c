@@ -26,6 +26,7 @@ int rk_findings_add(struct rk_findings *findings, enum rk_severity severity, con
 	snprintf(finding->subject, sizeof(finding->subject), "%s", subject);
 	snprintf(finding->remedy, sizeof(finding->remedy), "%s", remedy);
 	finding->node_guid = 0;
+	finding->device[0] = '\0';
 	finding->port = 0;
 	va_start(args, fmt);
 	vsnprintf(finding->message, sizeof(finding->message), fmt, args);
@@ -52,6 +53,16 @@ int rk_finding_key_compare(const struct rk_finding *a, const struct rk_finding *
 	if (a->node_guid && a->port != b->port)
 		return a->port < b->port ? -1 : 1;
 	return a->node_guid ? 0 : strcmp(a->subject, b->subject);
+}
+
+void rk_findings_locate_device(struct rk_findings *findings, size_t first, const char *device,
+			       int port)
+{
+	for (size_t i = first; i < findings->count; i++) {
+		snprintf(findings->items[i].device, sizeof(findings->items[i].device), "%s",
+			 device);
+		findings->items[i].port = port;
+	}
 }
 
 static int compare_findings(const void *a, const void *b)

@@ -64,6 +64,25 @@ static void expect_only(const char *fixture, const char *code, const char *subje
 	rk_findings_free(&f);
 }
 
+/* A host finding names its device and port as fields: no front end parses its subject. */
+static void host_findings_carry_their_device_and_port(void **state)
+{
+	struct rk_findings f = check_fixture("no-sm", 0);
+
+	(void)state;
+	assert_int_equal(f.count, 1);
+	assert_string_equal(f.items[0].device, "mlx5_0");
+	assert_int_equal(f.items[0].port, 1);
+	assert_int_equal(f.items[0].node_guid, 0);
+	rk_findings_free(&f);
+	f = check_fixture("pcie-x8", 0);
+	assert_int_equal(f.count, 1);
+	assert_string_equal(f.items[0].subject, "mlx5_0 (0000:3b:00.0)");
+	assert_string_equal(f.items[0].device, "mlx5_0");
+	assert_int_equal(f.items[0].port, 0); /* the device itself */
+	rk_findings_free(&f);
+}
+
 static void healthy_host_has_no_findings(void **state)
 {
 	struct rk_findings f = check_fixture("ib-hdr", 200);
@@ -443,6 +462,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(healthy_host_has_no_findings),
+	    cmocka_unit_test(host_findings_carry_their_device_and_port),
 	    cmocka_unit_test(unreadable_device_is_a_finding),
 	    cmocka_unit_test(only_device_unreadable_is_not_no_devices),
 	    cmocka_unit_test(device_directory_mode_000),

@@ -23,7 +23,8 @@ struct rk_finding {
 	char message[320];		      /* what is wrong */
 	char remedy[256];		      /* what to do */
 	uint64_t node_guid; /* the fabric node it is about (a link's first end), 0 if none */
-	int port;	    /* and the port on that node, 0 if none */
+	char device[64];    /* or the host device it is about ("mlx5_0"), "" if none */
+	int port;	    /* and the port on that node or device, 0 if none */
 };
 
 struct rk_findings {
@@ -38,6 +39,10 @@ int rk_findings_add(struct rk_findings *findings, enum rk_severity severity, con
 
 /** Set the fabric node and port the finding added last is about. */
 void rk_findings_locate(struct rk_findings *findings, uint64_t node_guid, int port);
+
+/** Set the host device and port (0: the device) of each finding added since first. */
+void rk_findings_locate_device(struct rk_findings *findings, size_t first, const char *device,
+			       int port);
 
 /** The order of two findings' keys: the code, then the fabric node GUID and port when the
  * finding is about a fabric node, else the subject; never the text of a node's name. */

@@ -340,18 +340,24 @@ static int check_firmware(const struct rk_host *host, const struct rk_device *de
 static int check_device(const struct rk_host *host, const struct rk_device *dev,
 			const struct rk_health_options *options, struct rk_findings *out)
 {
+	size_t first = out->count;
 	int err;
 
 	if (dev->vanished)
-		return rk_findings_add(out, RK_SEVERITY_CRITICAL, "DEVICE_VANISHED", dev->name,
-				       "check dmesg for a driver reset, firmware error or PCIe "
-				       "fault",
-				       "device disappeared while it was being read");
-	err = check_pcie(dev, out);
-	if (!err)
+		err = rk_findings_add(out, RK_SEVERITY_CRITICAL, "DEVICE_VANISHED", dev->name,
+				      "check dmesg for a driver reset, firmware error or PCIe "
+				      "fault",
+				      "device disappeared while it was being read");
+	else
+		err = check_pcie(dev, out);
+	if (!err && !dev->vanished)
 		err = check_firmware(host, dev, out);
-	for (unsigned p = 0; p < dev->nports && !err; p++)
+	rk_findings_locate_device(out, first, dev->name, 0);
+	for (unsigned p = 0; p < dev->nports && !err && !dev->vanished; p++) {
+		first = out->count;
 		err = check_port(host, dev, &dev->ports[p], options, out);
+		rk_findings_locate_device(out, first, dev->name, (int)dev->ports[p].num);
+	}
 	return err;
 }
 
@@ -371,11 +377,15 @@ static const char *unreadable_remedy(int err)
 static int check_unreadable(const struct rk_host *host, const struct rk_unreadable_device *dev,
 			    struct rk_findings *out)
 {
-	return rk_findings_add(out, RK_SEVERITY_WARNING, "DEVICE_UNREADABLE", dev->name,
-			       unreadable_remedy(dev->err),
-			       "device could not be read (%s/%s: %s): its ports and their health "
-			       "are not known",
-			       rk_sysfs_root(host->fs), dev->path, rk_sysfs_error(dev->err));
+	size_t first = out->count;
+	int err = rk_findings_add(out, RK_SEVERITY_WARNING, "DEVICE_UNREADABLE", dev->name,
+				  unreadable_remedy(dev->err),
+				  "device could not be read (%s/%s: %s): its ports and their "
+				  "health are not known",
+				  rk_sysfs_root(host->fs), dev->path, rk_sysfs_error(dev->err));
+
+	rk_findings_locate_device(out, first, dev->name, 0);
+	return err;
 }
 
 int rk_health_check_host(const struct rk_host *host, const struct rk_health_options *options,

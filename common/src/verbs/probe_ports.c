@@ -22,7 +22,8 @@ void rk_probe_port(const char *device, unsigned port, double timeout, struct rk_
 	out->status = rk_probe_run(&options, &out->result);
 }
 
-int rk_probe_finding(const struct rk_probe_outcome *outcome, struct rk_findings *findings)
+/* The finding of one probe outcome, its subject "device:port". */
+static int add_probe_finding(const struct rk_probe_outcome *outcome, struct rk_findings *findings)
 {
 	const struct rk_probe_result *r = &outcome->result;
 	char subject[96];
@@ -42,4 +43,13 @@ int rk_probe_finding(const struct rk_probe_outcome *outcome, struct rk_findings 
 	return rk_findings_add(findings, RK_SEVERITY_CRITICAL, "PROBE_FAILED", subject, r->hint,
 			       "loopback probe failed at %s: %s",
 			       rk_probe_step_name(r->failed_step), r->message);
+}
+
+int rk_probe_finding(const struct rk_probe_outcome *outcome, struct rk_findings *findings)
+{
+	size_t first = findings->count;
+	int err = add_probe_finding(outcome, findings);
+
+	rk_findings_locate_device(findings, first, outcome->device, (int)outcome->port);
+	return err;
 }
