@@ -203,8 +203,7 @@ static bool set_pma_counter(struct ak_row *row, const struct rk_metric *metric, 
 		saturated[bit / 8] |= (unsigned char)(0x80 >> (bit % 8));
 	else
 		ak_row_set_number(row, metric->column, AK_CELL_COUNTER64, counter->value);
-	return counter && counter->has_delta && counter->raw < counter->prev_raw &&
-	       !counter->metric->wraps;
+	return counter && rk_counter_went_back(counter);
 }
 
 static int add_port_counters(struct ak_build_state *state, struct ak_table *table,

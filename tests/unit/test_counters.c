@@ -78,6 +78,12 @@ static void update_scales_data_and_computes_deltas(void **state)
 	assert_true(c.has_delta);
 	assert_true(c.delta == 1000);
 	assert_true(c.value == 5000);
+	assert_false(rk_counter_went_back(&c));
+	rk_counter_update(&c, "10"); /* cleared: a discontinuity, the delta what came after */
+	assert_true(rk_counter_went_back(&c));
+	assert_true(c.delta == 40);
+	rk_counter_update(&c, "20");
+	assert_false(rk_counter_went_back(&c));
 }
 
 static void unavailable_values_break_deltas_without_noise(void **state)

@@ -61,4 +61,8 @@ uint64_t rk_counter_raw_delta(const struct rk_metric *metric, uint64_t prev, uin
 /** Record one sample's text for a counter: parse, classify, update the delta. */
 void rk_counter_update(struct rk_counter *counter, const char *text);
 
+/** Whether the last update found the counter lower than the sample before without it being a
+ * wrap (the port's counters were cleared, or the device reset): a discontinuity. */
+bool rk_counter_went_back(const struct rk_counter *counter);
+
 #endif

@@ -98,6 +98,11 @@ uint64_t rk_counter_raw_delta(const struct rk_metric *metric, uint64_t prev, uin
 	return cur; /* cleared since the last sample: count what came after */
 }
 
+bool rk_counter_went_back(const struct rk_counter *counter)
+{
+	return counter->has_delta && counter->raw < counter->prev_raw && !counter->metric->wraps;
+}
+
 static void update_delta(struct rk_counter *counter)
 {
 	counter->has_delta = counter->sampled && counter->prev_state != RK_VALUE_UNAVAILABLE &&
