@@ -91,29 +91,34 @@ pair() {
 	esac
 	if [ $(((run + i) % 2)) -eq 0 ]; then
 		measure "$size" "$run" "${first[@]}"
-		[ "$i" -ne 0 ] || ports_of rk_sweep "$size"
+		[ "$i" -ne 0 ] || ports_of rk_sweep "$size" "$run"
 		measure "$size" "$run" "${second[@]}"
-		[ "$i" -ne 0 ] || ports_of ibqueryerrors "$size"
+		[ "$i" -ne 0 ] || ports_of ibqueryerrors "$size" "$run"
 	else
 		measure "$size" "$run" "${second[@]}"
-		[ "$i" -ne 0 ] || ports_of ibqueryerrors "$size"
+		[ "$i" -ne 0 ] || ports_of ibqueryerrors "$size" "$run"
 		measure "$size" "$run" "${first[@]}"
-		[ "$i" -ne 0 ] || ports_of rk_sweep "$size"
+		[ "$i" -ne 0 ] || ports_of rk_sweep "$size" "$run"
 	fi
 }
 
-# ports_of TAG SIZE: the ports the last sweep says it read ("N ports swept" / "N ports checked").
+# ports_of TAG SIZE RUN: the ports the last sweep says it read ("N ports swept in S s (M MADs"
+# / "N ports checked"); for rdmakit also the seconds and MADs of its sweep phase (discovery
+# excluded), appended to $work/phase as "SIZE RUN seconds mads".
 ports_of() {
-	local n
+	local n line
 	if [ "$1" = rk_sweep ]; then
-		n=$(sed -n 's/^\([0-9]*\) ports swept .*/\1/p' "$work/out" | tail -n1)
+		line=$(grep -E '^[0-9]+ ports swept in ' "$work/out" | tail -n1)
+		n=${line%% *}
+		sed -E 's/^[0-9]+ ports swept in ([0-9.]+) s \(([0-9]+) MADs.*/\1 \2/' <<<"$line" |
+			sed "s/^/$2 $3 /" >>"$work/phase"
 	else
 		n=$(sed -n 's/^## *\([0-9]*\) ports checked.*/\1/p' "$work/out" | tail -n1)
 	fi
 	echo "$2 $1 ${n:-?}" >>"$work/ports"
 }
 
-: >"$work/records" && : >"$work/failures" && : >"$work/ports" && : >"$work/sizes"
+: >"$work/records" && : >"$work/failures" && : >"$work/ports" && : >"$work/sizes" && : >"$work/phase"
 commit=$(git -C "$top" rev-parse --short HEAD)
 started=$(date -u '+%Y-%m-%d %H:%M UTC')
 load_before=$(load)
@@ -163,6 +168,10 @@ for line in open(work + "/ports"):
     size, tag, n = line.split()
     ports_seen.setdefault((int(size), tag), set()).add(n)
 failures = [l.strip() for l in open(work + "/failures") if l.strip()]
+phase = {}
+for line in open(work + "/phase"):
+    size, run, secs, mads = line.split()
+    phase[int(size), int(run)] = (float(secs), int(mads))
 
 def span(values, fmt):
     med = statistics.median(values)
@@ -215,6 +224,18 @@ if len(order) > 1:
             else:
                 cells.append("not run")
         growth.append(cells)
+phase_rows = []
+for size in order:
+    got = [phase[size, r] for r in range(1, runs + 1) if (size, r) in phase]
+    if not got:
+        continue
+    secs = [g[0] for g in got]
+    walls = [rec[size, r, "rk_sweep"][0] for r in range(1, runs + 1) if (size, r) in phase]
+    ports = int(sizes[size]["cabled_ports"])
+    phase_rows.append(["%d" % size, "%d" % ports, span(secs, "%.2f"),
+                       span([1e6 * x / ports for x in secs], "%.0f"),
+                       span([g[1] for g in got], "%.0f"),
+                       span([w - x for w, x in zip(walls, secs)], "%.2f")])
 for size in order:
     s = sizes[size]
     seen = {t: sorted(ports_seen.get((size, t), {"?"})) for t in ("rk_sweep", "ibqueryerrors")}
@@ -233,6 +254,9 @@ print("\n".join(text))
 for cells in growth:
     print("peak growth per added port (bytes), %s CAs (+%s ports): sweep %s, ibqueryerrors %s, "
           "fabric %s, ibnetdiscover %s, route check %s, dump_lfts %s" % tuple(cells))
+for cells in phase_rows:
+    print("%s CAs (%s ports): rdmakit's sweep phase %s s, %s ms per 1,000 ports, %s MADs; "
+          "the rest of the one shot (discovery, start, exit) %s s" % tuple(cells))
 print("\n".join(notes))
 if skipped:
     print("route check and dump_lfts not run at %s CAs (SCALE_ROUTE_MAX=%d)" % (
@@ -272,6 +296,15 @@ with other work: it is given per size below the table.
                       "ibnetdiscover | rdmakit route check | dump_lfts |\n"
                       "| --- | --- | --- | --- | --- | --- | --- | --- |\n")
             for cells in growth:
+                out.write("| " + " | ".join(cells) + " |\n")
+        if phase_rows:
+            out.write("\nThe one-shot sweep's own phases: **sweep s** is the time its sweep of "
+                      "the counters took as it reports it (`N ports swept in S s (M MADs`, "
+                      "to 10 ms), discovery excluded; **rest s** is the process's wall time minus that "
+                      "(discovery in the helper, start and exit).\n\n"
+                      "| CAs | cabled ports | sweep s | ms per 1,000 ports | MADs | rest s |\n"
+                      "| --- | --- | --- | --- | --- | --- |\n")
+            for cells in phase_rows:
                 out.write("| " + " | ".join(cells) + " |\n")
         out.write("\n" + "".join("- %s.\n" % n for n in notes))
         if skipped:
