@@ -41,6 +41,7 @@ BENCHMARKS=(
 	"snmp|default|snmpd, ibsim, OpenSM, root (a network namespace)"
 	"snmp-floor|default|snmpd, root (a network namespace), taskset"
 	"bench-vs-perftest|default|qemu, the test VM's kernel (tests/vm/run.sh), perftest"
+	"scale|by name|ibsim, OpenSM, infiniband-diags; about 10 minutes (three-level trees up to 8,192 CAs)"
 )
 
 usage() {

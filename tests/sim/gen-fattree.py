@@ -1,17 +1,35 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
-"""Generate a two-level fat tree as an ibsim net file.
+"""Generate a two- or three-level fat tree as an ibsim net file.
 
 Usage (see --help):
   gen-fattree.py --leaves L --hosts-per-leaf H --spines S --radix R \
       [--hca-ports 1|2] [--port2-leaf same|next] [--links-per-spine K] \
       [--default-link 4xEDR] [--slow-link LEAF:PORT=4xSDR ...] -o FILE
+  gen-fattree.py --levels 3 --pods P --leaves L --hosts-per-leaf H \
+      --spines S --cores C --radix R [--links-per-core K2] [...] -o FILE
 
 About 2,000 CAs (the large benchmark tree):
   gen-fattree.py --leaves 64 --hosts-per-leaf 32 --spines 32 --radix 64 -o big.net
   -> 96 switches (64 Leaf + 32 Spine), 2,048 CAs, 2,144 nodes,
      4,096 links, 8,192 cabled ports; 2,144 nodes > ibsim's default
      2,048, so start ibsim with `-N 4096`.
+
+Three levels (--levels 3; the scale tests, tests/perf/scale.sh):
+  gen-fattree.py --levels 3 --pods 2|8|32 --leaves 16 --hosts-per-leaf 16 \
+      --spines 16 --cores 8*P --radix 32 -o scale.net
+  -> 512, 2,048 or 8,192 CAs: P pods of 16 leaves (16 hosts each) and 16
+     spines, 8*P cores; every switch of radix 32 uses all 32 ports (full
+     bisection): 6 cabled ports per CA (1,536 / 6,144 / 24,576 links).
+  In pod p every leaf is cabled to every spine of that pod (--leaves and
+  --spines count per pod); spine s of every pod is cabled to plane s of the
+  cores (cores/spines of them, --cores a multiple of --spines), K2 links to
+  each, so every core has K2 links to every pod. Names are numbered across
+  the fabric: pod p (0-based) holds Leaf p*L+1..p*L+L and Spine p*S+1..p*S+S;
+  plane s holds Core s*G+1..s*G+G (G = C/S). Spine ports 1..L*K1 go down
+  (leaf l at l*K1+1..), then up grouped by core (core c of the plane at
+  L*K1+1+c*K2..); core ports p*K2+1..p*K2+K2 go to pod p. Core n's GUID is
+  0x0002c90200300000 + n; records are CAs, then cores, spines, leaves.
 
 Format choices (ibsim 0.10 parser, ibsim/sim_net.c; the file is the
 ibnetdiscover output format plus ibsim's own keyword lines):
@@ -85,6 +103,7 @@ SW_DEVID = 0xCF08
 CA_DEVID = 0x1017
 LEAF_GUID = 0x0002C90200100000
 SPINE_GUID = 0x0002C90200200000
+CORE_GUID = 0x0002C90200300000
 CA_GUID = 0x0002C90300000000
 
 
@@ -108,32 +127,46 @@ def parse_link(text, what):
     return "%dx%s" % (width, speed)
 
 
-def parse_switch_ref(text, leaves, spines):
+def parse_switch_ref(text, counts):
     t = text.strip()
-    m = re.match(r"^(?:(leaf|spine))?(\d+)$", t, re.I)
+    m = re.match(r"^(?:(leaf|spine|core))?(\d+)$", t, re.I)
     if not m:
         return None
     kind = (m.group(1) or "leaf").capitalize()
     n = int(m.group(2))
-    limit = leaves if kind == "Leaf" else spines
-    if not 1 <= n <= limit:
+    if not 1 <= n <= counts.get(kind, 0):
         return None
     return "%s%d" % (kind, n)
 
 
-def build(args):
-    L, H, S, R = args.leaves, args.hosts_per_leaf, args.spines, args.radix
-    hp = args.hca_ports
-    for name, v, lo in (("--leaves", L, 1), ("--hosts-per-leaf", H, 0),
-                        ("--spines", S, 1), ("--radix", R, 2)):
+def check_min(pairs):
+    for name, v, lo in pairs:
         if v < lo:
             die("%s must be >= %d (got %d)" % (name, lo, v))
-    if R > 254:
-        die("--radix %d: an IB switch has at most 254 external ports" % R)
-    if hp not in (1, 2):
-        die("--hca-ports must be 1 or 2")
 
-    host_ports = H * hp          # host ports per leaf
+
+def cable_hosts(args, cable, L):
+    """Cable the CAs to their leaves (leaves numbered 1..L across the fabric)."""
+    H, hp = args.hosts_per_leaf, args.hca_ports
+    for n in range(1, L * H + 1):
+        home = (n - 1) // H          # 0-based leaf
+        i = (n - 1) % H
+        leaf = "Leaf%d" % (home + 1)
+        if hp == 1:
+            cable("Hca%d" % n, 1, leaf, i + 1)
+        elif args.port2_leaf == "same" or L == 1:
+            cable("Hca%d" % n, 1, leaf, 2 * i + 1)
+            cable("Hca%d" % n, 2, leaf, 2 * i + 2)
+        else:
+            cable("Hca%d" % n, 1, leaf, i + 1)
+            cable("Hca%d" % n, 2, "Leaf%d" % ((home + 1) % L + 1), H + i + 1)
+
+
+def two_level(args, cable):
+    """Leaves and spines; every leaf cabled to every spine. Returns the
+    switch kinds (top first), the summary's and the command's own fields."""
+    L, H, S, R = args.leaves, args.hosts_per_leaf, args.spines, args.radix
+    host_ports = H * args.hca_ports  # host ports per leaf
     if host_ports >= R:
         die("radix limit: leaf needs %d host ports + at least %d uplinks "
             "(one per spine) but --radix is %d"
@@ -158,9 +191,98 @@ def build(args):
     if K * L > R:
         die("radix limit: %d links x %d leaves = %d ports per spine, but "
             "--radix is %d" % (K, L, K * L, R))
+    cable_hosts(args, cable, L)
+    for l in range(L):
+        for s in range(S):
+            for j in range(K):
+                cable("Leaf%d" % (l + 1), host_ports + 1 + s * K + j,
+                      "Spine%d" % (s + 1), l * K + j + 1)
+    kinds = [("Spine", S, SPINE_GUID), ("Leaf", L, LEAF_GUID)]
+    summary = "leaves=%d spines=%d" % (L, S)
+    tail = "links_per_spine=%d" % K
+    cmd = "--leaves %d --hosts-per-leaf %d --spines %d" % (L, H, S)
+    return kinds, summary, tail, cmd, "--links-per-spine %d" % K
+
+
+def three_level(args, cable):
+    """Pods of leaves and spines, and cores above them. In pod p (0-based)
+    every leaf is cabled to every spine of the pod (K1 links each); spine s of
+    every pod is cabled to the G = cores/spines cores of plane s (K2 links
+    each), so each core has K2 links to each pod."""
+    P, Lp, H, Sp, C, R = (args.pods, args.leaves, args.hosts_per_leaf,
+                          args.spines, args.cores, args.radix)
+    check_min((("--pods", P, 1), ("--cores", C, 1)))
+    if C % Sp:
+        die("--cores %d is not a multiple of --spines %d: spine s of every "
+            "pod goes to a plane of cores/spines cores" % (C, Sp))
+    G = C // Sp                       # cores per plane
+    host_ports = H * args.hca_ports   # host ports per leaf
+    if host_ports + Sp > R:
+        die("radix limit: leaf needs %d host ports + %d uplinks (one per "
+            "spine of its pod) but --radix is %d" % (host_ports, Sp, R))
+    if Lp + G > R:
+        die("radix limit: spine needs %d ports down (one per leaf of its pod)"
+            " + %d up (one per core of its plane) but --radix is %d"
+            % (Lp, G, R))
+    if P > R:
+        die("radix limit: each core needs one port per pod (%d pods) but "
+            "--radix is %d" % (P, R))
+    K1 = args.links_per_spine or min((R - host_ports) // Sp, (R - G) // Lp)
+    if K1 < 1:
+        die("--links-per-spine must be >= 1")
+    if host_ports + K1 * Sp > R:
+        die("radix limit: %d host ports + %d links x %d spines per leaf, but "
+            "--radix is %d" % (host_ports, K1, Sp, R))
+    down = Lp * K1                    # spine ports to its pod's leaves
+    if down + G > R:
+        die("radix limit: spine needs %d ports down (%d links x %d leaves) + "
+            "%d up, but --radix is %d" % (down, K1, Lp, G, R))
+    K2 = args.links_per_core or min((R - down) // G, R // P)
+    if K2 < 1:
+        die("--links-per-core must be >= 1")
+    if down + G * K2 > R:
+        die("radix limit: spine needs %d ports down + %d links x %d cores up,"
+            " but --radix is %d" % (down, K2, G, R))
+    if P * K2 > R:
+        die("radix limit: %d links x %d pods = %d ports per core, but "
+            "--radix is %d" % (K2, P, P * K2, R))
+    cable_hosts(args, cable, P * Lp)
+    for p in range(P):
+        for l in range(Lp):
+            for s in range(Sp):
+                for j in range(K1):
+                    cable("Leaf%d" % (p * Lp + l + 1), host_ports + 1 + s * K1 + j,
+                          "Spine%d" % (p * Sp + s + 1), l * K1 + j + 1)
+        for s in range(Sp):
+            for c in range(G):
+                for j in range(K2):
+                    cable("Spine%d" % (p * Sp + s + 1), down + 1 + c * K2 + j,
+                          "Core%d" % (s * G + c + 1), p * K2 + j + 1)
+    kinds = [("Core", C, CORE_GUID), ("Spine", P * Sp, SPINE_GUID),
+             ("Leaf", P * Lp, LEAF_GUID)]
+    summary = "levels=3 pods=%d leaves=%d spines=%d cores=%d" % (
+        P, P * Lp, P * Sp, C)
+    tail = "links_per_spine=%d links_per_core=%d" % (K1, K2)
+    cmd = ("--levels 3 --pods %d --leaves %d --hosts-per-leaf %d --spines %d "
+           "--cores %d" % (P, Lp, H, Sp, C))
+    return kinds, summary, tail, cmd, ("--links-per-spine %d --links-per-core %d"
+                                       % (K1, K2))
+
+
+def build(args):
+    H, R, hp = args.hosts_per_leaf, args.radix, args.hca_ports
+    check_min((("--leaves", args.leaves, 1), ("--hosts-per-leaf", H, 0),
+               ("--spines", args.spines, 1), ("--radix", R, 2)))
+    if R > 254:
+        die("--radix %d: an IB switch has at most 254 external ports" % R)
+    if hp not in (1, 2):
+        die("--hca-ports must be 1 or 2")
+    if args.levels == 2 and (args.pods or args.cores or args.links_per_core):
+        die("--pods, --cores and --links-per-core need --levels 3")
+    if args.levels == 3 and not (args.pods and args.cores):
+        die("--levels 3 needs --pods and --cores")
 
     default = parse_link(args.default_link, "--default-link")
-    ncas = L * H
     # links[(node, port)] = (rnode, rport); speed per cable
     links = {}
 
@@ -168,23 +290,11 @@ def build(args):
         links[(a, ap)] = (b, bp)
         links[(b, bp)] = (a, ap)
 
-    for n in range(1, ncas + 1):
-        home = (n - 1) // H          # 0-based leaf
-        i = (n - 1) % H
-        leaf = "Leaf%d" % (home + 1)
-        if hp == 1:
-            cable("Hca%d" % n, 1, leaf, i + 1)
-        elif args.port2_leaf == "same" or L == 1:
-            cable("Hca%d" % n, 1, leaf, 2 * i + 1)
-            cable("Hca%d" % n, 2, leaf, 2 * i + 2)
-        else:
-            cable("Hca%d" % n, 1, leaf, i + 1)
-            cable("Hca%d" % n, 2, "Leaf%d" % ((home + 1) % L + 1), H + i + 1)
-    for l in range(L):
-        for s in range(S):
-            for j in range(K):
-                cable("Leaf%d" % (l + 1), host_ports + 1 + s * K + j,
-                      "Spine%d" % (s + 1), l * K + j + 1)
+    level = two_level if args.levels == 2 else three_level
+    kinds, sum_switches, sum_links, cmd_switches, cmd_links = level(args, cable)
+    counts = {kind: n for kind, n, _ in kinds}
+    L = counts["Leaf"]
+    ncas = L * H
 
     speed = {}
     for spec in args.slow_link or []:
@@ -193,11 +303,11 @@ def build(args):
                 % spec)
         ref, link = spec.split("=", 1)
         sw, port = ref.rsplit(":", 1)
-        node = parse_switch_ref(sw, L, S)
+        node = parse_switch_ref(sw, counts)
         if node is None:
-            die("--slow-link '%s': no switch '%s' (Leaf1..Leaf%d, "
-                "Spine1..Spine%d; a bare number means a leaf)"
-                % (spec, sw, L, S))
+            die("--slow-link '%s': no switch '%s' (%s; a bare number means a "
+                "leaf)" % (spec, sw, ", ".join(
+                    "%s1..%s%d" % (k, k, n) for k, n, _ in reversed(kinds))))
         try:
             p = int(port)
         except ValueError:
@@ -210,8 +320,8 @@ def build(args):
         speed[(node, p)] = lk
         speed[links[(node, p)]] = lk
 
-    nodes_total = ncas + L + S
-    switches = L + S
+    switches = sum(counts.values())
+    nodes_total = ncas + switches
     port_entries = switches * (R + 1) + ncas * hp
     nlinks = len(links) // 2
     ibsim_args = []
@@ -235,22 +345,23 @@ def build(args):
 
     out = []
     w = out.append
-    summary = ("switches=%d leaves=%d spines=%d cas=%d nodes=%d links=%d "
-               "cabled_ports=%d radix=%d hca_ports=%d links_per_spine=%d "
+    summary = ("switches=%d %s cas=%d nodes=%d links=%d "
+               "cabled_ports=%d radix=%d hca_ports=%d %s "
                "default_link=%s slow_links=%d"
-               % (switches, L, S, ncas, nodes_total, nlinks, 2 * nlinks, R,
-                  hp, K, default, len(args.slow_link or [])))
+               % (switches, sum_switches, ncas, nodes_total, nlinks,
+                  2 * nlinks, R, hp, sum_links, default,
+                  len(args.slow_link or [])))
     w("# rdmakit-fattree: %s" % summary)
     w("# ibsim-args: %s" % " ".join(ibsim_args))
-    cmd = ("--leaves %d --hosts-per-leaf %d --spines %d --radix %d "
-           "--hca-ports %d --links-per-spine %d --default-link %s"
-           % (L, H, S, R, hp, K, default))
+    cmd = ("%s --radix %d --hca-ports %d %s --default-link %s"
+           % (cmd_switches, R, hp, cmd_links, default))
     if hp == 2:
         cmd += " --port2-leaf %s" % args.port2_leaf
     for spec in args.slow_link or []:
         cmd += " --slow-link %s" % spec
     w("# generated by: tests/sim/gen-fattree.py %s" % cmd)
-    w("# Two-level fat tree for ibsim (ibnetdiscover format); see the")
+    w("# %s fat tree for ibsim (ibnetdiscover format); see the"
+      % ("Two-level" if args.levels == 2 else "Three-level"))
     w("# generator's header for the syntax. First record = default SM/client"
       " node.")
     w("")
@@ -266,7 +377,7 @@ def build(args):
               % (p, rn, rp, desc(rn), tail(node, p)))
         w("")
     w("devid=0x%04x" % SW_DEVID)
-    for kind, count, base in (("Spine", S, SPINE_GUID), ("Leaf", L, LEAF_GUID)):
+    for kind, count, base in kinds:
         for n in range(1, count + 1):
             node = "%s%d" % (kind, n)
             w("vendid=0x%04x" % VENDID)
@@ -287,16 +398,31 @@ def build(args):
 
 def main():
     ap = argparse.ArgumentParser(
-        description="Generate a two-level fat tree net file for ibsim.",
+        description="Generate a two- or three-level fat tree net file for "
+                    "ibsim.",
         epilog="Example (~2,000 CAs): --leaves 64 --hosts-per-leaf 32 "
                "--spines 32 --radix 64  (96 switches, 2,048 CAs, 8,192 "
-               "cabled ports; run ibsim with -N 4096)")
-    ap.add_argument("--leaves", type=int, required=True)
+               "cabled ports; run ibsim with -N 4096). Three levels, 8,192 "
+               "CAs: --levels 3 --pods 32 --leaves 16 --hosts-per-leaf 16 "
+               "--spines 16 --cores 256 --radix 32 (1,280 switches, 49,152 "
+               "cabled ports; ibsim -N 16384 -S 1280 -P 50432)")
+    ap.add_argument("--levels", type=int, default=2, choices=(2, 3),
+                    help="2: leaves and spines (default); 3: pods of leaves "
+                         "and spines, and cores")
+    ap.add_argument("--leaves", type=int, required=True,
+                    help="leaves (with --levels 3: per pod)")
     ap.add_argument("--hosts-per-leaf", type=int, required=True,
                     help="CAs homed on each leaf")
-    ap.add_argument("--spines", type=int, required=True)
+    ap.add_argument("--spines", type=int, required=True,
+                    help="spines (with --levels 3: per pod)")
+    ap.add_argument("--pods", type=int, default=0,
+                    help="with --levels 3: pods of --leaves and --spines")
+    ap.add_argument("--cores", type=int, default=0,
+                    help="with --levels 3: core switches, a multiple of "
+                         "--spines (spine s of each pod reaches plane s of "
+                         "cores/spines cores)")
     ap.add_argument("--radix", type=int, required=True,
-                    help="ports per switch (leaf and spine)")
+                    help="ports per switch (every level)")
     ap.add_argument("--hca-ports", type=int, default=1, choices=(1, 2))
     ap.add_argument("--port2-leaf", choices=("next", "same"), default="next",
                     help="with --hca-ports 2: cable port 2 to the next leaf "
@@ -304,11 +430,16 @@ def main():
     ap.add_argument("--links-per-spine", type=int, default=0,
                     help="parallel links from each leaf to each spine "
                          "(default: as many as the radix allows)")
+    ap.add_argument("--links-per-core", type=int, default=0,
+                    help="with --levels 3: parallel links from each spine "
+                         "to each core of its plane (default: as many as "
+                         "the radix allows)")
     ap.add_argument("--default-link", default="4xEDR",
                     help="width x speed of every link (default 4xEDR)")
     ap.add_argument("--slow-link", action="append", metavar="LEAF:PORT=LINK",
                     help="override one cable (both ends), e.g. Leaf1:3=4xSDR;"
-                         " LEAF may be a number, LeafN or SpineN; repeatable")
+                         " LEAF may be a number, LeafN, SpineN or CoreN; "
+                         "repeatable")
     ap.add_argument("-o", "--output", required=True,
                     help="output file ('-' for stdout)")
     ap.add_argument("-q", "--quiet", action="store_true",

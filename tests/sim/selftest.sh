@@ -189,6 +189,46 @@ check "instances are independent (first still reads 5)" \
 	grep -qE '^SymbolErrorCounter:\.+5$' <<<"$pq"
 check "stop of the second instance" sim_stop "$NAME2"
 
+# --- a three-level tree (gen-fattree.py --levels 3), discovered by direct route --
+# 2 pods of 2 leaves (2 hosts each) and 2 spines, 2 cores, radix 4: 10 switches, 8 CAs,
+# 24 links (8 host, 8 leaf-spine, 8 spine-core: 2 links from each spine to its core).
+NAME4=rdk-selftest4-$$
+"$HERE/gen-fattree.py" --levels 3 --pods 2 --leaves 2 --hosts-per-leaf 2 --spines 2 \
+	--cores 2 --radix 4 -o "$WORK/three.net" -q || bad "three-level generation"
+check "three-level summary: 10 switches, 8 CAs, 24 links" \
+	grep -q "^# rdmakit-fattree: switches=10 levels=3 pods=2 leaves=4 spines=4 cores=2 cas=8 nodes=18 links=24 cabled_ports=48 " "$WORK/three.net"
+check "three-level: every cable written at both ends, CA records first" \
+	python3 -c 'import re, sys
+text = open(sys.argv[1]).read()
+ends, node, kinds = {}, None, []
+for line in text.splitlines():
+    m = re.match(r"^(Ca|Switch)\t\d+ \"([^\"]+)\"", line)
+    if m:
+        node = m.group(2); kinds.append(m.group(1)); continue
+    m = re.match(r"^\[(\d+)\]\t\"([^\"]+)\"\[(\d+)\]", line)
+    if m:
+        ends[node, int(m.group(1))] = (m.group(2), int(m.group(3)))
+assert len(ends) == 48 and all(ends[b] == a for a, b in ends.items()), ends
+assert kinds == ["Ca"] * 8 + ["Switch"] * 10, kinds' "$WORK/three.net"
+err=$("$HERE/gen-fattree.py" --levels 3 --pods 2 --leaves 2 --hosts-per-leaf 2 --spines 2 \
+	--cores 3 --radix 4 -o "$WORK/x.net" 2>&1)
+check "three-level: --cores not a multiple of --spines is refused" \
+	grep -q 'not a multiple of --spines' <<<"$err"
+if sim_start "$NAME4" "$WORK/three.net"; then
+	collect_pids
+	d4=$(SIM_TIMEOUT=10 sim_run "$NAME4" ibnetdiscover 2>/dev/null)
+	check "three-level in ibsim: ibnetdiscover sees 10 switches, 8 CAs" \
+		test "$(grep -c '^Switch' <<<"$d4")/$(grep -c '^Ca' <<<"$d4")" = 10/8
+	check "three-level in ibsim: 48 port lines (24 links, both ends)" \
+		test "$(grep -c '^\[' <<<"$d4")" = 48
+	check "three-level in ibsim: Core1 reaches both pods (4 ports, 2 to each)" \
+		test "$(awk '/^Switch/ { on = /"Core1"/ } on && /^\[/' <<<"$d4" |
+			grep -oE '"Spine[0-9]+"' | sort | uniq -c | awk '{ print $1 }' | paste -sd,)" = 2,2
+	check "stop of the three-level instance" sim_stop "$NAME4"
+else
+	bad "sim_start of the three-level tree"
+fi
+
 # --- an owner killed with SIGKILL: its watchdog cleans up ------------------------
 NAME3=rdk-selftest3-$$
 bash -c '. "$1"; SIM_OWNER_PID=$$ SIM_QUIET=1 sim_start "$2" "$3" || exit 1
