@@ -271,10 +271,12 @@ class RealFabric(unittest.TestCase):
             self.assertTrue(guid, (kind, code))  # every fabric finding's trap has its GUID
             trap_keys[kind][(code, guid, port)] = trap_keys[kind].get((code, guid, port), 0) + 1
         self.assertEqual(trap_keys["Raised"], trap_keys["Cleared"])
-        # no storm (main at 9eec0bf sent about 450 of each here): each port's problem is
-        # raised once, or a few times where its MADs were lost two sweeps in a row again
-        self.assertLessEqual(max(raised.values(), default=0), 3, raised)
-        self.assertLessEqual(max(trap_keys["Raised"].values(), default=0), 3)
+        # no storm (main at 9eec0bf sent about 450 of each here, a port's problem raised at
+        # every other sweep, 20 times in 40 s): each port's problem is raised once, or a few
+        # times where its MADs were lost two sweeps in a row again (more on a loaded machine,
+        # where ibsim's answers come late too)
+        self.assertLessEqual(max(raised.values(), default=0), 8, raised)
+        self.assertLessEqual(max(trap_keys["Raised"].values(), default=0), 8)
         self.assertLess(len(notes), 150)
         self.assertLess(len(traps), 150)
 
