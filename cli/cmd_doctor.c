@@ -155,12 +155,8 @@ static int check_tune(const struct cli_common *common, struct rk_findings *findi
 
 	tune_root_of(common, root, sizeof(root));
 	err = rk_tune_audit_host(&options, &audit, NULL);
-	for (size_t i = 0; !err && i < audit.findings.count; i++) {
-		const struct rk_finding *f = &audit.findings.items[i];
-
-		err = rk_findings_add(findings, f->severity, f->code, f->subject, f->remedy, "%s",
-				      f->message);
-	}
+	if (!err)
+		err = rk_findings_append_all(findings, &audit.findings);
 	rk_tune_audit_free(&audit);
 	return err;
 }

@@ -125,14 +125,7 @@ static int all_findings(const struct rk_findings *host, const struct ak_refreshe
 
 	watch_findings(refresher->fabric, &parts[1]);
 	for (size_t p = 0; p < 5 && !err; p++)
-		for (size_t i = 0; i < parts[p]->count && !err; i++) {
-			const struct rk_finding *f = &parts[p]->items[i];
-
-			err = rk_findings_add(out, f->severity, f->code, f->subject, f->remedy,
-					      "%s", f->message);
-			if (!err)
-				rk_findings_locate(out, f->node_guid, f->port);
-		}
+		err = rk_findings_append_all(out, parts[p]);
 	rk_findings_sort(out);
 	return err;
 }

@@ -34,6 +34,27 @@ int rk_findings_add(struct rk_findings *findings, enum rk_severity severity, con
 	return 0;
 }
 
+int rk_findings_append(struct rk_findings *findings, const struct rk_finding *finding)
+{
+	struct rk_finding *items = rk_array_room(findings->items, &findings->capacity,
+						 findings->count, sizeof(*items), 16);
+
+	if (!items)
+		return -ENOMEM;
+	findings->items = items;
+	findings->items[findings->count++] = *finding;
+	return 0;
+}
+
+int rk_findings_append_all(struct rk_findings *findings, const struct rk_findings *from)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < from->count && !err; i++)
+		err = rk_findings_append(findings, &from->items[i]);
+	return err;
+}
+
 void rk_findings_locate(struct rk_findings *findings, uint64_t node_guid, int port)
 {
 	if (findings->count == 0)

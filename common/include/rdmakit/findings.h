@@ -37,6 +37,12 @@ int rk_findings_add(struct rk_findings *findings, enum rk_severity severity, con
 		    const char *subject, const char *remedy, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
 
+/** Append a copy of finding (its location included); -ENOMEM. */
+int rk_findings_append(struct rk_findings *findings, const struct rk_finding *finding);
+
+/** Append a copy of every finding of from; -ENOMEM (those copied so far stay). */
+int rk_findings_append_all(struct rk_findings *findings, const struct rk_findings *from);
+
 /** Set the fabric node and port the finding added last is about. */
 void rk_findings_locate(struct rk_findings *findings, uint64_t node_guid, int port);
 

@@ -46,21 +46,6 @@ static int check_routes(struct rk_watch *watch)
 	return 0;
 }
 
-static int add_copies(const struct rk_findings *from, struct rk_findings *to)
-{
-	int err = 0;
-
-	for (size_t i = 0; i < from->count && !err; i++) {
-		const struct rk_finding *f = &from->items[i];
-
-		err = rk_findings_add(to, f->severity, f->code, f->subject, f->remedy, "%s",
-				      f->message);
-		if (!err)
-			rk_findings_locate(to, f->node_guid, f->port);
-	}
-	return err;
-}
-
 void watch_routes(struct rk_watch *watch, struct rk_findings *findings)
 {
 	double now = rk_monotonic_seconds();
@@ -78,6 +63,6 @@ void watch_routes(struct rk_watch *watch, struct rk_findings *findings)
 			       "route check failed: %s; the last one's findings stay",
 			       strerror(-err));
 	}
-	if (add_copies(&watch->route_findings, findings) != 0)
+	if (rk_findings_append_all(findings, &watch->route_findings) != 0)
 		rk_log(RK_LOG_ERR, "out of memory: route findings not reported");
 }

@@ -35,8 +35,7 @@ static int keep_problems(const struct rk_findings *all, struct rk_findings *out)
 		if (f->severity == RK_SEVERITY_OK)
 			continue;
 		if (!kept)
-			err = rk_findings_add(out, f->severity, f->code, f->subject, f->remedy,
-					      "%s", f->message);
+			err = rk_findings_append(out, f);
 		else if (f->severity > kept->severity)
 			*kept = *f;
 	}
