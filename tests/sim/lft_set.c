@@ -11,9 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ATTR_SWITCH_INFO 0x0012
-#define ATTR_LFT	 0x0019
-#define MAX_SET		 64
+#define MAX_SET 64
 
 struct entry {
 	unsigned lid, port;
@@ -40,7 +38,7 @@ static int set_block(struct rk_mad_port *port, unsigned lid, const struct entry 
 				   .mgmt_class = RK_MAD_CLASS_SMP,
 				   .lid = (uint16_t)lid,
 				   .method = RK_MAD_METHOD_GET,
-				   .attr_id = ATTR_LFT,
+				   .attr_id = RK_SMP_ATTR_LFT,
 				   .attr_mod = block};
 	int err = run_one(port, &r);
 
@@ -64,7 +62,7 @@ static int set_top(struct rk_mad_port *port, unsigned lid, unsigned top)
 				   .mgmt_class = RK_MAD_CLASS_SMP,
 				   .lid = (uint16_t)lid,
 				   .method = RK_MAD_METHOD_GET,
-				   .attr_id = ATTR_SWITCH_INFO};
+				   .attr_id = RK_SMP_ATTR_SWITCH_INFO};
 	int err = run_one(port, &r);
 
 	if (err)

@@ -8,6 +8,7 @@
 #include "fake_umad.h"
 #include "rdmakit/catalog.h"
 #include "rdmakit/clock.h"
+#include "rdmakit/mad.h"
 #include "rdmakit/monitor.h"
 
 #include <infiniband/mad.h>
@@ -22,11 +23,6 @@
 #include <string.h>
 
 #include <cmocka.h>
-
-#define ATTR_CLASS_PORT_INFO	  0x0001
-#define ATTR_PORT_SAMPLES_CONTROL 0x0010
-#define ATTR_PORT_COUNTERS	  0x0012
-#define ATTR_PORT_COUNTERS_EXT	  0x001d
 
 static uint64_t xmit_wait[3]; /* by LID: the PortXmitWait the PMA answers */
 static unsigned samples_control_asked;
@@ -44,16 +40,16 @@ int fake_umad_answer(void *umad, int length)
 	unsigned attr = mad_get_field(mad, 0, IB_MAD_ATTRID_F);
 
 	(void)length;
-	if (attr == ATTR_PORT_SAMPLES_CONTROL) {
+	if (attr == RK_PMA_ATTR_PORT_SAMPLES_CONTROL) {
 		samples_control_asked++;
 		mad_set_field(mad + IB_PC_DATA_OFFS, 0, IB_PSC_TICK_F, 7);
-	} else if (attr == ATTR_CLASS_PORT_INFO && extended && lid == 2) {
+	} else if (attr == RK_PMA_ATTR_CLASS_PORT_INFO && extended && lid == 2) {
 		mad_set_field(mad + IB_PC_DATA_OFFS, 0, IB_CPI_CAPMASK_F, 0x0200);
 		mad_set_field(mad + IB_PC_DATA_OFFS, 0, IB_CPI_CAPMASK2_F, cap_mask2);
-	} else if (attr == ATTR_PORT_COUNTERS && lid < 3) {
+	} else if (attr == RK_PMA_ATTR_PORT_COUNTERS && lid < 3) {
 		mad_set_field(mad + IB_PC_DATA_OFFS, 0, IB_PC_XMT_WAIT_F,
 			      xmit_wait[lid] > UINT32_MAX ? UINT32_MAX : (uint32_t)xmit_wait[lid]);
-	} else if (attr == ATTR_PORT_COUNTERS_EXT && lid < 3) {
+	} else if (attr == RK_PMA_ATTR_PORT_COUNTERS_EXTENDED && lid < 3) {
 		mad_set_field64(mad + IB_PC_DATA_OFFS, 0, IB_PC_EXT_XMT_WAIT_F, xmit_wait[lid]);
 	}
 	assert_true(fake_umad_queue(reply, IB_MAD_SIZE, 0));

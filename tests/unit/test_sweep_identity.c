@@ -8,6 +8,7 @@
 #include "fake_fabric.h"
 #include "fake_umad.h"
 #include "rdmakit/catalog.h"
+#include "rdmakit/mad.h"
 #include "rdmakit/monitor.h"
 
 #include <errno.h>
@@ -23,10 +24,6 @@
 
 #include <cmocka.h>
 
-#define ATTR_NODE_INFO	       0x0011
-#define ATTR_PORT_COUNTERS     0x0012
-#define ATTR_PORT_COUNTERS_EXT 0x001d
-
 static uint64_t node_guid[3];	    /* by LID: the NodeGUID NodeInfo answers with */
 static uint64_t xmit_data[3];	    /* by LID: PortXmitData (64-bit) */
 static unsigned node_info_asked[3]; /* by LID */
@@ -40,13 +37,13 @@ int fake_umad_answer(void *umad, int length)
 	unsigned attr = mad_get_field(mad, 0, IB_MAD_ATTRID_F);
 
 	(void)length;
-	if (attr == ATTR_NODE_INFO && lid < 3) {
+	if (attr == RK_SMP_ATTR_NODE_INFO && lid < 3) {
 		node_info_asked[lid]++;
 		mad_set_field64(mad + IB_SMP_DATA_OFFS, 0, IB_NODE_GUID_F, node_guid[lid]);
-	} else if (attr == ATTR_PORT_COUNTERS && lid < 3) {
+	} else if (attr == RK_PMA_ATTR_PORT_COUNTERS && lid < 3) {
 		mad_set_field(mad + IB_PC_DATA_OFFS, 0, IB_PC_XMT_BYTES_F,
 			      (uint32_t)(xmit_data[lid] & 0xffffffff));
-	} else if (attr == ATTR_PORT_COUNTERS_EXT && lid < 3) {
+	} else if (attr == RK_PMA_ATTR_PORT_COUNTERS_EXTENDED && lid < 3) {
 		mad_set_field64(mad + IB_PC_DATA_OFFS, 0, IB_PC_EXT_XMT_BYTES_F, xmit_data[lid]);
 	}
 	assert_true(fake_umad_queue(reply, IB_MAD_SIZE, 0));

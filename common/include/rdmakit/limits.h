@@ -8,9 +8,13 @@
 
 /* Defaults, plain numbers so that help texts can print them (RK_STRINGIFY); the rediscover
  * period's, RK_REDISCOVER_DEFAULT_S, is in rdmakit/monitor.h. */
-#define RK_MAD_DEFAULT_WINDOW	     32	  /* MADs in flight at once */
-#define RK_MAD_DEFAULT_TIMEOUT_MS    200  /* per MAD attempt */
-#define RK_MAD_DEFAULT_RETRIES	     2	  /* extra attempts after a timeout */
+#define RK_MAD_DEFAULT_WINDOW	  32  /* GMPs (QP1: PMA, SA) in flight at once */
+#define RK_MAD_DEFAULT_TIMEOUT_MS 200 /* per MAD attempt */
+#define RK_MAD_DEFAULT_RETRIES	  2   /* extra attempts after a timeout */
+/* SMPs (QP0) in flight at once, whatever the window: they travel on VL15, which switches drop
+ * rather than queue, and a switch's SMA answers in its management CPU's firmware, far slower
+ * than a PMA; ibdiagnet keeps 8 on the wire by default, OpenSM 4 (max_wire_smps). */
+#define RK_MAD_SMP_WINDOW	     8
 #define RK_HELPER_DEADLINE_DEFAULT_S 600  /* the discovery helper's time to a whole answer */
 #define RK_TUNE_INTERVAL_DEFAULT_S   3600 /* between two tune audits of a daemon */
 #define RK_PROBE_INTERVAL_DEFAULT_S  300  /* between two loopback probes of a daemon */

@@ -6,6 +6,7 @@
 #include "rdmakit/cancel.h"
 #include "rdmakit/limits.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -15,8 +16,22 @@
 #define RK_MAD_PMA_DATA_SIZE (RK_MAD_SIZE - RK_MAD_DATA_OFFSET) /* ... in a PMA MAD */
 #define RK_MAD_MAX_HOPS	     63
 
-#define RK_MAD_METHOD_GET 0x01
-#define RK_MAD_METHOD_SET 0x02
+/* Methods (IBA 13.4.5) and the attributes rdmakit asks for (SMP: 14.2.5, PerfMgt: 16.1.3):
+ * every file that builds or reads a MAD names them from here. */
+#define RK_MAD_METHOD_GET	  0x01
+#define RK_MAD_METHOD_SET	  0x02
+#define RK_MAD_METHOD_REPORT	  0x06
+#define RK_MAD_METHOD_REPORT_RESP 0x86
+
+#define RK_SMP_ATTR_NODE_INFO	0x0011
+#define RK_SMP_ATTR_SWITCH_INFO 0x0012
+#define RK_SMP_ATTR_LFT		0x0019 /* LinearForwardingTable, one block of 64 LIDs */
+#define RK_SMP_ATTR_SM_INFO	0x0020
+
+#define RK_PMA_ATTR_CLASS_PORT_INFO	   0x0001
+#define RK_PMA_ATTR_PORT_SAMPLES_CONTROL   0x0010
+#define RK_PMA_ATTR_PORT_COUNTERS	   0x0012
+#define RK_PMA_ATTR_PORT_COUNTERS_EXTENDED 0x001d
 
 /* The local end: one umad port per process (a second one breaks the first under ibsim). */
 struct rk_mad_port;
@@ -68,14 +83,15 @@ struct rk_mad_request {
 /* How the engine sends. */
 struct rk_mad_options {
 	/* defaults and ranges in rdmakit/limits.h (RK_SETTING_WINDOW, _TIMEOUT_MS, _RETRIES) */
-	unsigned window;     /* MADs in flight at once (0: the default) */
+	unsigned window;     /* GMPs (PMA) in flight at once (0: the default); SMPs: at most
+			      * RK_MAD_SMP_WINDOW, and never more than this */
 	unsigned timeout_ms; /* per attempt (0: the default) */
 	unsigned retries;    /* extra attempts after a timeout (0: none) */
 	const struct rk_cancel
 	    *cancel; /* raised: the run ends at once with -ECANCELED (NULL: never) */
 };
 
-/* Totals of one run: answered + timeouts + errors == requests. */
+/* Totals of a queue's life: answered + timeouts + errors == requests completed. */
 struct rk_mad_stats {
 	size_t sent;	       /* MADs sent, retries included */
 	size_t answered;       /* requests answered with MAD status 0 */
@@ -83,18 +99,42 @@ struct rk_mad_stats {
 	size_t retried;	       /* resends after an attempt timed out */
 	size_t errors;	       /* requests failed otherwise (MAD status, send error, bad request) */
 	size_t ignored;	       /* received MADs that matched no attempt in flight (late, stray) */
+	size_t unsolicited;    /* received MADs nobody asked for, handed to a listener */
 	size_t most_in_flight; /* the most MADs in flight at once */
 	size_t most_to_one_agent; /* the most in flight at once to one destination's agent */
 };
 
 /* MADs the engine keeps in flight to one destination's agent (a LID's SMA or PMA, or one
  * directed-route path): a node's agent has little queue room, so a larger window spreads
- * over more nodes instead of queueing on one. */
-#define RK_MAD_MAX_PER_AGENT 16
+ * over more nodes instead of queueing on one. GMPs (a PMA answers in its HCA's or switch's
+ * firmware queue); SMPs, see RK_MAD_SMP_WINDOW. */
+#define RK_MAD_MAX_PER_AGENT	 16
+#define RK_MAD_SMP_MAX_PER_AGENT 4
 
-/* Called as each request completes (answered, failed or timed out), in completion order.
- * It must not start another run on the same port. */
+/* Called as each request completes (answered, failed or timed out), in completion order, with
+ * the engine's copy of the request (valid during the call). It may add requests to the queue;
+ * it must not run the queue or close it. */
 typedef void (*rk_mad_done_fn)(struct rk_mad_request *request, void *ctx);
+
+/* A feed's next request: fill *request and return true, or return false when none is left. */
+typedef bool (*rk_mad_next_fn)(struct rk_mad_request *request, void *ctx);
+
+/* A MAD nobody asked for (an SA Report, a Trap), as received. */
+struct rk_mad_received {
+	const uint8_t *mad; /* the whole MAD */
+	size_t length;
+	uint16_t slid; /* who sent it */
+	uint8_t sl;
+	uint32_t qpn, qkey;
+};
+
+/* Called for each unsolicited MAD of a class and method a listener asked for. */
+typedef void (*rk_mad_unsolicited_fn)(const struct rk_mad_received *mad, void *ctx);
+
+/* A queue of requests on a port: the engine sends them (at most the window in flight, and
+ * RK_MAD_MAX_PER_AGENT to one agent), retries, completes each, and hands unsolicited MADs to
+ * the port's listeners while it runs. */
+struct rk_mad_queue;
 
 /** Whether a umad device of ca (NULL: any) and port (0: any) exists and this user may open it,
  * checked before libibumad or libibnetdisc print their own warnings: -ENODEV, logged with what
@@ -114,14 +154,43 @@ int rk_mad_port_local(const struct rk_mad_port *port, struct rk_mad_local *local
 /** Set every option to its default (then change what you need). */
 void rk_mad_options_defaults(struct rk_mad_options *options);
 
-/* A run returns 0 when every request completed (each has its own status). It returns -EINVAL
- * (bad options), -E2BIG, -ENOMEM or -ECANCELED (cancelled before it began) without touching any
- * request; or the -errno of a port that broke mid-run, or -ECANCELED when cancelled mid-run,
- * after completing every request still open with that status (done() is called for each). options
- * NULL means defaults; done and stats may be NULL. One run at a time per port; requests must stay
- * put until it returns. */
+/** A queue on the port; -EINVAL (logged) for bad options (NULL: defaults). */
+int rk_mad_queue_open(struct rk_mad_port *port, const struct rk_mad_options *options,
+		      struct rk_mad_queue **out);
 
-/** Send every request, at most options->window in flight, calling done once for each. */
+/** Add a copy of request; done (may be NULL) is called with ctx when it completes. */
+int rk_mad_queue_add(struct rk_mad_queue *queue, const struct rk_mad_request *request,
+		     rk_mad_done_fn done, void *ctx);
+
+/** Take requests from next as the window has room (the feed ends when next returns false):
+ * memory stays bounded however many it yields. One feed at a time: -EBUSY otherwise. */
+int rk_mad_queue_feed(struct rk_mad_queue *queue, rk_mad_next_fn next, rk_mad_done_fn done,
+		      void *ctx);
+
+/**
+ * Run until every request added or fed is complete and listen_ms have passed, handing
+ * unsolicited MADs to the port's listeners meanwhile. 0, or the -errno of a port that broke,
+ * or -ECANCELED once the cancel token is raised: every open request is then completed with
+ * that status (done called for each, a feed's remaining requests included). -EBUSY from a
+ * done or listener callback.
+ */
+int rk_mad_queue_run(struct rk_mad_queue *queue, unsigned listen_ms);
+
+/** The queue's totals so far. */
+void rk_mad_queue_stats(const struct rk_mad_queue *queue, struct rk_mad_stats *stats);
+
+/** Complete what is still open with -ECANCELED and free the queue (NULL: nothing). */
+void rk_mad_queue_close(struct rk_mad_queue *queue);
+
+/** Hand unsolicited MADs of mgmt_class (that class_version) and method to fn while a queue of
+ * the port runs: registers an agent that asks the kernel for them. -EBUSY (logged) when another
+ * agent on the host already receives them, -ENOSPC when the port has no room for a listener. */
+int rk_mad_listen(struct rk_mad_port *port, uint8_t mgmt_class, uint8_t class_version,
+		  uint8_t method, rk_mad_unsolicited_fn fn, void *ctx);
+
+/** Send every request of an array through a queue, calling done for each with the array's
+ * element (its results filled in). Returns as rk_mad_queue_run; -EINVAL (bad options) or
+ * -ECANCELED (cancelled before it began) without touching any request. */
 int rk_mad_run(struct rk_mad_port *port, struct rk_mad_request *requests, size_t count,
 	       const struct rk_mad_options *options, rk_mad_done_fn done, void *ctx,
 	       struct rk_mad_stats *stats);

@@ -10,11 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ATTR_SWITCH_INFO 0x0012
-#define ATTR_LFT	 0x0019
-/* Requests built and sent at a time: bounds memory on large fabrics. */
-#define CHUNK 4096
-
 static int index_links(const struct rk_fabric *fabric, struct rk_routes *out)
 {
 	size_t total = 0;
@@ -180,6 +175,8 @@ struct read_run {
 	const struct rk_fabric *fabric;
 	struct rk_routes *routes;
 	const int *parent, *via;
+	size_t table;	/* the feed's next table */
+	unsigned block; /* ... and its next block */
 };
 
 static void smp_request(struct rk_mad_request *r, const struct read_run *run, size_t t,
@@ -230,77 +227,71 @@ static void block_done(struct rk_mad_request *r, void *ctx)
 	memcpy(table->ports + first, rk_mad_reply_data(r), n);
 }
 
-/* Send requests[0..count) in chunks; done is called for each. */
-static int run_chunked(struct rk_mad_port *port, struct rk_mad_request *requests, size_t count,
-		       const struct rk_mad_options *options, rk_mad_done_fn done,
-		       struct read_run *run)
+/* The feed of SwitchInfo: each switch a directed route reaches (the others stay -ENOENT). */
+static bool switch_info_next(struct rk_mad_request *r, void *ctx)
 {
-	struct rk_mad_stats stats;
-	int err = 0;
+	struct read_run *run = ctx;
 
-	for (size_t i = 0; i < count && !err; i += CHUNK) {
-		size_t n = count - i < CHUNK ? count - i : CHUNK;
+	while (run->table < run->routes->count) {
+		size_t t = run->table++;
 
-		err = rk_mad_run(port, requests + i, n, options, done, run, &stats);
-		rk_mad_stats_add(&run->routes->stats, &stats);
-	}
-	return err;
-}
-
-static int read_switch_info(struct rk_mad_port *port, struct read_run *run,
-			    const struct rk_mad_options *options, struct rk_mad_request *requests)
-{
-	size_t count = 0;
-
-	for (size_t t = 0; t < run->routes->count; t++) {
-		if (run->parent[run->routes->tables[t].node] == -2)
-			continue; /* stays -ENOENT */
-		smp_request(&requests[count++], run, t, ATTR_SWITCH_INFO, 0);
-	}
-	return run_chunked(port, requests, count, options, switch_info_done, run);
-}
-
-/* The blocks of every switch whose SwitchInfo was read, CHUNK requests at a time. */
-static int read_blocks(struct rk_mad_port *port, struct read_run *run,
-		       const struct rk_mad_options *options, struct rk_mad_request *requests)
-{
-	size_t count = 0;
-	int err = 0;
-
-	for (size_t t = 0; t < run->routes->count && !err; t++) {
-		const struct rk_route_table *table = &run->routes->tables[t];
-
-		for (unsigned b = 0; table->status == 0 && b <= table->top / RK_ROUTE_BLOCK; b++) {
-			smp_request(&requests[count++], run, t, ATTR_LFT, b);
-			if (count == CHUNK) {
-				err = run_chunked(port, requests, count, options, block_done, run);
-				count = 0;
-			}
+		if (run->parent[run->routes->tables[t].node] != -2) {
+			smp_request(r, run, t, RK_SMP_ATTR_SWITCH_INFO, 0);
+			return true;
 		}
 	}
-	return err ? err : run_chunked(port, requests, count, options, block_done, run);
+	return false;
+}
+
+/* The feed of forwarding table blocks: every block of each switch whose SwitchInfo was read. */
+static bool block_next(struct rk_mad_request *r, void *ctx)
+{
+	struct read_run *run = ctx;
+
+	for (; run->table < run->routes->count; run->table++, run->block = 0) {
+		const struct rk_route_table *table = &run->routes->tables[run->table];
+
+		if (table->status == 0 && run->block <= table->top / RK_ROUTE_BLOCK) {
+			smp_request(r, run, run->table, RK_SMP_ATTR_LFT, run->block++);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* SwitchInfo of every switch, then the blocks of its table. */
+static int read_switches(struct rk_mad_queue *queue, struct read_run *run)
+{
+	int err;
+
+	rk_mad_queue_feed(queue, switch_info_next, switch_info_done, run);
+	err = rk_mad_queue_run(queue, 0);
+	run->table = 0;
+	if (!err)
+		rk_mad_queue_feed(queue, block_next, block_done, run);
+	return err ? err : rk_mad_queue_run(queue, 0);
 }
 
 static int read_tables(struct rk_mad_port *port, const struct rk_fabric *fabric,
 		       const struct rk_mad_options *options, struct rk_routes *out, int *scratch)
 {
-	struct rk_mad_request *requests = malloc(CHUNK * sizeof(*requests));
 	struct rk_mad_local local;
+	struct rk_mad_queue *queue;
 	struct read_run run = {.fabric = fabric, .routes = out};
 	int *parent = scratch, *via = scratch + fabric->nnodes;
 	int err = rk_mad_port_local(port, &local);
 
-	if (!requests)
-		return -ENOMEM;
-	if (!err) {
-		find_paths(fabric, local.port, parent, via, scratch + 2 * fabric->nnodes);
-		run.parent = parent;
-		run.via = via;
-		err = read_switch_info(port, &run, options, requests);
-	}
-	if (!err)
-		err = read_blocks(port, &run, options, requests);
-	free(requests);
+	if (err)
+		return err;
+	err = rk_mad_queue_open(port, options, &queue);
+	if (err)
+		return err;
+	find_paths(fabric, local.port, parent, via, scratch + 2 * fabric->nnodes);
+	run.parent = parent;
+	run.via = via;
+	err = read_switches(queue, &run);
+	rk_mad_queue_stats(queue, &out->stats);
+	rk_mad_queue_close(queue);
 	return err;
 }
 

@@ -9,9 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ATTR_SMINFO 0x20
-#define METHOD_GET  0x01
-
 const char *rk_sm_state_name(enum rk_sm_state state)
 {
 	switch (state) {
@@ -108,8 +105,8 @@ int rk_sm_query(struct rk_mad_port *port, const struct rk_fabric *fabric,
 		requests[i] = (struct rk_mad_request){.route = RK_MAD_LID,
 						      .mgmt_class = RK_MAD_CLASS_SMP,
 						      .lid = lids[i],
-						      .method = METHOD_GET,
-						      .attr_id = ATTR_SMINFO};
+						      .method = RK_MAD_METHOD_GET,
+						      .attr_id = RK_SMP_ATTR_SM_INFO};
 	err = rk_mad_run(port, requests, count, options, NULL, NULL, NULL);
 	for (size_t i = 0; i < count && !err; i++) {
 		struct rk_sm *sm = &status->sms[status->count++];

@@ -10,13 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ATTR_CLASS_PORT_INFO   0x0001
-#define ATTR_PORT_SAMPLES_CTL  0x0010
-#define ATTR_PORT_COUNTERS     0x0012
-#define ATTR_PORT_COUNTERS_EXT 0x001d
-#define ATTR_NODE_INFO	       0x0011 /* an SMP's */
-#define METHOD_GET	       0x01
-#define METHOD_SET	       0x02
 /* PerfMgt ClassPortInfo CapabilityMask: PortSelect 0xFF (the sum of every port) answered;
  * PortCountersExtended (IETF or not). */
 #define PM_CAP_ALL_PORT_SELECT	0x0100
@@ -142,53 +135,104 @@ void rk_sweep_readings_free(struct rk_sweep_readings *readings)
 	memset(readings, 0, sizeof(*readings));
 }
 
-/* Requests built and sent at a time: bounds memory on large fabrics. */
-#define CHUNK 1024
+/* What a request asks, for its completion. */
+enum ask { ASK_PC, ASK_EXT, ASK_SUM, ASK_CAPABILITY, ASK_SAMPLES, ASK_IDENTITY, ASKS };
+#define ASK_BITS 3
+
+/* A phase's requests of port i: the ask-th one (0, 1, ...) into *r; false when it has none. */
+struct sweep_run;
+typedef bool (*port_request_fn)(struct sweep_run *run, size_t i, unsigned ask,
+				struct rk_mad_request *r);
+#define REQUESTS_PER_PORT 2
 
 /* State of one sweep while its MADs are in flight. */
 struct sweep_run {
 	struct rk_sweep *sweep;
 	const struct rk_fabric *fabric;
 	const struct rk_metric *pma;
-	uint8_t *got;	/* per port: 1 PortCounters, 2 extended */
+	struct rk_mad_queue *queue;
+	uint8_t *got;	/* per port: GOT_* */
 	int *pc_status; /* per port: status of PortCounters */
 	size_t done, total;
 	rk_sweep_progress_fn progress;
 	void *ctx;
+	/* the phase being fed: its requests of each port in order */
+	port_request_fn phase;
+	size_t at;
+	unsigned ask;
+	int last_node; /* identities: the node asked last */
+	bool samples_control;
 };
 
-#define GOT_PC	  1
-#define GOT_EXT	  2
-#define GOT_CLEAN 4 /* errors_only: its switch's sum over every port has no error */
-
-/* What a counter request asks (the low bits of its user word, above them a port's index). */
-enum ask { ASK_PC, ASK_EXT, ASK_SUM };
-#define ASK_BITS 2
-
-/* Run count requests (each completion to done with ctx), adding their MADs to the sweep's. */
-static int run_chunk(struct rk_mad_port *port, struct rk_sweep *sweep,
-		     struct rk_mad_request *requests, size_t count,
-		     const struct rk_mad_options *options, rk_mad_done_fn done, void *ctx)
-{
-	struct rk_mad_stats stats;
-	int err = rk_mad_run(port, requests, count, options, done, ctx, &stats);
-
-	rk_mad_stats_add(&sweep->stats, &stats);
-	return err;
-}
+#define GOT_PC	   1
+#define GOT_EXT	   2
+#define GOT_CLEAN  4 /* errors_only: its switch's sum over every port has no error */
+#define GOT_SUMMED 8 /* errors_only: its switch's sum is asked for (not the port's own) */
 
 static void pma_request(struct rk_mad_request *r, uint16_t lid, uint16_t attr, int port_field,
-			int port, uintptr_t user)
+			int port, size_t i, enum ask ask)
 {
 	memset(r, 0, sizeof(*r));
 	r->route = RK_MAD_LID;
 	r->mgmt_class = RK_MAD_CLASS_PERF;
 	r->lid = lid;
-	r->method = METHOD_GET;
+	r->method = RK_MAD_METHOD_GET;
 	r->attr_id = attr;
-	r->user = (void *)user;
+	r->user = (void *)(i << ASK_BITS | ask);
 	if (port_field)
 		mad_set_field(r->data, 0, (enum MAD_FIELDS)port_field, (uint32_t)port);
+}
+
+static size_t port_of(const struct rk_mad_request *r)
+{
+	return (uintptr_t)r->user >> ASK_BITS;
+}
+
+static enum ask ask_of(const struct rk_mad_request *r)
+{
+	return (enum ask)((uintptr_t)r->user & ((1u << ASK_BITS) - 1));
+}
+
+/* The feed of the phase: every port's requests in order. */
+static bool phase_next(struct rk_mad_request *r, void *ctx)
+{
+	struct sweep_run *run = ctx;
+
+	for (; run->at < run->sweep->count; run->at++, run->ask = 0)
+		while (run->ask < REQUESTS_PER_PORT)
+			if (run->phase(run, run->at, run->ask++, r))
+				return true;
+	return false;
+}
+
+/* Send the phase's requests through the sweep's queue, each completion to done. */
+static int run_phase(struct sweep_run *run, port_request_fn phase, rk_mad_done_fn done)
+{
+	run->phase = phase;
+	run->at = 0;
+	run->ask = 0;
+	run->last_node = -1;
+	rk_mad_queue_feed(run->queue, phase_next, done, run);
+	return rk_mad_queue_run(run->queue, 0);
+}
+
+/* Add one request from a completion; a failure to add it counts as the request failing. */
+static void add_request(struct sweep_run *run, const struct rk_mad_request *r, rk_mad_done_fn done)
+{
+	int err = rk_mad_queue_add(run->queue, r, done, run);
+
+	if (err) {
+		rk_log(RK_LOG_ERR, "sweep: cannot queue a MAD: %s", strerror(-err));
+		if (ask_of(r) == ASK_PC)
+			run->pc_status[port_of(r)] = err;
+		return;
+	}
+	run->total++;
+}
+
+static bool first_of_node(const struct rk_sweep *sweep, size_t i)
+{
+	return i == 0 || sweep->ports[i - 1].node != sweep->ports[i].node;
 }
 
 static bool node_has_ext(const struct rk_fabric_node *node)
@@ -237,45 +281,18 @@ static bool answer_has_errors(const struct sweep_run *run, const uint8_t *data)
 	return false;
 }
 
-/* A switch's sum over every port with no error: each of its swept ports is clean. */
-static void mark_clean(struct sweep_run *run, size_t first)
-{
-	const struct rk_sweep *sweep = run->sweep;
-
-	for (size_t i = first; i < sweep->count && sweep->ports[i].node == sweep->ports[first].node;
-	     i++)
-		run->got[i] |= GOT_CLEAN;
-}
-
-static void counters_done(struct rk_mad_request *request, void *ctx)
-{
-	struct sweep_run *run = ctx;
-	uintptr_t user = (uintptr_t)request->user;
-	size_t i = user >> ASK_BITS;
-	enum ask ask = (enum ask)(user & ((1u << ASK_BITS) - 1));
-
-	if (ask == ASK_SUM) {
-		if (request->status == 0 && !answer_has_errors(run, rk_mad_reply_data(request)))
-			mark_clean(run, i);
-	} else if (request->status == 0) {
-		store_counters(run, i, rk_mad_reply_data(request), ask == ASK_EXT);
-	} else if (ask == ASK_PC) {
-		run->pc_status[i] = request->status;
-	}
-	if (run->progress)
-		run->progress(++run->done, run->total, run->ctx);
-}
+/* ---- capabilities ------------------------------------------------------------------------ */
 
 /* ClassPortInfo's CapabilityMask, or PortSamplesControl's Tick (what a PortXmitWait tick is). */
 static void capability_done(struct rk_mad_request *request, void *ctx)
 {
-	struct rk_fabric_node *node = (struct rk_fabric_node *)request->user;
+	struct sweep_run *run = ctx;
+	struct rk_fabric_node *node = &run->fabric->nodes[run->sweep->ports[port_of(request)].node];
 	void *data = (void *)rk_mad_reply_data(request);
 
-	(void)ctx;
 	if (request->status != 0)
 		return;
-	if (request->attr_id == ATTR_PORT_SAMPLES_CTL) {
+	if (ask_of(request) == ASK_SAMPLES) {
 		node->pm_tick = (uint16_t)(mad_get_field(data, 0, IB_PSC_TICK_F) + 1);
 		return;
 	}
@@ -285,66 +302,27 @@ static void capability_done(struct rk_mad_request *request, void *ctx)
 }
 
 /* ClassPortInfo and PortSamplesControl of every node not asked yet: does it have
- * PortCountersExtended, and how long is its PortXmitWait tick? */
-static int query_capabilities(struct rk_mad_port *port, struct rk_fabric *fabric,
-			      struct rk_sweep *sweep, const struct rk_mad_options *options,
-			      struct rk_mad_request *requests)
+ * PortCountersExtended, and how long is its PortXmitWait tick? (ibsim has no
+ * PortSamplesControl: it hands the MAD to a client of the node's, and disconnects that client,
+ * OpenSM, when it cannot take it.) */
+static bool capability_request(struct sweep_run *run, size_t i, unsigned ask,
+			       struct rk_mad_request *r)
 {
-	/* ibsim has no PortSamplesControl: it hands the MAD to a client of the node's, and
-	 * disconnects that client (OpenSM) when it cannot take it. */
-	bool samples_control = !rk_rdma_stack_simulated();
-	size_t count = 0;
-	int err = 0;
+	const struct rk_sweep_port *p = &run->sweep->ports[i];
 
-	for (size_t i = 0; i < sweep->count && !err; i++) {
-		struct rk_fabric_node *node = &fabric->nodes[sweep->ports[i].node];
-
-		if (!node->pm_known && sweep->ports[i].lid &&
-		    (i == 0 || sweep->ports[i - 1].node != sweep->ports[i].node)) {
-			pma_request(&requests[count++], sweep->ports[i].lid, ATTR_CLASS_PORT_INFO,
-				    0, 0, (uintptr_t)node);
-			if (samples_control)
-				pma_request(&requests[count++], sweep->ports[i].lid,
-					    ATTR_PORT_SAMPLES_CTL, IB_PSC_PORT_SELECT_F,
-					    sweep->ports[i].port, (uintptr_t)node);
-		}
-		if (count >= CHUNK - 1 || (i + 1 == sweep->count && count)) {
-			err =
-			    run_chunk(port, sweep, requests, count, options, capability_done, NULL);
-			count = 0;
-		}
-	}
-	return err;
-}
-
-/* Whether the port's PortCountersExtended is asked for in this pass (errors_only: the second
- * pass, of ports that answered PortCounters with errors; else the one pass, of every port). */
-static bool wants_ext(const struct sweep_run *run, size_t i, bool second)
-{
-	const struct rk_sweep *sweep = run->sweep;
-
-	if (!sweep->ports[i].lid || !node_has_ext(&run->fabric->nodes[sweep->ports[i].node]) ||
-	    second != sweep->errors_only)
+	if (run->fabric->nodes[p->node].pm_known || !p->lid || !first_of_node(run->sweep, i))
 		return false;
-	return !second || ((run->got[i] & GOT_PC) && rk_sweep_port_has_errors(&sweep->ports[i]));
+	if (ask == 0)
+		pma_request(r, p->lid, RK_PMA_ATTR_CLASS_PORT_INFO, 0, 0, i, ASK_CAPABILITY);
+	else if (run->samples_control)
+		pma_request(r, p->lid, RK_PMA_ATTR_PORT_SAMPLES_CONTROL, IB_PSC_PORT_SELECT_F,
+			    p->port, i, ASK_SAMPLES);
+	else
+		return false;
+	return true;
 }
 
-/* Whether the port's PortCounters is asked for in the first pass: not when its switch's sum
- * showed no error. */
-static bool wants_pc(const struct sweep_run *run, size_t i, bool second)
-{
-	return !second && run->sweep->ports[i].lid && !(run->got[i] & GOT_CLEAN);
-}
-
-/* MADs of one pass: PortCounters wants_pc in the first, the extended ones wants_ext. */
-static size_t count_pass_mads(const struct sweep_run *run, bool second)
-{
-	size_t total = 0;
-
-	for (size_t i = 0; i < run->sweep->count; i++)
-		total += wants_pc(run, i, second) + wants_ext(run, i, second);
-	return total;
-}
+/* ---- counters ---------------------------------------------------------------------------- */
 
 /* errors_only: whether port i is the first swept port of a switch worth asking for the sum
  * of every port (one MAD instead of one per port: it answers them, and has several swept). */
@@ -354,82 +332,109 @@ static bool wants_sum(const struct sweep_run *run, size_t i)
 	const struct rk_fabric_node *node = &run->fabric->nodes[sweep->ports[i].node];
 
 	return sweep->errors_only && node->type == RK_NODE_SWITCH && node->pm_known &&
-	       (node->pm_cap_mask & PM_CAP_ALL_PORT_SELECT) &&
-	       (i == 0 || sweep->ports[i - 1].node != sweep->ports[i].node) &&
+	       (node->pm_cap_mask & PM_CAP_ALL_PORT_SELECT) && first_of_node(sweep, i) &&
 	       i + 1 < sweep->count && sweep->ports[i + 1].node == sweep->ports[i].node;
 }
 
-/* errors_only: each switch's PortCounters summed over every port (PortSelect 0xFF, as
- * ibqueryerrors asks); a switch whose sum has no error needs no MAD per port. */
-static int query_sums(struct rk_mad_port *port, struct sweep_run *run,
-		      const struct rk_mad_options *options, struct rk_mad_request *requests)
+static void pc_request(const struct sweep_run *run, size_t i, struct rk_mad_request *r)
+{
+	const struct rk_sweep_port *p = &run->sweep->ports[i];
+
+	pma_request(r, p->lid, RK_PMA_ATTR_PORT_COUNTERS, IB_PC_PORT_SELECT_F, p->port, i, ASK_PC);
+}
+
+static void ext_request(const struct sweep_run *run, size_t i, struct rk_mad_request *r)
+{
+	const struct rk_sweep_port *p = &run->sweep->ports[i];
+
+	pma_request(r, p->lid, RK_PMA_ATTR_PORT_COUNTERS_EXTENDED, IB_PC_EXT_PORT_SELECT_F, p->port,
+		    i, ASK_EXT);
+}
+
+static void counters_done(struct rk_mad_request *request, void *ctx);
+
+/* A switch's sum answered: clean, each of its swept ports is clean; else (errors, or no
+ * answer) each port is asked on its own. */
+static void sum_done(struct sweep_run *run, size_t first, const struct rk_mad_request *request)
 {
 	const struct rk_sweep *sweep = run->sweep;
-	size_t count = 0;
-	int err = 0;
+	bool clean = request->status == 0 && !answer_has_errors(run, rk_mad_reply_data(request));
+	struct rk_mad_request r;
 
-	for (size_t i = 0; i < sweep->count && !err; i++) {
-		if (wants_sum(run, i))
-			pma_request(&requests[count++], sweep->ports[i].lid, ATTR_PORT_COUNTERS,
-				    IB_PC_PORT_SELECT_F, ALL_PORTS, i << ASK_BITS | ASK_SUM);
-		if (count && (count == CHUNK || i + 1 == sweep->count)) {
-			err = run_chunk(port, run->sweep, requests, count, options, counters_done,
-					run);
-			count = 0;
+	for (size_t i = first; i < sweep->count && sweep->ports[i].node == sweep->ports[first].node;
+	     i++) {
+		if (!sweep->ports[i].lid)
+			continue;
+		if (clean) {
+			run->got[i] |= GOT_CLEAN;
+			continue;
 		}
+		pc_request(run, i, &r);
+		add_request(run, &r, counters_done);
 	}
-	return err;
 }
 
-/* One pass over every port, a chunk at a time: PortCounters (first pass only) and
- * PortCountersExtended where wants_ext. */
-static int query_pass(struct rk_mad_port *port, struct sweep_run *run,
-		      const struct rk_mad_options *options, struct rk_mad_request *requests,
-		      bool second)
+/* errors_only: a port whose PortCounters show errors gets its PortCountersExtended asked. */
+static void pc_done(struct sweep_run *run, size_t i)
 {
-	const struct rk_sweep *sweep = run->sweep;
-	size_t count = 0;
-	int err = 0;
+	struct rk_mad_request r;
 
-	for (size_t i = 0; i < sweep->count && !err; i++) {
-		const struct rk_sweep_port *p = &sweep->ports[i];
-
-		if (wants_pc(run, i, second))
-			pma_request(&requests[count++], p->lid, ATTR_PORT_COUNTERS,
-				    IB_PC_PORT_SELECT_F, p->port, i << ASK_BITS | ASK_PC);
-		if (wants_ext(run, i, second))
-			pma_request(&requests[count++], p->lid, ATTR_PORT_COUNTERS_EXT,
-				    IB_PC_EXT_PORT_SELECT_F, p->port, i << ASK_BITS | ASK_EXT);
-		if (count && (count >= CHUNK - 1 || i + 1 == sweep->count)) {
-			err = run_chunk(port, run->sweep, requests, count, options, counters_done,
-					run);
-			count = 0;
-		}
+	if (run->sweep->errors_only &&
+	    node_has_ext(&run->fabric->nodes[run->sweep->ports[i].node]) &&
+	    rk_sweep_port_has_errors(&run->sweep->ports[i])) {
+		ext_request(run, i, &r);
+		add_request(run, &r, counters_done);
 	}
-	return err;
 }
 
-/* PortCounters of every port and PortCountersExtended where supported; with errors_only
- * first each switch's sum, then PortCounters of the ports the sums did not clear, and the
- * extended ones in a second pass, of the ports whose error counters are not all zero. */
-static int query_counters(struct rk_mad_port *port, struct sweep_run *run,
-			  const struct rk_mad_options *options, struct rk_mad_request *requests)
+static void counters_done(struct rk_mad_request *request, void *ctx)
 {
-	int err = 0;
+	struct sweep_run *run = ctx;
+	size_t i = port_of(request);
+	enum ask ask = ask_of(request);
 
-	for (size_t i = 0; i < run->sweep->count; i++)
-		run->total += wants_sum(run, i);
-	if (run->total)
-		err = query_sums(port, run, options, requests);
-	if (err)
-		return err;
-	run->total += count_pass_mads(run, false);
-	err = query_pass(port, run, options, requests, false);
-	if (err || !run->sweep->errors_only)
-		return err;
-	run->total += count_pass_mads(run, true);
-	return query_pass(port, run, options, requests, true);
+	if (ask == ASK_SUM) {
+		sum_done(run, i, request);
+	} else if (request->status == 0) {
+		store_counters(run, i, rk_mad_reply_data(request), ask == ASK_EXT);
+		if (ask == ASK_PC)
+			pc_done(run, i);
+	} else if (ask == ASK_PC) {
+		run->pc_status[i] = request->status;
+	}
+	if (run->progress)
+		run->progress(++run->done, run->total, run->ctx);
 }
+
+/* The counter requests of port i: its switch's sum (errors_only, on its first port), else
+ * its PortCounters, and PortCountersExtended where supported (errors_only: asked from the
+ * completion of a PortCounters with errors). */
+static bool counter_request(struct sweep_run *run, size_t i, unsigned ask, struct rk_mad_request *r)
+{
+	const struct rk_sweep_port *p = &run->sweep->ports[i];
+
+	if (!p->lid)
+		return false;
+	if (ask == 0 && wants_sum(run, i)) {
+		for (size_t j = i; j < run->sweep->count && run->sweep->ports[j].node == p->node;
+		     j++)
+			run->got[j] |= GOT_SUMMED;
+		pma_request(r, p->lid, RK_PMA_ATTR_PORT_COUNTERS, IB_PC_PORT_SELECT_F, ALL_PORTS, i,
+			    ASK_SUM);
+	} else if (run->got[i] & GOT_SUMMED) {
+		return false;
+	} else if (ask == 0) {
+		pc_request(run, i, r);
+	} else if (!run->sweep->errors_only && node_has_ext(&run->fabric->nodes[p->node])) {
+		ext_request(run, i, r);
+	} else {
+		return false;
+	}
+	run->total++;
+	return true;
+}
+
+/* ---- identities -------------------------------------------------------------------------- */
 
 /* An answer that may be another node's: a counter that does not wrap read less than the port's
  * sample before (the node rebooted, or the SM gave its LID to another node). */
@@ -445,14 +450,22 @@ static bool answer_suspect(const struct sweep_run *run, size_t i)
 	return false;
 }
 
-static void node_info_request(struct rk_mad_request *r, uint16_t lid, size_t i)
+/* NodeInfo through the LID of each node with a suspect answer (once a node). */
+static bool identity_request(struct sweep_run *run, size_t i, unsigned ask,
+			     struct rk_mad_request *r)
 {
+	const struct rk_sweep_port *p = &run->sweep->ports[i];
+
+	if (ask != 0 || p->node == run->last_node || !answer_suspect(run, i))
+		return false;
+	run->last_node = p->node;
 	*r = (struct rk_mad_request){.route = RK_MAD_LID,
 				     .mgmt_class = RK_MAD_CLASS_SMP,
-				     .lid = lid,
-				     .method = METHOD_GET,
-				     .attr_id = ATTR_NODE_INFO,
-				     .user = (void *)(uintptr_t)i};
+				     .lid = p->lid,
+				     .method = RK_MAD_METHOD_GET,
+				     .attr_id = RK_SMP_ATTR_NODE_INFO,
+				     .user = (void *)(i << ASK_BITS | ASK_IDENTITY)};
+	return true;
 }
 
 /* The node whose LID answered for another: none of this sweep's answers of its ports count. */
@@ -473,39 +486,18 @@ static void drop_node_answers(struct sweep_run *run, size_t first)
 }
 
 /* A NodeInfo answer: the GUID must be the node's (none has GUID 0: such an answer says
- * nothing). */
+ * nothing); else every port of the node is dropped. */
 static void identity_done(struct rk_mad_request *request, void *ctx)
 {
 	struct sweep_run *run = ctx;
-	size_t at = (uintptr_t)request->user;
+	size_t at = port_of(request);
 	uint64_t guid = mad_get_field64((void *)rk_mad_reply_data(request), 0, IB_NODE_GUID_F);
 
-	if (request->status == 0 && guid && guid != run->sweep->ports[at].node_guid)
-		drop_node_answers(run, at);
-}
-
-/* NodeInfo through the LID of each node with a suspect answer. */
-static int check_identities(struct rk_mad_port *port, struct sweep_run *run,
-			    const struct rk_mad_options *options, struct rk_mad_request *requests)
-{
-	const struct rk_sweep *sweep = run->sweep;
-	size_t count = 0;
-	int err = 0;
-
-	for (size_t i = 0; i < sweep->count && !err; i++) {
-		bool first_of_node =
-		    count == 0 ||
-		    sweep->ports[(uintptr_t)requests[count - 1].user].node != sweep->ports[i].node;
-
-		if (first_of_node && answer_suspect(run, i))
-			node_info_request(&requests[count++], sweep->ports[i].lid, i);
-		if (count && (count == CHUNK || i + 1 == sweep->count)) {
-			err = run_chunk(port, run->sweep, requests, count, options, identity_done,
-					run);
-			count = 0;
-		}
-	}
-	return err;
+	if (request->status != 0 || !guid || guid == run->sweep->ports[at].node_guid)
+		return;
+	while (!first_of_node(run->sweep, at))
+		at--;
+	drop_node_answers(run, at);
 }
 
 bool rk_sweep_port_has_errors(const struct rk_sweep_port *port)
@@ -649,16 +641,6 @@ static void finish_port(struct sweep_run *run, size_t i)
 							    : UINT8_MAX;
 }
 
-static int alloc_run(struct sweep_run *run, struct rk_sweep *sweep)
-{
-	size_t n = sweep->count ? sweep->count : 1;
-
-	run->sweep = sweep;
-	run->got = calloc(n, sizeof(*run->got));
-	run->pc_status = calloc(n, sizeof(*run->pc_status));
-	return run->got && run->pc_status ? 0 : -ENOMEM;
-}
-
 static void finish_sweep(struct sweep_run *run, double start)
 {
 	struct rk_sweep *sweep = run->sweep;
@@ -678,30 +660,54 @@ static void finish_sweep(struct sweep_run *run, double start)
 	sweep->seconds = now - start;
 }
 
+static int alloc_run(struct sweep_run *run, struct rk_sweep *sweep)
+{
+	size_t n = sweep->count ? sweep->count : 1;
+
+	run->sweep = sweep;
+	run->got = calloc(n, sizeof(*run->got));
+	run->pc_status = calloc(n, sizeof(*run->pc_status));
+	return run->got && run->pc_status ? 0 : -ENOMEM;
+}
+
+/* Capabilities, then counters, then the identity of nodes whose counters went back. */
+static int run_phases(struct sweep_run *run)
+{
+	int err = run_phase(run, capability_request, capability_done);
+
+	for (size_t i = 0; !err && i < run->sweep->count; i++)
+		start_port(&run->sweep->ports[i]);
+	if (!err)
+		err = run_phase(run, counter_request, counters_done);
+	if (!err)
+		err = run_phase(run, identity_request, identity_done);
+	return err;
+}
+
 int rk_sweep_run(struct rk_mad_port *port, struct rk_fabric *fabric, struct rk_sweep *sweep,
 		 const struct rk_mad_options *options, rk_sweep_progress_fn progress, void *ctx)
 {
-	struct sweep_run run = {.fabric = fabric, .progress = progress, .ctx = ctx};
-	struct rk_mad_request *requests = calloc(CHUNK, sizeof(*requests));
+	struct sweep_run run = {.fabric = fabric,
+				.progress = progress,
+				.ctx = ctx,
+				.samples_control = !rk_rdma_stack_simulated()};
 	double start = rk_monotonic_seconds();
 	size_t ignored;
-	int err = requests ? alloc_run(&run, sweep) : -ENOMEM;
+	int err = alloc_run(&run, sweep);
 
 	run.pma = rk_catalog_pma(&ignored);
 	memset(&sweep->stats, 0, sizeof(sweep->stats));
 	if (!err)
-		err = query_capabilities(port, fabric, sweep, options, requests);
-	for (size_t i = 0; !err && i < sweep->count; i++)
-		start_port(&sweep->ports[i]);
-	if (!err)
-		err = query_counters(port, &run, options, requests);
-	if (!err)
-		err = check_identities(port, &run, options, requests);
+		err = rk_mad_queue_open(port, options, &run.queue);
+	if (!err) {
+		err = run_phases(&run);
+		rk_mad_queue_stats(run.queue, &sweep->stats);
+		rk_mad_queue_close(run.queue);
+	}
 	if (!err)
 		finish_sweep(&run, start);
 	free(run.got);
 	free(run.pc_status);
-	free(requests);
 	return err;
 }
 
@@ -752,26 +758,48 @@ int rk_sweep_reset_mask(const char *names, uint32_t *mask)
 	return *mask ? 0 : -EINVAL;
 }
 
+/* rk_sweep_reset's feed: a PortCounters Set of each port, clearing the selected counters. */
+struct reset_run {
+	const struct rk_sweep *sweep;
+	uint32_t select_mask;
+	size_t next, failed;
+};
+
+static bool reset_next(struct rk_mad_request *r, void *ctx)
+{
+	struct reset_run *run = ctx;
+	const struct rk_sweep_port *p;
+
+	if (run->next == run->sweep->count)
+		return false;
+	p = &run->sweep->ports[run->next];
+	pma_request(r, p->lid, RK_PMA_ATTR_PORT_COUNTERS, IB_PC_PORT_SELECT_F, p->port, run->next,
+		    ASK_PC);
+	r->method = RK_MAD_METHOD_SET;
+	mad_set_field(r->data, 0, IB_PC_COUNTER_SELECT_F, run->select_mask);
+	run->next++;
+	return true;
+}
+
+static void reset_done(struct rk_mad_request *r, void *ctx)
+{
+	((struct reset_run *)ctx)->failed += r->status != 0;
+}
+
 int rk_sweep_reset(struct rk_mad_port *port, const struct rk_sweep *sweep, uint32_t select_mask,
 		   const struct rk_mad_options *options, size_t *failed)
 {
-	struct rk_mad_request *requests = calloc(CHUNK, sizeof(*requests));
-	size_t count = 0;
-	int err = requests ? 0 : -ENOMEM;
+	struct reset_run run = {.sweep = sweep, .select_mask = select_mask};
+	struct rk_mad_queue *queue;
+	int err = rk_mad_queue_open(port, options, &queue);
 
 	*failed = 0;
-	for (size_t i = 0; i < sweep->count && !err; i++) {
-		pma_request(&requests[count], sweep->ports[i].lid, ATTR_PORT_COUNTERS,
-			    IB_PC_PORT_SELECT_F, sweep->ports[i].port, i);
-		requests[count].method = METHOD_SET;
-		mad_set_field(requests[count++].data, 0, IB_PC_COUNTER_SELECT_F, select_mask);
-		if (count == CHUNK || i + 1 == sweep->count) {
-			err = rk_mad_run(port, requests, count, options, NULL, NULL, NULL);
-			for (size_t r = 0; r < count && !err; r++)
-				*failed += requests[r].status != 0;
-			count = 0;
-		}
-	}
-	free(requests);
+	if (err)
+		return err;
+	rk_mad_queue_feed(queue, reset_next, reset_done, &run);
+	err = rk_mad_queue_run(queue, 0);
+	rk_mad_queue_close(queue);
+	if (!err)
+		*failed = run.failed;
 	return err;
 }
