@@ -70,6 +70,9 @@ int cmd_probe(int argc, char **argv);
 /** rdmakit bench: bandwidth and latency over rdma_cm, server and client. */
 int cmd_bench(int argc, char **argv);
 
+/** rdmakit events: the fabric's events from the SA, as they come. */
+int cmd_events(int argc, char **argv);
+
 /** rdmakit fabric: nodes and links of the fabric, degraded links flagged. */
 int cmd_fabric(int argc, char **argv);
 

@@ -39,10 +39,13 @@ static void option_shown(const struct cli_option *option, char *buf, size_t size
 		snprintf(buf, size, "--%s", option->name);
 }
 
-/* false when the tables hold more than MAX_OPTIONS options */
-static bool add_table(struct option_set *set, const struct cli_option *table, void *base)
+/* false when the tables hold more than MAX_OPTIONS options; an option named skip is left out */
+static bool add_table(struct option_set *set, const struct cli_option *table, void *base,
+		      const char *skip)
 {
 	for (; table && table->store; table++) {
+		if (skip && strcmp(table->name, skip) == 0)
+			continue;
 		if (set->count == MAX_OPTIONS)
 			return false;
 		struct option *o = &set->longs[set->count];
@@ -63,9 +66,9 @@ static bool build_set(const struct cli_command *command, void *args, struct cli_
 		      struct option_set *set)
 {
 	memset(set, 0, sizeof(*set));
-	if (add_table(set, command->options, args) &&
-	    (!command->mad || add_table(set, cli_mad_options, mad)) &&
-	    add_table(set, help_table, NULL))
+	if (add_table(set, command->options, args, NULL) &&
+	    (!command->mad || add_table(set, cli_mad_options, mad, command->mad_replaced)) &&
+	    add_table(set, help_table, NULL, NULL))
 		return true;
 	fprintf(stderr, "rdmakit %s: more than %d options (raise MAX_OPTIONS in %s)\n",
 		command->name, MAX_OPTIONS, __FILE__);

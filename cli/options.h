@@ -44,6 +44,7 @@ struct cli_command {
 	const char *usage;		  /* --help before the options: synopsis, description */
 	const struct cli_option *options; /* fields in the subcommand's own args */
 	bool mad;			  /* also the MAD options, into a struct cli_mad */
+	const char *mad_replaced;	  /* a MAD option an own option of that name replaces */
 	const struct cli_option *operand; /* the one optional operand, or NULL: none */
 	int max_operands;		  /* how many times the operand may be given (0: once) */
 	int column;			  /* where --help starts the options' descriptions */

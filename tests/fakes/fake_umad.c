@@ -16,7 +16,8 @@
 static struct {
 	int pipe[2]; /* readable while MADs wait (the engine polls umad_get_fd) */
 	int opens, alive_id, next_agent;
-	uint8_t queue[QUEUE_MAX][FAKE_UMAD_MAX];
+	bool refuse_listeners;
+	_Alignas(8) uint8_t queue[QUEUE_MAX][FAKE_UMAD_MAX]; /* umad headers, aligned */
 	int lengths[QUEUE_MAX];
 	size_t head, count;
 } dev = {.pipe = {-1, -1}, .alive_id = -1};
@@ -66,6 +67,11 @@ void fake_umad_drain(void)
 int fake_umad_opens(void)
 {
 	return dev.opens;
+}
+
+void fake_umad_refuse_listeners(bool refuse)
+{
+	dev.refuse_listeners = refuse;
 }
 
 void fake_umad_reset(void)
@@ -120,7 +126,8 @@ int umad_register(int portid, int mgmt_class, int mgmt_version, uint8_t rmpp_ver
 	(void)mgmt_class;
 	(void)mgmt_version;
 	(void)rmpp_version;
-	(void)method_mask;
+	if (method_mask && dev.refuse_listeners)
+		return -EBUSY;
 	return dev.next_agent++;
 }
 

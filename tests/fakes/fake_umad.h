@@ -33,6 +33,10 @@ void fake_umad_drain(void);
 /** How many times a port was opened. */
 int fake_umad_opens(void);
 
+/** Whether an agent that asks for unsolicited MADs (a method mask) is refused with -EBUSY, as
+ * the kernel refuses a second receiver of a class and method. */
+void fake_umad_refuse_listeners(bool refuse);
+
 /** The device resets: the descriptor open now fails every send and receive with EIO for good,
  * as ib_umad's does once its device is gone; only a port opened afterwards works. */
 void fake_umad_reset(void);

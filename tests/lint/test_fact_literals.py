@@ -47,6 +47,11 @@ NOT_FACTS = {
     ("cli/verbs_out.c", "address"): (1, "the heading of the GID column"),
     ("cli/verbs_out.c", "type"): (2, "a GID's type, and the heading of its column"),
     ("cli/tune_out.c", "state"): (1, "the state of a tune journal"),
+    ("cli/cmd_events.c", "lid"): (1, "the LID an SA notice is about (the notice's field)"),
+    ("cli/cmd_events.c", "name"): (1, "a trap's name"),
+    ("cli/cmd_events.c", "port"): (2, "the port a notice, or the read after it, is about"),
+    ("cli/cmd_events.c", "state"): (1, "a port's state as the read after a trap 128 found it"),
+    ("cli/cmd_events.c", "type"): (1, "a notice's type (IBA 13.4.8.2: fatal .. informational)"),
 }
 # The subagent's column constants and table definitions, by the scope of facts their table has.
 PREFIX_SCOPES = [("AK_SM_MASTER_", "sm"), ("AK_SM_", "sm_entry"), ("AK_DEVICE_", "device"),

@@ -14,7 +14,13 @@
 /* SMPs (QP0) in flight at once, whatever the window: they travel on VL15, which switches drop
  * rather than queue, and a switch's SMA answers in its management CPU's firmware, far slower
  * than a PMA; ibdiagnet keeps 8 on the wire by default, OpenSM 4 (max_wire_smps). */
-#define RK_MAD_SMP_WINDOW	     8
+#define RK_MAD_SMP_WINDOW 8
+/* Fabric events: the SA subscription is made again this often, since an SM that restarted
+ * at the same LID has forgotten it (a new master at another LID is noticed at once). */
+#define RK_EVENTS_REFRESH_S 60
+/* ... and the local port's master SM is looked at this often (one SMP): a new master has
+ * none of the old one's subscriptions, and its Reports start once it has this one. */
+#define RK_EVENTS_MASTER_CHECK_S     2
 #define RK_HELPER_DEADLINE_DEFAULT_S 600  /* the discovery helper's time to a whole answer */
 #define RK_TUNE_INTERVAL_DEFAULT_S   3600 /* between two tune audits of a daemon */
 #define RK_PROBE_INTERVAL_DEFAULT_S  300  /* between two loopback probes of a daemon */

@@ -25,8 +25,12 @@
 
 #define RK_SMP_ATTR_NODE_INFO	0x0011
 #define RK_SMP_ATTR_SWITCH_INFO 0x0012
+#define RK_SMP_ATTR_PORT_INFO	0x0015
 #define RK_SMP_ATTR_LFT		0x0019 /* LinearForwardingTable, one block of 64 LIDs */
 #define RK_SMP_ATTR_SM_INFO	0x0020
+
+#define RK_SA_ATTR_NOTICE      0x0002
+#define RK_SA_ATTR_INFORM_INFO 0x0003
 
 #define RK_PMA_ATTR_CLASS_PORT_INFO	   0x0001
 #define RK_PMA_ATTR_PORT_SAMPLES_CONTROL   0x0010
@@ -54,8 +58,12 @@ enum rk_mad_route {
 
 enum rk_mad_class {
 	RK_MAD_CLASS_SMP = 0x01,
+	RK_MAD_CLASS_SA = 0x03, /* to the SA (the master SM's LID), class version 2 */
 	RK_MAD_CLASS_PERF = 0x04,
 };
+
+#define RK_SA_CLASS_VERSION 2
+#define RK_SA_DATA_OFFSET   56 /* an SA MAD's attribute data start here */
 
 /* One query. The caller fills the target and attribute; the engine fills the result. */
 struct rk_mad_request {
@@ -67,9 +75,10 @@ struct rk_mad_request {
 	uint8_t method;			   /* RK_MAD_METHOD_GET or RK_MAD_METHOD_SET */
 	uint16_t attr_id;
 	uint32_t attr_mod;
-	uint64_t mkey; /* SMP M_Key (0 unless the SM protects ports with one) */
+	uint64_t mkey;		 /* SMP M_Key (0 unless the SM protects ports with one) */
+	uint64_t component_mask; /* SA: which fields of the record count */
 	/* attribute data to send (Set, PMA port select): the first RK_MAD_SMP_DATA_SIZE bytes
-	 * for an SMP, all RK_MAD_PMA_DATA_SIZE for a PMA MAD */
+	 * for an SMP, all for a PMA or SA MAD (an SA MAD's from RK_SA_DATA_OFFSET) */
 	uint8_t data[RK_MAD_SIZE - RK_MAD_DATA_OFFSET];
 	void *user; /* the caller's context */
 	/* results. status: 0 answered; -ETIMEDOUT no answer after all attempts; -EIO an answer
@@ -187,6 +196,10 @@ void rk_mad_queue_close(struct rk_mad_queue *queue);
  * agent on the host already receives them, -ENOSPC when the port has no room for a listener. */
 int rk_mad_listen(struct rk_mad_port *port, uint8_t mgmt_class, uint8_t class_version,
 		  uint8_t method, rk_mad_unsolicited_fn fn, void *ctx);
+
+/** Answer an unsolicited MAD (a Report with RK_MAD_METHOD_REPORT_RESP): a copy of it with
+ * that method, sent back to where it came from on its listener's agent. 0 or -errno (logged). */
+int rk_mad_respond(struct rk_mad_port *port, const struct rk_mad_received *mad, uint8_t method);
 
 /** Send every request of an array through a queue, calling done for each with the array's
  * element (its results filled in). Returns as rk_mad_queue_run; -EINVAL (bad options) or

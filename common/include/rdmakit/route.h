@@ -119,6 +119,9 @@ int rk_routes_link_at(const struct rk_routes *routes, int node, int port);
 /** The node and port that own lid (a switch owns its port 0 LIDs), or -1. */
 int rk_route_lid_owner(const struct rk_fabric *fabric, uint16_t lid, int *port);
 
+/** The node with that node or port GUID, and in *port the port (0: the node's own GUID); -1. */
+int rk_route_guid_owner(const struct rk_fabric *fabric, uint64_t guid, int *port);
+
 /** A node named by a LID ("12", "0xc"), a node or port GUID ("0x0002c90300000001") or a name
  * (the node name map's, else the description): *node, and *lid its LID (the given one, the
  * matched port's, a switch's port 0 LID or a CA's first active port's); 0 or -ENOENT. */

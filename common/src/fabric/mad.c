@@ -24,7 +24,7 @@
 #define CLASS_VERSION_1 1
 
 static const int agent_class[AGENT_KINDS] = {IB_SMI_CLASS, IB_SMI_DIRECT_CLASS,
-					     IB_PERFORMANCE_CLASS};
+					     IB_PERFORMANCE_CLASS, IB_SA_CLASS};
 
 /* One umad port per process: under ibsim's shim a second one steals the first's answers. */
 static atomic_flag port_in_use = ATOMIC_FLAG_INIT;
@@ -55,7 +55,7 @@ static void unregister_agents(struct rk_mad_port *port)
 
 static int register_agents(struct rk_mad_port *port)
 {
-	for (int k = 0; k < AGENT_KINDS; k++) {
+	for (int k = 0; k < AGENT_SA; k++) {
 		int agent = umad_register(port->fd, agent_class[k], CLASS_VERSION_1, 0, NULL);
 
 		if (agent < 0) {
@@ -320,5 +320,50 @@ int rk_mad_listen(struct rk_mad_port *port, uint8_t mgmt_class, uint8_t class_ve
 	listener = &port->listeners[port->nlisteners++];
 	*listener = (struct mad_listener){
 	    .agent = agent, .mgmt_class = mgmt_class, .method = method, .fn = fn, .ctx = ctx};
+	return 0;
+}
+
+int mad_port_agent(struct rk_mad_port *port, enum agent_kind kind)
+{
+	const struct mad_listener *listener;
+	int agent;
+
+	if (port->agent[kind] >= 0 || kind != AGENT_SA)
+		return port->agent[kind];
+	for (size_t i = 0; i < port->nlisteners; i++) {
+		listener = &port->listeners[i];
+		if (listener->mgmt_class == IB_SA_CLASS)
+			return listener->agent; /* one agent of a class, as ibsim's shim has */
+	}
+	agent = umad_register(port->fd, IB_SA_CLASS, RK_SA_CLASS_VERSION, 0, NULL);
+	if (agent < 0)
+		rk_log(RK_LOG_ERR, "%s:%d: cannot register a MAD agent for the SA: %s", port->ca,
+		       port->portnum, strerror(-agent));
+	else
+		port->agent[kind] = agent;
+	return agent;
+}
+
+int rk_mad_respond(struct rk_mad_port *port, const struct rk_mad_received *mad, uint8_t method)
+{
+	uint8_t umad[sizeof(struct ib_user_mad) + IB_MAD_SIZE] = {0};
+	const struct mad_listener *listener =
+	    mad_port_listener(port, (uint8_t)mad_get_field((void *)mad->mad, 0, IB_MAD_MGMTCLASS_F),
+			      (uint8_t)mad_get_field((void *)mad->mad, 0, IB_MAD_METHOD_F));
+	uint8_t *out = umad_get_mad(umad);
+
+	if (!listener || mad->length < IB_MAD_SIZE)
+		return -EINVAL;
+	memcpy(out, mad->mad, IB_MAD_SIZE);
+	out[3] = method; /* the whole byte: the response bit is libibmad's IB_MAD_RESPONSE_F */
+	mad_set_field(out, 0, IB_MAD_STATUS_F, 0);
+	umad_set_addr(umad, mad->slid, (int)mad->qpn, mad->sl, IB_DEFAULT_QP1_QKEY);
+	if (umad_send(port->fd, listener->agent, umad, IB_MAD_SIZE, 0, 0) < 0) {
+		int err = errno ? errno : EIO;
+
+		rk_log(RK_LOG_WARNING, "%s:%d: cannot answer LID %u: %s", port->ca, port->portnum,
+		       (unsigned)mad->slid, strerror(err));
+		return -err;
+	}
 	return 0;
 }

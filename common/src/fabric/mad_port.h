@@ -12,6 +12,7 @@ enum agent_kind {
 	AGENT_SMP,  /* LID-routed SMP, QP0 */
 	AGENT_DR,   /* directed-route SMP, QP0 */
 	AGENT_PERF, /* PerfMgt (PMA), QP1 */
+	AGENT_SA,   /* SubnAdm, QP1: registered at its first request (or a listener's) */
 	AGENT_KINDS,
 };
 
@@ -34,6 +35,9 @@ struct rk_mad_port {
 	struct mad_listener listeners[MAD_LISTENERS_MAX];
 	size_t nlisteners;
 };
+
+/** The umad agent of a kind, registered now if it is the SA's and is not yet; -errno. */
+int mad_port_agent(struct rk_mad_port *port, enum agent_kind kind);
 
 /** The listener of an unsolicited MAD's class and method, or NULL. */
 const struct mad_listener *mad_port_listener(const struct rk_mad_port *port, uint8_t mgmt_class,

@@ -207,6 +207,8 @@ static int request_agent(const struct rk_mad_request *req)
 		return AGENT_SMP;
 	if (req->mgmt_class == RK_MAD_CLASS_PERF)
 		return AGENT_PERF;
+	if (req->mgmt_class == RK_MAD_CLASS_SA)
+		return AGENT_SA;
 	return -1;
 }
 
@@ -239,8 +241,13 @@ static int build_umad(uint8_t *umad, struct rk_mad_request *req, int agent)
 		dport.lid = req->lid;
 		dport.qp = 0;
 	} else {
-		rpc.mgtclass = IB_PERFORMANCE_CLASS;
+		rpc.mgtclass = agent == AGENT_SA ? IB_SA_CLASS : IB_PERFORMANCE_CLASS;
 		rpc.datasz = IB_PC_DATA_SZ;
+		if (agent == AGENT_SA) {
+			rpc.dataoffs = RK_SA_DATA_OFFSET;
+			rpc.datasz = sizeof(req->data);
+			rpc.mask = req->component_mask;
+		}
 		dport.lid = req->lid;
 		dport.qp = 1;
 		dport.qkey = IB_DEFAULT_QP1_QKEY;
@@ -273,7 +280,7 @@ static void enlist(struct rk_mad_queue *q, struct entry *e, rk_mad_done_fn done,
 	e->done = done;
 	e->ctx = ctx;
 	e->agent = request_agent(&e->req);
-	e->kind = e->agent == AGENT_PERF ? KIND_GMP : KIND_SMP;
+	e->kind = e->agent == AGENT_PERF || e->agent == AGENT_SA ? KIND_GMP : KIND_SMP;
 	e->key = e->agent < 0 ? 0 : dest_key(&e->req, e->agent);
 	e->req.attempts = 0;
 	e->req.mad_status = 0;
@@ -479,8 +486,8 @@ static void send_attempt(struct rk_mad_queue *q, unsigned s)
 	slot->deadline = now_ns() + q->opt.timeout_ms * NSEC_PER_MSEC;
 	/* The kernel timeout makes it hand the MAD back with status ETIMEDOUT (and match the
 	 * answer to the send at all: with 0 it drops answers); our deadline covers the rest. */
-	if (umad_send(q->port->fd, q->port->agent[e->agent], slot->umad, IB_MAD_SIZE,
-		      (int)q->opt.timeout_ms, 0) < 0) {
+	if (umad_send(q->port->fd, mad_port_agent(q->port, (enum agent_kind)e->agent), slot->umad,
+		      IB_MAD_SIZE, (int)q->opt.timeout_ms, 0) < 0) {
 		int err = errno ? errno : EIO;
 
 		if (q->send_failures++ == 0)
@@ -498,10 +505,11 @@ static void start(struct rk_mad_queue *q, struct entry *e)
 {
 	unsigned s = q->free_slots[--q->nfree];
 
-	if (build_umad(q->slots[s].umad, &e->req, e->agent) < 0) {
+	if (mad_port_agent(q->port, (enum agent_kind)e->agent) < 0 ||
+	    build_umad(q->slots[s].umad, &e->req, e->agent) < 0) {
 		q->free_slots[q->nfree++] = s;
 		leave_dest(q, e);
-		reject(q, e, "libibmad cannot encode it");
+		reject(q, e, "no agent for its class, or libibmad cannot encode it");
 		return;
 	}
 	q->slots[s].entry = e;

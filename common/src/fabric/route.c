@@ -352,7 +352,7 @@ static uint16_t node_lid(const struct rk_fabric_node *node, int port)
 	return 0;
 }
 
-static int find_guid(const struct rk_fabric *fabric, uint64_t guid, int *port)
+int rk_route_guid_owner(const struct rk_fabric *fabric, uint64_t guid, int *port)
 {
 	for (size_t n = 0; n < fabric->nnodes; n++) {
 		const struct rk_fabric_node *node = &fabric->nodes[n];
@@ -392,7 +392,7 @@ int rk_route_resolve(const struct rk_fabric *fabric, const char *text, int *node
 		unsigned long long value = strtoull(text, NULL, hex ? 16 : 10);
 
 		if (hex && digits > 4) {
-			*node = find_guid(fabric, (uint64_t)value, &port);
+			*node = rk_route_guid_owner(fabric, (uint64_t)value, &port);
 		} else if (value >= 1 && value <= RK_ROUTE_MAX_LID) {
 			*lid = (uint16_t)value;
 			*node = rk_route_lid_owner(fabric, *lid, NULL);
