@@ -6,11 +6,14 @@
 #include "rdmakit/host.h"
 #include "rdmakit/log.h"
 #include "rdmakit/notice.h"
+#include "rdmakit/route.h"
 
 #include <errno.h>
 #include <json-c/json.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 static const char events_usage[] =
@@ -58,12 +61,31 @@ static const struct cli_command events_command = {
     .column = 25,
 };
 
+#define RETRIES_MAX  32	 /* switches whose read after a trap 128 waits for another try */
+#define READ_TRIES   6	 /* reads of a switch after its trap 128 */
+#define READ_RETRY_S 0.2 /* seconds between two */
+
 /* What the loop keeps while it runs. */
 struct events_run {
 	const struct events_args *args;
 	struct rk_fabric *fabric;
 	struct rk_mad_queue *queue;
+	struct rk_reread_from local; /* this port in the fabric (node -1: not in it) */
 	unsigned printed;
+	/* switches no answer came from after their trap 128: the routes to them may go through
+	 * the cable that just went down, until the SM routes around it; read again */
+	struct retry {
+		struct rk_notice notice;
+		unsigned tries;
+		double at; /* monotonic: not before */
+	} retry[RETRIES_MAX];
+	size_t nretry;
+};
+
+/* One read of a switch after its trap 128: the context of its completion. */
+struct switch_read {
+	struct events_run *run;
+	unsigned tries; /* reads of it before this one */
 };
 
 /* One line of an event: a notice, or (after a targeted read) one port it changed. */
@@ -141,18 +163,28 @@ static void print_line(struct events_run *run, const struct event_line *line)
 }
 
 /* A switch's ports read after its trap 128: a line per port that changed (or the notice's own
- * line when none did, or the switch could not be read). */
+ * line when the switch could not be read; nothing when no port changed). */
 static void print_changes(const struct rk_notice *notice, const struct rk_port_change *changes,
 			  size_t count, int status, void *ctx)
 {
-	struct events_run *run = ctx;
+	struct switch_read *read = ctx;
+	struct events_run *run = read->run;
+	unsigned tries = read->tries;
 	char subject[RK_FINDING_SUBJECT_MAX], peer[RK_FINDING_SUBJECT_MAX];
 	struct event_line line = {.notice = notice, .subject = subject};
 
+	free(read);
 	rk_notice_subject(notice, run->fabric, subject, sizeof(subject));
 	if (status == 0 && count == 0) {
 		/* told already (the other end's read found it), or changed back before the read */
 		rk_log(RK_LOG_DEBUG, "trap 128 from %s: no port changed state", subject);
+		return;
+	}
+	if (status == -ETIMEDOUT && tries + 1 < READ_TRIES && run->nretry < RETRIES_MAX) {
+		run->retry[run->nretry++] =
+		    (struct retry){.notice = *notice,
+				   .tries = tries + 1,
+				   .at = rk_monotonic_seconds() + READ_RETRY_S};
 		return;
 	}
 	if (status) {
@@ -173,17 +205,60 @@ static void print_changes(const struct rk_notice *notice, const struct rk_port_c
 	}
 }
 
-static void print_notice(const struct rk_notice *notice, void *ctx)
+/* Read the ports of the switch of a trap 128; -ENOMEM (nothing asked). */
+static int read_switch(struct events_run *run, const struct rk_notice *notice, unsigned tries)
 {
-	struct events_run *run = ctx;
+	struct switch_read *read = malloc(sizeof(*read));
+	int err;
+
+	if (!read)
+		return -ENOMEM;
+	*read = (struct switch_read){.run = run, .tries = tries};
+	/* first by LID; then by directed routes, each try another of the shortest */
+	err = rk_reread_switch(run->queue, run->fabric, notice,
+			       tries && run->local.node >= 0 ? &run->local : NULL, print_changes,
+			       read);
+	if (err)
+		free(read);
+	return err;
+}
+
+static void print_notice_alone(struct events_run *run, const struct rk_notice *notice)
+{
 	char subject[RK_FINDING_SUBJECT_MAX];
 	struct event_line line = {.notice = notice, .subject = subject};
 
-	if (notice->trap == RK_TRAP_LINK_STATE && run->fabric &&
-	    rk_reread_switch(run->queue, run->fabric, notice, print_changes, run) == 0)
-		return;
 	rk_notice_subject(notice, run->fabric, subject, sizeof(subject));
 	print_line(run, &line);
+}
+
+static void print_notice(const struct rk_notice *notice, void *ctx)
+{
+	struct events_run *run = ctx;
+
+	if (notice->trap == RK_TRAP_LINK_STATE && run->fabric && read_switch(run, notice, 0) == 0)
+		return;
+	print_notice_alone(run, notice);
+}
+
+/* Read again the switches whose read timed out, once their time has come (the last failure
+ * prints the trap alone). */
+static void retry_reads(struct events_run *run)
+{
+	struct retry due[RETRIES_MAX];
+	size_t ndue = 0, kept = 0;
+	double now = rk_monotonic_seconds();
+
+	for (size_t i = 0; i < run->nretry; i++) {
+		if (run->retry[i].at <= now)
+			due[ndue++] = run->retry[i];
+		else
+			run->retry[kept++] = run->retry[i];
+	}
+	run->nretry = kept;
+	for (size_t i = 0; i < ndue; i++)
+		if (read_switch(run, &due[i].notice, due[i].tries) != 0)
+			print_notice_alone(run, &due[i].notice);
 }
 
 /* Whether to stop: --count events printed, --timeout passed, or events cannot be had. */
@@ -194,6 +269,18 @@ static bool done(const struct events_run *run, const struct rk_subscription *s, 
 	return (args->count && run->printed >= args->count) ||
 	       (args->timeout > 0 && rk_monotonic_seconds() - start >= args->timeout) ||
 	       s->status == -EBUSY || (!s->active && !s->in_flight && s->sa_lid);
+}
+
+/* This port's node and port in the fabric (node -1 when it is not there). */
+static struct rk_reread_from local_in_fabric(struct rk_mad_port *port,
+					     const struct rk_fabric *fabric)
+{
+	struct rk_reread_from from = {.node = -1};
+	struct rk_mad_local local;
+
+	if (fabric && rk_mad_port_local(port, &local) == 0)
+		from.node = rk_route_guid_owner(fabric, local.port_guid, &from.port);
+	return from;
 }
 
 /* Subscribe, then take Reports half a second at a time until done. */
@@ -208,11 +295,14 @@ static int follow(struct rk_mad_port *port, const struct rk_monitor_options *opt
 	if (err)
 		return err;
 	run->queue = queue;
+	run->local = local_in_fabric(port, run->fabric);
 	rk_subscription_start(&subscription, port, print_notice, run);
 	while (!err && !done(run, &subscription, start)) {
 		err = rk_subscription_refresh(&subscription, queue);
 		if (!err)
 			err = rk_mad_queue_run(queue, 500);
+		if (!err && run->nretry)
+			retry_reads(run);
 	}
 	if (!err && (subscription.status == -EBUSY || !subscription.active))
 		err = -ENOTSUP; /* said by the subscription */

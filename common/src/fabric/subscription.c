@@ -86,6 +86,15 @@ static void subscribed(struct rk_mad_request *request, void *ctx)
 	struct rk_subscription *s = ctx;
 
 	s->in_flight = false;
+	if (request->status && s->active && request->lid == s->sa_lid) {
+		/* a refresh lost: the subscription made before still stands at that SA */
+		rk_log(RK_LOG_DEBUG,
+		       "fabric events: the SA at LID %u did not take the refresh: "
+		       "asked again at the next look",
+		       (unsigned)s->sa_lid);
+		s->subscribed_at = 0;
+		return;
+	}
 	s->status = request->status;
 	s->mad_status = request->mad_status;
 	s->active = request->status == 0;
@@ -111,6 +120,8 @@ static void subscribe(struct rk_subscription *s, struct rk_mad_queue *queue, uin
 	rk_notice_subscription(&request, master, true);
 	if (rk_mad_queue_add(queue, &request, subscribed, s) != 0)
 		return; /* out of memory: asked again at the next look */
+	if (master != s->sa_lid)
+		s->active = false; /* a new SA has none of the old one's subscriptions */
 	s->sa_lid = master;
 	s->subscribed_at = rk_monotonic_seconds();
 	s->in_flight = true;
