@@ -7,10 +7,12 @@
 #                              only to its node's SM-side client), from `Unlink` on ibsim's
 #                              console to the line naming the port that went DOWN, and from
 #                              `ReLink` to the line of it coming back; TRIES host cables
-#                              (one a leaf: Hca5, Hca37, ...) and TRIES spine cables
-#                              (Spine1[1..], each to another leaf). One cable a switch: OpenSM
-#                              ignores a switch's traps once it sent 10 within its aging time
-#                              of each other (osm_trap_rcv.c), as it would a flapping port's
+#                              (one a leaf: Hca5, Hca37, ...; OpenSM ignores a switch's traps
+#                              once it sent 10 within its aging time of each other,
+#                              osm_trap_rcv.c) and one spine cable, last: after a spine cable
+#                              comes back, OpenSM stops (no trap received or logged) while the
+#                              sim has an SM-side client (tests/sim/README.md), so no second
+#                              spine try can be made on the same run
 #   sweep --interval 30        `rdmakit sweep --errors-only --json --interval 30`, from `Unlink`
 #                              to the first sweep that lists the host's port as not read
 #                              (SWEEP_TRIES tries; a cable pulled at a random point of the
@@ -84,7 +86,9 @@ one_try() {
 	sim_cmd "$name" "ReLink $cable" >/dev/null
 	up=$(wait_line "$work/events" "$t0" "$size" "\"was\":\"DOWN\"")
 	echo "$kind $down $up" >>"$work/records"
-	sleep 1
+	# a spine cable put back stays INIT until OpenSM's next heavy sweep activates it, and the
+	# SA's Reports to this host may take it meanwhile: let it finish before the next try
+	[ "$kind" = host ] && sleep 1 || sleep 10
 }
 
 : >"$work/records"
@@ -92,9 +96,6 @@ events_start "$work/events"
 sleep 8 # discovery of 2,144 nodes, the master's LID, the subscription
 for i in $(seq 0 $((tries - 1))); do
 	one_try host "\"Hca$((32 * i + 5))\"[1]" "host$((32 * i + 5)) HCA-1\\[1\\]"
-done
-for i in $(seq "$tries"); do
-	one_try spine "\"Spine1\"[$i]" "Spine1\\[$i\\]"
 done
 stop_events
 
@@ -157,6 +158,10 @@ PY
 for i in $(seq "$sweep_tries"); do
 	sweep_latency $((400 + i))
 done
+events_start "$work/events"
+sleep 8
+one_try spine '"Spine1"[1]' 'Spine1\[1\]'
+stop_events
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 python3 - "$work/records" "$with" "$without" "$discovery" "$load_before" "$load_after" \
@@ -177,7 +182,7 @@ def cell(values):
         (max(ok) if not missed else math.inf)
 out = []
 out.append("events vs sweep-only; %s, tree at %s, load average %s before, %s after; %s tries a "
-           "cable kind, %s sweep-only tries" % (time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+           "host cable, %s sweep-only tries" % (time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
                                                commit, before, after, tries, sweep_tries))
 out.append("")
 out.append("| what | cable pulled: s to its line, median (min–max) | put back: s to its line |")
@@ -192,6 +197,7 @@ for kind, label in (("host", "rdmakit events, a host's cable"),
     up, umed, umax = cell([u for _, u in rec[kind]])
     if kind != "sweep":
         ok &= dmed <= 2 and dmax <= 5 and umed <= 2 and umax <= 5
+    label += " (%d tr%s)" % (len(rec[kind]), "y" if len(rec[kind]) == 1 else "ies")
     out.append("| %s | %s | %s |" % (label, down, up if kind != "sweep" else "-"))
 mads = int(with_) - int(without)
 share = mads / int(discovery) if int(discovery) else math.inf

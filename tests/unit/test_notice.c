@@ -91,16 +91,23 @@ int fake_umad_answer(void *umad, int length)
 
 /* ---- decoding -------------------------------------------------------------------------- */
 
+/* The header of a Report of a Notice, the rest of the 256 bytes zero. */
+static void report_header(uint8_t *mad)
+{
+	memset(mad, 0, 256);
+	mad[1] = SA_CLASS;
+	mad[3] = RK_MAD_METHOD_REPORT;
+	mad[17] = RK_SA_ATTR_NOTICE;
+}
+
 static void a_link_state_trap_names_its_switch(void **state)
 {
-	uint8_t mad[256] = {0};
+	uint8_t mad[256];
 	struct rk_notice n;
 	const char *why = NULL;
 
 	(void)state;
-	mad[1] = SA_CLASS;
-	mad[3] = RK_MAD_METHOD_REPORT;
-	mad[17] = RK_SA_ATTR_NOTICE;
+	report_header(mad);
 	mad[56] = 0x81;	      /* generic, urgent */
 	mad[56 + 5] = 128;    /* trap 128 */
 	mad[56 + 7] = 5;      /* issuer LID 5 */
@@ -122,14 +129,12 @@ static void a_link_state_trap_names_its_switch(void **state)
 
 static void what_is_not_a_notice_report_is_refused_with_why(void **state)
 {
-	uint8_t mad[256] = {0};
+	uint8_t mad[256];
 	struct rk_notice n;
 	const char *why = NULL;
 
 	(void)state;
-	mad[1] = SA_CLASS;
-	mad[3] = RK_MAD_METHOD_REPORT;
-	mad[17] = RK_SA_ATTR_NOTICE;
+	report_header(mad);
 	assert_int_equal(rk_notice_decode(mad, 100, &n, &why), -EBADMSG);
 	assert_string_equal(why, "shorter than a Report of a Notice");
 	assert_int_equal(rk_notice_decode(mad, sizeof(mad), &n, &why), -EBADMSG);
