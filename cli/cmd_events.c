@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <json-c/json.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +19,7 @@
 
 static const char events_usage[] =
     "Usage: rdmakit events [--json] [--count N] [--timeout S]\n"
-    "                      [-C CA] [-P PORT] [--node-name-map FILE] [--timeout-ms MS]\n"
+    "                      [-C CA] [-P PORT] [--node-name-map FILE] [--window N]\n"
     "\n"
     "Subscribes with the master SM's subnet administrator (InformInfo) to every trap\n"
     "of the subnet and prints each Report as it comes, like journalctl -f: the time,\n"
@@ -261,12 +262,31 @@ static void retry_reads(struct events_run *run)
 			print_notice_alone(run, &due[i].notice);
 }
 
+/* Raised by SIGINT or SIGTERM: the loop ends at its next turn, unsubscribing first. */
+static volatile sig_atomic_t stop_asked;
+
+static void ask_stop(int signum)
+{
+	(void)signum;
+	stop_asked = 1;
+}
+
+/* SIGINT and SIGTERM end the loop (not the process): the SA is told before it ends. */
+static void catch_stop(void)
+{
+	struct sigaction sa = {.sa_handler = ask_stop}; /* no SA_RESTART: the poll returns */
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
 /* Whether to stop: --count events printed, --timeout passed, or events cannot be had. */
 static bool done(const struct events_run *run, const struct rk_subscription *s, double start)
 {
 	const struct events_args *args = run->args;
 
-	return (args->count && run->printed >= args->count) ||
+	return stop_asked || (args->count && run->printed >= args->count) ||
 	       (args->timeout > 0 && rk_monotonic_seconds() - start >= args->timeout) ||
 	       s->status == -EBUSY || (!s->active && !s->in_flight && s->sa_lid);
 }
@@ -296,6 +316,7 @@ static int follow(struct rk_mad_port *port, const struct rk_monitor_options *opt
 		return err;
 	run->queue = queue;
 	run->local = local_in_fabric(port, run->fabric);
+	catch_stop();
 	rk_subscription_start(&subscription, port, print_notice, run);
 	while (!err && !done(run, &subscription, start)) {
 		err = rk_subscription_refresh(&subscription, queue);
@@ -326,6 +347,12 @@ int cmd_events(int argc, char **argv)
 	if (!cli_load_name_map(&args.mad, &names))
 		return EXIT_TROUBLE;
 	cli_monitor_options(&args.mad, names, true, &options);
+	err =
+	    rk_mad_check_access(args.mad.ca, (int)args.mad.port); /* said once, before discovery */
+	if (err) {
+		rk_name_map_free(names);
+		return cli_exit_for(err);
+	}
 	if (rk_fabric_discover_isolated(&options.fabric, &fabric) != 0)
 		rk_log(RK_LOG_WARNING, "the fabric could not be discovered: events name LIDs");
 	run.fabric = fabric;
