@@ -22,7 +22,7 @@ static const char events_usage[] =
     "                      [-C CA] [-P PORT] [--node-name-map FILE] [--window N]\n"
     "\n"
     "Subscribes with the master SM's subnet administrator (InformInfo) to every trap\n"
-    "of the subnet and prints each Report as it comes, like journalctl -f: the time,\n"
+    "of the subnet and prints each Report as it comes, as a journal is followed: the time,\n"
     "the trap, the port it is about by name, and what it means. Subscribes again when\n"
     "the master SM changes. The fabric is discovered once at the start, for names.\n"
     "With --json, one JSON object a line.\n"
