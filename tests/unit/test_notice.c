@@ -47,7 +47,8 @@ static void queue_report(uint16_t slid, uint64_t tid, uint16_t trap, const uint8
 	notice[4] = (uint8_t)(trap >> 8);
 	notice[5] = (uint8_t)trap;
 	notice[7] = 5;
-	memcpy(notice + 10, details, n);
+	if (n)
+		memcpy(notice + 10, details, n);
 	((struct ib_user_mad *)umad)->addr.lid = htobe16(slid);
 	((struct ib_user_mad *)umad)->addr.qpn = htobe32(1);
 	assert_true(fake_umad_queue(umad, IB_MAD_SIZE, 0));
