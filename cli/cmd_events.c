@@ -6,7 +6,6 @@
 #include "rdmakit/host.h"
 #include "rdmakit/log.h"
 #include "rdmakit/notice.h"
-#include "rdmakit/route.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -71,7 +70,7 @@ struct events_run {
 	const struct events_args *args;
 	struct rk_fabric *fabric;
 	struct rk_mad_queue *queue;
-	struct rk_reread_from local; /* this port in the fabric (node -1: not in it) */
+	int local_port; /* this port's number, for directed routes from it */
 	unsigned printed;
 	/* switches no answer came from after their trap 128: the routes to them may go through
 	 * the cable that just went down, until the SM routes around it; read again */
@@ -216,9 +215,8 @@ static int read_switch(struct events_run *run, const struct rk_notice *notice, u
 		return -ENOMEM;
 	*read = (struct switch_read){.run = run, .tries = tries};
 	/* first by LID; then by directed routes, each try another of the shortest */
-	err = rk_reread_switch(run->queue, run->fabric, notice,
-			       tries && run->local.node >= 0 ? &run->local : NULL, print_changes,
-			       read);
+	err = rk_reread_switch(run->queue, run->fabric, notice, tries ? run->local_port : 0,
+			       print_changes, read);
 	if (err)
 		free(read);
 	return err;
@@ -291,23 +289,12 @@ static bool done(const struct events_run *run, const struct rk_subscription *s, 
 	       s->status == -EBUSY || (!s->active && !s->in_flight && s->sa_lid);
 }
 
-/* This port's node and port in the fabric (node -1 when it is not there). */
-static struct rk_reread_from local_in_fabric(struct rk_mad_port *port,
-					     const struct rk_fabric *fabric)
-{
-	struct rk_reread_from from = {.node = -1};
-	struct rk_mad_local local;
-
-	if (fabric && rk_mad_port_local(port, &local) == 0)
-		from.node = rk_route_guid_owner(fabric, local.port_guid, &from.port);
-	return from;
-}
-
 /* Subscribe, then take Reports half a second at a time until done. */
 static int follow(struct rk_mad_port *port, const struct rk_monitor_options *options,
 		  struct events_run *run)
 {
 	struct rk_subscription subscription;
+	struct rk_mad_local local;
 	struct rk_mad_queue *queue;
 	double start = rk_monotonic_seconds();
 	int err = rk_mad_queue_open(port, &options->mad, &queue);
@@ -315,7 +302,7 @@ static int follow(struct rk_mad_port *port, const struct rk_monitor_options *opt
 	if (err)
 		return err;
 	run->queue = queue;
-	run->local = local_in_fabric(port, run->fabric);
+	run->local_port = rk_mad_port_local(port, &local) == 0 ? local.port : 0;
 	catch_stop();
 	rk_subscription_start(&subscription, port, print_notice, run);
 	while (!err && !done(run, &subscription, start)) {

@@ -208,9 +208,6 @@ int rk_mad_run(struct rk_mad_port *port, struct rk_mad_request *requests, size_t
 	       const struct rk_mad_options *options, rk_mad_done_fn done, void *ctx,
 	       struct rk_mad_stats *stats);
 
-/** Add one run's totals to a sum of runs (counts summed, the "most" figures the larger). */
-void rk_mad_stats_add(struct rk_mad_stats *total, const struct rk_mad_stats *part);
-
 /** The attribute data of an answered request. */
 static inline const uint8_t *rk_mad_reply_data(const struct rk_mad_request *request)
 {

@@ -120,20 +120,14 @@ struct rk_port_change {
 typedef void (*rk_reread_fn)(const struct rk_notice *notice, const struct rk_port_change *changes,
 			     size_t count, int status, void *ctx);
 
-/* Where a directed-route read starts: the local node and port in the fabric. */
-struct rk_reread_from {
-	int node, port;
-};
-
 /** After a trap 128, read the PortInfo of every port of the switch at notice->lid through the
  * queue (one SMP a port, and one for the switch at the other end of a port that changed; never
- * a rediscovery), update fabric's port states, then call fn. By LID when from is NULL; else
- * by a directed route from there over links that were up, a random one of the shortest (the
- * LID routes may go through the cable that went down until the SM routes around it, and a
+ * a rediscovery), update fabric's port states, then call fn. By LID when local_port is 0; else
+ * by a directed route from that local port over links that are up, a random one of the shortest
+ * (the LID routes may go through the cable that went down until the SM routes around it, and a
  * second try takes another way). 0 or -ENOMEM; fn is called in every case (at once for
  * -ENOENT: the LID is not a switch of the fabric, or no way to it is known). */
 int rk_reread_switch(struct rk_mad_queue *queue, struct rk_fabric *fabric,
-		     const struct rk_notice *notice, const struct rk_reread_from *from,
-		     rk_reread_fn fn, void *ctx);
+		     const struct rk_notice *notice, int local_port, rk_reread_fn fn, void *ctx);
 
 #endif

@@ -119,6 +119,12 @@ int rk_routes_link_at(const struct rk_routes *routes, int node, int port);
 /** The node and port that own lid (a switch owns its port 0 LIDs), or -1. */
 int rk_route_lid_owner(const struct rk_fabric *fabric, uint16_t lid, int *port);
 
+/** A directed route from the local port (its number; 0: any) to node over links that are up,
+ * into path[1..*hops]; rotate picks another of the shortest ways (0: the one route reads take).
+ * 0, -ENOENT (none), -ENOMEM. */
+int rk_route_directed(const struct rk_fabric *fabric, int local_port, unsigned rotate, int node,
+		      uint8_t *path, uint8_t *hops);
+
 /** The node with that node or port GUID, and in *port the port (0: the node's own GUID); -1. */
 int rk_route_guid_owner(const struct rk_fabric *fabric, uint64_t guid, int *port);
 

@@ -966,18 +966,3 @@ int rk_mad_run(struct rk_mad_port *port, struct rk_mad_request *requests, size_t
 	rk_mad_queue_close(queue);
 	return err;
 }
-
-void rk_mad_stats_add(struct rk_mad_stats *total, const struct rk_mad_stats *part)
-{
-	total->sent += part->sent;
-	total->answered += part->answered;
-	total->timeouts += part->timeouts;
-	total->retried += part->retried;
-	total->errors += part->errors;
-	total->ignored += part->ignored;
-	total->unsolicited += part->unsolicited;
-	if (part->most_in_flight > total->most_in_flight)
-		total->most_in_flight = part->most_in_flight;
-	if (part->most_to_one_agent > total->most_to_one_agent)
-		total->most_to_one_agent = part->most_to_one_agent;
-}

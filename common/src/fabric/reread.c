@@ -15,7 +15,7 @@ struct reread {
 	struct rk_notice notice;
 	struct rk_fabric *fabric;
 	struct rk_mad_queue *queue;
-	struct rk_reread_from from; /* directed routes from there (node -1: by LID) */
+	int local_port; /* directed routes from this local port; 0: by LID */
 	int node;
 	size_t open, failed, asked;
 	int status;
@@ -33,62 +33,15 @@ static void finish(struct reread *r)
 	free(r);
 }
 
-/* Breadth first from the local port over the links that are up, each node's ports looked at
- * from a random one on (so that two calls may take two equally short ways); parent[n] is -1
- * for the local node, -2 for one not reached. */
-static void walk_links(const struct rk_fabric *fabric, const struct rk_reread_from *from,
-		       int *parent, int *via, int *queue)
-{
-	size_t head = 0, tail = 0;
-
-	for (size_t n = 0; n < fabric->nnodes; n++)
-		parent[n] = -2;
-	parent[from->node] = -1;
-	queue[tail++] = from->node;
-	while (head < tail) {
-		int n = queue[head++];
-		const struct rk_fabric_node *node = &fabric->nodes[n];
-		int first = node->nports ? rand() % node->nports : 0;
-
-		for (int k = 0; k < node->nports; k++) {
-			int p = 1 + (first + k) % node->nports;
-			const struct rk_fabric_port *port = &node->ports[p];
-
-			if (n == from->node && p != from->port)
-				continue; /* out through the local port only */
-			if (!port->present || port->remote_node < 0 || port->state <= 1 ||
-			    parent[port->remote_node] != -2)
-				continue;
-			parent[port->remote_node] = n;
-			via[port->remote_node] = p;
-			queue[tail++] = port->remote_node;
-		}
-	}
-}
-
-/* A directed route from the local port to node into r: false when there is none. */
-static bool directed_to(const struct rk_fabric *fabric, const struct rk_reread_from *from, int node,
+/* A directed route from the local port to node into r (route, path, hops), a random one of
+ * the shortest; false when there is none. */
+static bool directed_to(const struct rk_fabric *fabric, int local_port, int node,
 			struct rk_mad_request *r)
 {
-	int *scratch = malloc(3 * fabric->nnodes * sizeof(*scratch));
-	int *parent = scratch, *via = scratch + fabric->nnodes, hops = 0;
-	uint8_t reversed[RK_MAD_MAX_HOPS + 1];
-	bool found = false;
-
-	if (!scratch)
+	if (rk_route_directed(fabric, local_port, (unsigned)rand(), node, r->path, &r->hops) != 0)
 		return false;
-	walk_links(fabric, from, parent, via, scratch + 2 * fabric->nnodes);
-	for (int n = node; parent[n] >= 0 && hops < RK_MAD_MAX_HOPS; n = parent[n])
-		reversed[hops++] = (uint8_t)via[n];
-	if (parent[node] != -2 && node != from->node && hops < RK_MAD_MAX_HOPS) {
-		for (int h = 0; h < hops; h++)
-			r->path[h + 1] = reversed[hops - 1 - h];
-		r->hops = (uint8_t)hops;
-		r->route = RK_MAD_DIRECTED;
-		found = true;
-	}
-	free(scratch);
-	return found;
+	r->route = RK_MAD_DIRECTED;
+	return true;
 }
 
 static struct rk_mad_request port_info_request(uint16_t lid, int port, int node)
@@ -118,7 +71,7 @@ static void read_peer(struct reread *r, const struct rk_port_change *c)
 	    c->peer_port > peer->nports)
 		return;
 	request = port_info_request(peer->lid, c->peer_port, c->peer_node);
-	if (r->from.node >= 0 && !directed_to(r->fabric, &r->from, c->peer_node, &request))
+	if (r->local_port && !directed_to(r->fabric, r->local_port, c->peer_node, &request))
 		return;
 	if (rk_mad_queue_add(r->queue, &request, port_read, r) == 0)
 		r->open++;
@@ -154,15 +107,14 @@ static void port_read(struct rk_mad_request *request, void *ctx)
 }
 
 int rk_reread_switch(struct rk_mad_queue *queue, struct rk_fabric *fabric,
-		     const struct rk_notice *notice, const struct rk_reread_from *from,
-		     rk_reread_fn fn, void *ctx)
+		     const struct rk_notice *notice, int local_port, rk_reread_fn fn, void *ctx)
 {
 	int node = rk_route_lid_owner(fabric, notice->lid, NULL);
 	const struct rk_fabric_node *sw = node >= 0 ? &fabric->nodes[node] : NULL;
 	struct rk_mad_request route = {0};
 	struct reread *r;
 
-	if (sw && from && !directed_to(fabric, from, node, &route))
+	if (sw && local_port && !directed_to(fabric, local_port, node, &route))
 		sw = NULL;
 	if (!sw || sw->type != RK_NODE_SWITCH || sw->nports < 1) {
 		fn(notice, NULL, 0, -ENOENT, ctx);
@@ -174,7 +126,7 @@ int rk_reread_switch(struct rk_mad_queue *queue, struct rk_fabric *fabric,
 	*r = (struct reread){.notice = *notice,
 			     .fabric = fabric,
 			     .queue = queue,
-			     .from = from ? *from : (struct rk_reread_from){.node = -1},
+			     .local_port = local_port,
 			     .node = node,
 			     .status = -EIO,
 			     .fn = fn,
@@ -183,7 +135,7 @@ int rk_reread_switch(struct rk_mad_queue *queue, struct rk_fabric *fabric,
 	for (int p = 1; p <= sw->nports; p++) {
 		struct rk_mad_request request = port_info_request(sw->lid, p, node);
 
-		if (from) { /* the same directed route for each port */
+		if (local_port) { /* the same directed route for each port */
 			request.route = RK_MAD_DIRECTED;
 			request.hops = route.hops;
 			memcpy(request.path, route.path, sizeof(request.path));

@@ -117,8 +117,10 @@ static bool port_usable(const struct rk_fabric_port *port)
 }
 
 /* BFS from the local node; parent[n] and via[n] (the parent's out port) give each path. */
-static void find_paths(const struct rk_fabric *fabric, int local_port, int *parent, int *via,
-		       int *queue)
+/* rotate: each node's ports are looked at from port 1 + rotate % nports on, so that another
+ * rotate may take another of the shortest ways. */
+static void find_paths(const struct rk_fabric *fabric, int local_port, unsigned rotate, int *parent,
+		       int *via, int *queue)
 {
 	size_t head = 0, tail = 0;
 	int start = fabric->local_node;
@@ -135,7 +137,8 @@ static void find_paths(const struct rk_fabric *fabric, int local_port, int *pare
 
 		if (n != start && node->type != RK_NODE_SWITCH)
 			continue; /* only switches forward */
-		for (int p = 1; p <= node->nports; p++) {
+		for (int k = 0; k < node->nports; k++) {
+			int p = 1 + (int)((k + rotate) % (unsigned)node->nports);
 			const struct rk_fabric_port *port = &node->ports[p];
 
 			if (n == start && node->type != RK_NODE_SWITCH && local_port &&
@@ -167,6 +170,24 @@ static bool dr_path(const int *parent, const int *via, int node, uint8_t *path, 
 		path[i + 1] = reversed[h - 1 - i];
 	*hops = (uint8_t)h;
 	return true;
+}
+
+int rk_route_directed(const struct rk_fabric *fabric, int local_port, unsigned rotate, int node,
+		      uint8_t *path, uint8_t *hops)
+{
+	int *scratch = malloc((3 * fabric->nnodes + 1) * sizeof(*scratch));
+	int err;
+
+	if (!scratch)
+		return -ENOMEM;
+	find_paths(fabric, local_port, rotate, scratch, scratch + fabric->nnodes,
+		   scratch + 2 * fabric->nnodes);
+	err = node >= 0 && (size_t)node < fabric->nnodes &&
+		      dr_path(scratch, scratch + fabric->nnodes, node, path, hops)
+		  ? 0
+		  : -ENOENT;
+	free(scratch);
+	return err;
 }
 
 /* ---- reading --------------------------------------------------------------------------- */
@@ -286,7 +307,7 @@ static int read_tables(struct rk_mad_port *port, const struct rk_fabric *fabric,
 	err = rk_mad_queue_open(port, options, &queue);
 	if (err)
 		return err;
-	find_paths(fabric, local.port, parent, via, scratch + 2 * fabric->nnodes);
+	find_paths(fabric, local.port, 0, parent, via, scratch + 2 * fabric->nnodes);
 	run.parent = parent;
 	run.via = via;
 	err = read_switches(queue, &run);
