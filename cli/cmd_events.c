@@ -3,9 +3,9 @@
 #include "cli.h"
 
 #include "rdmakit/clock.h"
+#include "rdmakit/follow.h"
 #include "rdmakit/host.h"
 #include "rdmakit/log.h"
-#include "rdmakit/notice.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -61,31 +61,11 @@ static const struct cli_command events_command = {
     .column = 25,
 };
 
-#define RETRIES_MAX  32	 /* switches whose read after a trap 128 waits for another try */
-#define READ_TRIES   6	 /* reads of a switch after its trap 128 */
-#define READ_RETRY_S 0.2 /* seconds between two */
-
 /* What the loop keeps while it runs. */
 struct events_run {
 	const struct events_args *args;
-	struct rk_fabric *fabric;
-	struct rk_mad_queue *queue;
-	int local_port; /* this port's number, for directed routes from it */
+	const struct rk_fabric *fabric;
 	unsigned printed;
-	/* switches no answer came from after their trap 128: the routes to them may go through
-	 * the cable that just went down, until the SM routes around it; read again */
-	struct retry {
-		struct rk_notice notice;
-		unsigned tries;
-		double at; /* monotonic: not before */
-	} retry[RETRIES_MAX];
-	size_t nretry;
-};
-
-/* One read of a switch after its trap 128: the context of its completion. */
-struct switch_read {
-	struct events_run *run;
-	unsigned tries; /* reads of it before this one */
 };
 
 /* One line of an event: a notice, or (after a targeted read) one port it changed. */
@@ -162,102 +142,26 @@ static void print_line(struct events_run *run, const struct event_line *line)
 	run->printed++;
 }
 
-/* A switch's ports read after its trap 128: a line per port that changed (or the notice's own
- * line when the switch could not be read; nothing when no port changed). */
-static void print_changes(const struct rk_notice *notice, const struct rk_port_change *changes,
-			  size_t count, int status, void *ctx)
-{
-	struct switch_read *read = ctx;
-	struct events_run *run = read->run;
-	unsigned tries = read->tries;
-	char subject[RK_FINDING_SUBJECT_MAX], peer[RK_FINDING_SUBJECT_MAX];
-	struct event_line line = {.notice = notice, .subject = subject};
-
-	free(read);
-	rk_notice_subject(notice, run->fabric, subject, sizeof(subject));
-	if (status == 0 && count == 0) {
-		/* told already (the other end's read found it), or changed back before the read */
-		rk_log(RK_LOG_DEBUG, "trap 128 from %s: no port changed state", subject);
-		return;
-	}
-	if (status == -ETIMEDOUT && tries + 1 < READ_TRIES && run->nretry < RETRIES_MAX) {
-		run->retry[run->nretry++] =
-		    (struct retry){.notice = *notice,
-				   .tries = tries + 1,
-				   .at = rk_monotonic_seconds() + READ_RETRY_S};
-		return;
-	}
-	if (status) {
-		print_line(run, &line);
-		return;
-	}
-	for (size_t i = 0; i < count; i++) {
-		const struct rk_port_change *c = &changes[i];
-
-		snprintf(subject, sizeof(subject), "%s[%d]", run->fabric->nodes[c->node].name,
-			 c->port);
-		if (c->peer_node >= 0)
-			snprintf(peer, sizeof(peer), "%s[%d]",
-				 run->fabric->nodes[c->peer_node].name, c->peer_port);
-		line.change = c;
-		line.peer = c->peer_node >= 0 ? peer : NULL;
-		print_line(run, &line);
-	}
-}
-
-/* Read the ports of the switch of a trap 128; -ENOMEM (nothing asked). */
-static int read_switch(struct events_run *run, const struct rk_notice *notice, unsigned tries)
-{
-	struct switch_read *read = malloc(sizeof(*read));
-	int err;
-
-	if (!read)
-		return -ENOMEM;
-	*read = (struct switch_read){.run = run, .tries = tries};
-	/* first by LID; then by directed routes, each try another of the shortest */
-	err = rk_reread_switch(run->queue, run->fabric, notice, tries ? run->local_port : 0,
-			       print_changes, read);
-	if (err)
-		free(read);
-	return err;
-}
-
-static void print_notice_alone(struct events_run *run, const struct rk_notice *notice)
-{
-	char subject[RK_FINDING_SUBJECT_MAX];
-	struct event_line line = {.notice = notice, .subject = subject};
-
-	rk_notice_subject(notice, run->fabric, subject, sizeof(subject));
-	print_line(run, &line);
-}
-
-static void print_notice(const struct rk_notice *notice, void *ctx)
+/* One event: a line for the notice, or for the port it changed (named, with its peer). */
+static void print_event(const struct rk_fabric_event *event, void *ctx)
 {
 	struct events_run *run = ctx;
+	const struct rk_port_change *c = event->change;
+	char subject[RK_FINDING_SUBJECT_MAX], peer[RK_FINDING_SUBJECT_MAX];
+	struct event_line line = {.notice = event->notice, .subject = subject, .change = c};
 
-	if (notice->trap == RK_TRAP_LINK_STATE && run->fabric && read_switch(run, notice, 0) == 0)
+	if (!c) {
+		rk_notice_subject(event->notice, run->fabric, subject, sizeof(subject));
+		print_line(run, &line);
 		return;
-	print_notice_alone(run, notice);
-}
-
-/* Read again the switches whose read timed out, once their time has come (the last failure
- * prints the trap alone). */
-static void retry_reads(struct events_run *run)
-{
-	struct retry due[RETRIES_MAX];
-	size_t ndue = 0, kept = 0;
-	double now = rk_monotonic_seconds();
-
-	for (size_t i = 0; i < run->nretry; i++) {
-		if (run->retry[i].at <= now)
-			due[ndue++] = run->retry[i];
-		else
-			run->retry[kept++] = run->retry[i];
 	}
-	run->nretry = kept;
-	for (size_t i = 0; i < ndue; i++)
-		if (read_switch(run, &due[i].notice, due[i].tries) != 0)
-			print_notice_alone(run, &due[i].notice);
+	snprintf(subject, sizeof(subject), "%s[%d]", run->fabric->nodes[c->node].name, c->port);
+	if (c->peer_node >= 0) {
+		snprintf(peer, sizeof(peer), "%s[%d]", run->fabric->nodes[c->peer_node].name,
+			 c->peer_port);
+		line.peer = peer;
+	}
+	print_line(run, &line);
 }
 
 /* Raised by SIGINT or SIGTERM: the loop ends at its next turn, unsubscribing first. */
@@ -280,42 +184,31 @@ static void catch_stop(void)
 }
 
 /* Whether to stop: --count events printed, --timeout passed, or events cannot be had. */
-static bool done(const struct events_run *run, const struct rk_subscription *s, double start)
+static bool done(const struct events_run *run, const struct rk_follower *follower, double start)
 {
 	const struct events_args *args = run->args;
 
 	return stop_asked || (args->count && run->printed >= args->count) ||
 	       (args->timeout > 0 && rk_monotonic_seconds() - start >= args->timeout) ||
-	       s->status == -EBUSY || (!s->active && !s->in_flight && s->sa_lid);
+	       rk_follower_unavailable(follower);
 }
 
 /* Subscribe, then take Reports half a second at a time until done. */
 static int follow(struct rk_mad_port *port, const struct rk_monitor_options *options,
-		  struct events_run *run)
+		  struct rk_fabric *fabric, struct events_run *run)
 {
-	struct rk_subscription subscription;
-	struct rk_mad_local local;
-	struct rk_mad_queue *queue;
+	struct rk_follower *follower = NULL;
 	double start = rk_monotonic_seconds();
-	int err = rk_mad_queue_open(port, &options->mad, &queue);
+	int err = rk_follower_open(port, &options->mad, fabric, print_event, run, &follower);
 
-	if (err)
-		return err;
-	run->queue = queue;
-	run->local_port = rk_mad_port_local(port, &local) == 0 ? local.port : 0;
+	if (err == -EBUSY)
+		err = 0; /* said by the subscription; done() ends the loop */
 	catch_stop();
-	rk_subscription_start(&subscription, port, print_notice, run);
-	while (!err && !done(run, &subscription, start)) {
-		err = rk_subscription_refresh(&subscription, queue);
-		if (!err)
-			err = rk_mad_queue_run(queue, 500);
-		if (!err && run->nretry)
-			retry_reads(run);
-	}
-	if (!err && (subscription.status == -EBUSY || !subscription.active))
+	while (!err && !done(run, follower, start))
+		err = rk_follower_turn(follower, 500);
+	if (!err && rk_follower_unavailable(follower))
 		err = -ENOTSUP; /* said by the subscription */
-	rk_subscription_stop(&subscription, queue);
-	rk_mad_queue_close(queue);
+	rk_follower_close(follower);
 	return err;
 }
 
@@ -345,7 +238,7 @@ int cmd_events(int argc, char **argv)
 	run.fabric = fabric;
 	err = rk_mad_port_open(args.mad.ca, (int)args.mad.port, &port);
 	if (!err)
-		err = follow(port, &options, &run);
+		err = follow(port, &options, fabric, &run);
 	status = err ? cli_exit_for(err) : 0;
 	rk_mad_port_close(port);
 	rk_fabric_free(fabric);

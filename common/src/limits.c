@@ -23,6 +23,9 @@ static const struct rk_limit limits[RK_SETTING_COUNT] = {
     [RK_SETTING_CONGESTION_PCT] = {0.01, 100, false, "percentage", NULL},
     [RK_SETTING_XMIT_WAIT_TICK] = {0.001, 1000000, false, "number of nanoseconds", NULL},
     [RK_SETTING_UNREACHABLE_HOLD] = {0, 86400, false, "number of seconds", "drop at once"},
+    [RK_SETTING_FLAP_DOWNS] = {2, 100, true, "whole number of downs", NULL},
+    [RK_SETTING_FLAP_WINDOW] = {1, 86400, false, "number of seconds", NULL},
+    [RK_SETTING_FLAP_STABLE] = {1, 86400, false, "number of seconds", NULL},
 };
 
 const struct rk_limit *rk_limit_get(enum rk_setting setting)

@@ -77,6 +77,9 @@ static void every_message_names_its_range(void **state)
 	     "expected a number of nanoseconds from 0.001 to 1000000"},
 	    {RK_SETTING_UNREACHABLE_HOLD, 86401,
 	     "expected a number of seconds from 0 (drop at once) to 86400"},
+	    {RK_SETTING_FLAP_DOWNS, 1, "expected a whole number of downs from 2 to 100"},
+	    {RK_SETTING_FLAP_WINDOW, 0.5, "expected a number of seconds from 1 to 86400"},
+	    {RK_SETTING_FLAP_STABLE, 86401, "expected a number of seconds from 1 to 86400"},
 	};
 	char msg[128];
 
@@ -150,7 +153,7 @@ static void unknown_setting(void **state)
 	(void)state;
 	assert_null(rk_limit_get(RK_SETTING_COUNT));
 	assert_int_equal(check(RK_SETTING_COUNT, 1, msg), -EINVAL);
-	assert_string_equal(msg, "unknown setting 15");
+	assert_string_equal(msg, "unknown setting 18");
 	assert_int_equal(check((enum rk_setting) - 1, 1, msg), -EINVAL);
 }
 

@@ -20,7 +20,18 @@
 #define RK_EVENTS_REFRESH_S 60
 /* ... and the local port's master SM is looked at this often (one SMP): a new master has
  * none of the old one's subscriptions, and its Reports start once it has this one. */
-#define RK_EVENTS_MASTER_CHECK_S     2
+#define RK_EVENTS_MASTER_CHECK_S 2
+/* LINK_FLAPPING: a link that went down this many times within the window is flapping, until
+ * it has stayed up for the stable time (UFM's and gpud's sticky window). Three downs in ten
+ * minutes is no single reseat (one down, maybe two), and a quarter of an hour up is longer
+ * than the back-off of the links that flap from a marginal cable. */
+#define RK_FLAP_DOWNS_DEFAULT	 3
+#define RK_FLAP_WINDOW_DEFAULT_S 600
+#define RK_FLAP_STABLE_DEFAULT_S 900
+/* A finding from a trap that has no state to read back (129-131: link integrity, buffer
+ * overrun, flow control watchdog; 256-259: key violations) clears this long after the last
+ * such trap about the same port. */
+#define RK_TRAP_HOLD_S		     600
 #define RK_HELPER_DEADLINE_DEFAULT_S 600  /* the discovery helper's time to a whole answer */
 #define RK_TUNE_INTERVAL_DEFAULT_S   3600 /* between two tune audits of a daemon */
 #define RK_PROBE_INTERVAL_DEFAULT_S  300  /* between two loopback probes of a daemon */
@@ -58,6 +69,9 @@ enum rk_setting {
 	RK_SETTING_CONGESTION_PCT,   /* --threshold, CongestionThreshold: 0.01 to 100 % */
 	RK_SETTING_XMIT_WAIT_TICK,   /* --tick-ns, XmitWaitTick: 0.001 to 1000000 ns */
 	RK_SETTING_UNREACHABLE_HOLD, /* UnreachableHold: 0 (drop at once) to 86400 s */
+	RK_SETTING_FLAP_DOWNS,	     /* FlapDowns, flap-downs: 2 to 100 */
+	RK_SETTING_FLAP_WINDOW,	     /* FlapWindow, flap-window: 1 to 86400 s */
+	RK_SETTING_FLAP_STABLE,	     /* FlapStable, flap-stable: 1 to 86400 s */
 	RK_SETTING_COUNT,
 };
 

@@ -5,6 +5,7 @@
 
 #include "rdmakit/congestion.h"
 #include "rdmakit/fabric.h"
+#include "rdmakit/follow.h"
 #include "rdmakit/mad.h"
 #include "rdmakit/sm.h"
 #include "rdmakit/sweep.h"
@@ -44,6 +45,8 @@ struct rk_monitor_options {
 	bool discover_in_helper; /* for long runs: rk_fabric_discover_isolated, not in-process */
 	bool errors_only;	 /* the caller shows only ports with errors: rk_sweep.errors_only */
 	struct rk_congestion_options congestion; /* each port's wait after a sweep */
+	rk_follow_fn events; /* rk_monitor_follow tells the fabric's events to it (NULL: none) */
+	void *events_ctx;
 };
 
 /* The current and previous views of one fabric, owned by the front end that watches it. */
@@ -53,7 +56,9 @@ struct rk_monitor {
 	struct rk_fabric *prev_fabric; /* the one before, for "went down" rules */
 	struct rk_sweep sweep;
 	struct rk_sm_status sm, prev_sm;
-	struct rk_mad_port *port; /* open between discoveries (one umad port per process) */
+	struct rk_mad_port *port;	 /* open between discoveries (one umad port per process) */
+	struct rk_follower *follower;	 /* on port, once rk_monitor_follow ran */
+	struct rk_fabric *events_fabric; /* a copy of fabric the follower's reads update */
 	double discovered_at;
 	bool sm_stale; /* an SM stopped answering: rediscover before the next SM query */
 	unsigned discoveries;
@@ -78,6 +83,11 @@ int rk_monitor_sweep(struct rk_monitor *monitor, rk_sweep_progress_fn progress, 
 /** Query every SM's SMInfo, (re)discovering first when due or when an SM stopped answering at
  * the last query (its port may no longer advertise IsSM); the previous answer is kept. */
 int rk_monitor_query_sm(struct rk_monitor *monitor);
+
+/** Take the fabric's events for listen_ms (the port opened and subscribed first), telling
+ * each to options.events; a trap 128's switch is read into events_fabric. 0 or -errno (the
+ * port failed: closed, opened again at the next call). */
+int rk_monitor_follow(struct rk_monitor *monitor, unsigned listen_ms);
 
 /** Release the topology, the samples and the MAD port. */
 void rk_monitor_close(struct rk_monitor *monitor);

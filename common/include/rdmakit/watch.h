@@ -14,6 +14,7 @@
 #include "rdmakit/findings.h"
 #include "rdmakit/health.h"
 #include "rdmakit/host.h"
+#include "rdmakit/link_history.h"
 #include "rdmakit/route.h"
 #include "rdmakit/sm.h"
 #include "rdmakit/sweep.h"
@@ -68,6 +69,10 @@ struct rk_watch_settings {
 	/* the cabling plan (fabric --save) the sweep job checks the fabric against, or NULL */
 	const char *plan_path;
 	struct rk_congestion_options congestion; /* PORT_CONGESTED's threshold, the tick */
+	/* with sweep: follow the SM's events between passes (rdmakit/follow.h), and publish the
+	 * fabric's findings they change at once */
+	bool events;
+	struct rk_flap_settings flap; /* LINK_FLAPPING's rule, from events and LinkDownedCounter */
 };
 
 enum rk_watch_job {

@@ -29,9 +29,11 @@ void rk_monitor_init(struct rk_monitor *monitor, const struct rk_monitor_options
 	monitor->sweep.errors_only = options->errors_only;
 }
 
-/* libibnetdisc opens its own umad port: ours must be closed while it runs. */
+/* The follower (unsubscribing) goes with the port it listens on. */
 static void close_port(struct rk_monitor *monitor)
 {
+	rk_follower_close(monitor->follower);
+	monitor->follower = NULL;
 	rk_mad_port_close(monitor->port);
 	monitor->port = NULL;
 }
@@ -68,12 +70,32 @@ static bool view_adoptable(struct rk_monitor *monitor, const struct rk_fabric *f
 	return held == 0;
 }
 
+/* With events: a copy of the new topology for the follower's reads to update (the topology
+ * itself is shared, unchanged, with the snapshots of the front ends). */
+static int copy_for_events(struct rk_monitor *monitor)
+{
+	struct rk_fabric *copy = NULL;
+	int err;
+
+	if (!monitor->options.events)
+		return 0;
+	err = rk_fabric_copy(monitor->fabric, &copy);
+	if (err)
+		return err;
+	rk_fabric_free(monitor->events_fabric);
+	monitor->events_fabric = copy;
+	if (monitor->follower)
+		rk_follower_set_fabric(monitor->follower, copy);
+	return 0;
+}
+
 int rk_monitor_discover(struct rk_monitor *monitor)
 {
 	struct rk_fabric *fabric;
 	int err;
 
-	close_port(monitor);
+	if (!monitor->options.discover_in_helper)
+		close_port(monitor); /* libibnetdisc opens its own umad port in this process */
 	err = monitor->options.discover_in_helper
 		  ? rk_fabric_discover_isolated(&monitor->options.fabric, &fabric)
 		  : rk_fabric_discover(&monitor->options.fabric, &fabric);
@@ -91,6 +113,8 @@ int rk_monitor_discover(struct rk_monitor *monitor)
 	monitor->sm_stale = false;
 	monitor->discoveries++;
 	err = rk_sweep_prepare(&monitor->sweep, fabric);
+	if (!err)
+		err = copy_for_events(monitor);
 	return err ? err : open_port(monitor);
 }
 
@@ -168,9 +192,26 @@ int rk_monitor_query_sm(struct rk_monitor *monitor)
 	return 0;
 }
 
+int rk_monitor_follow(struct rk_monitor *monitor, unsigned listen_ms)
+{
+	int err = open_port(monitor);
+
+	if (!err && !monitor->follower) {
+		err = rk_follower_open(monitor->port, &monitor->options.mad, monitor->events_fabric,
+				       monitor->options.events, monitor->options.events_ctx,
+				       &monitor->follower);
+		if (err == -EBUSY)
+			err = 0; /* the follower says so (EVENTS_UNAVAILABLE) */
+	}
+	if (!err)
+		err = rk_follower_turn(monitor->follower, listen_ms);
+	return drop_failed_port(monitor, err);
+}
+
 void rk_monitor_close(struct rk_monitor *monitor)
 {
 	close_port(monitor);
+	rk_fabric_free(monitor->events_fabric);
 	rk_fabric_free(monitor->fabric);
 	rk_fabric_free(monitor->prev_fabric);
 	rk_sweep_free(&monitor->sweep);

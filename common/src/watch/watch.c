@@ -23,6 +23,7 @@ void rk_watch_settings_defaults(struct rk_watch_settings *settings)
 	settings->rediscover_s = RK_REDISCOVER_DEFAULT_S;
 	settings->unreachable_hold_s = RK_UNREACHABLE_HOLD_DEFAULT_S;
 	settings->routes_interval_s = RK_ROUTES_INTERVAL_DEFAULT_S;
+	rk_flap_settings_defaults(&settings->flap);
 }
 
 void rk_watch_settings_set(struct rk_watch_settings *settings, const char *ca, int port,
@@ -121,6 +122,8 @@ void watch_free(struct rk_watch *watch, bool synced)
 	}
 	rk_watch_release(watch->latest);
 	rk_findings_free(&watch->route_findings);
+	rk_findings_free(&watch->sweep_findings);
+	rk_link_history_free(&watch->links);
 	rk_monitor_close(&watch->monitor);
 	rk_host_close(watch->probe_host);
 	free(watch->probes.items);
@@ -185,6 +188,7 @@ int rk_watch_new(const struct rk_watch_settings *settings, struct rk_watch **out
 	}
 	init_lanes(watch);
 	monitor_options(watch, &options);
+	watch_events_setup(watch, &options);
 	rk_monitor_init(&watch->monitor, &options);
 	*out = watch;
 	return 0;
@@ -213,7 +217,7 @@ void watch_publish(struct rk_watch *watch, const bool passed[], double seconds)
 	snap = watch_snapshot(watch, passed, before);
 	if (!snap)
 		rk_log(RK_LOG_ERR, "out of memory: the fabric's snapshot is not updated");
-	if (snap && (passed[RK_WATCH_SWEEP] || passed[RK_WATCH_SM])) {
+	if (snap && !watch->findings_only && (passed[RK_WATCH_SWEEP] || passed[RK_WATCH_SM])) {
 		snap->passed_at = time(NULL);
 		snap->pass_seconds = seconds;
 	}

@@ -4,6 +4,7 @@
 #define RDMAKIT_WATCH_INTERNAL_H
 
 #include "rdmakit/cancel.h"
+#include "rdmakit/link_history.h"
 #include "rdmakit/monitor.h"
 #include "rdmakit/plan.h"
 #include "rdmakit/watch.h"
@@ -61,6 +62,19 @@ enum watch_lane_id {
 	WATCH_LANES,
 };
 
+/* A finding from a trap with no state to read back, and when its last trap came. */
+struct watch_trap {
+	struct rk_finding finding;
+	double at; /* monotonic */
+};
+
+#define WATCH_TRAPS_MAX 64 /* ports with such a finding at once (the oldest goes first) */
+
+struct watch_traps {
+	struct watch_trap items[WATCH_TRAPS_MAX];
+	size_t count;
+};
+
 struct rk_watch {
 	struct rk_watch_settings settings; /* its strings are the engine's copies */
 	struct rk_name_map *names;
@@ -84,6 +98,15 @@ struct rk_watch {
 	unsigned routes_discovery;	       /* the monitor's discoveries at that check */
 	struct rk_route_summary route_summary; /* and its summary (routes_checked) */
 	bool routes_checked;
+	/* the fabric lane's events (watch_events.c) */
+	struct rk_findings sweep_findings; /* the last sweep's, before what events add */
+	struct rk_link_history links;	   /* downs and ups: PORT_WENT_DOWN, LINK_FLAPPING */
+	unsigned history_discovery;	   /* the discovery the history last saw */
+	struct watch_traps traps;	   /* LINK_ERRORS_REPORTED, KEY_VIOLATION */
+	bool events_changed;		   /* since the findings were last made */
+	double events_checked_at;	   /* monotonic time they were last made */
+	bool findings_only;		   /* this publish is of events: no sweep passed */
+	int follow_err;			   /* the last turn's, to say a failure once */
 };
 
 /** With settings.routes: check the routes when the topology is new or the last check is
@@ -111,6 +134,21 @@ void watch_job_hand_over(struct watch_job *job);
 
 /** Move the job's queued events into events (emptied first; the lock held). */
 void watch_job_take(struct watch_job *job, struct rk_watch_events *events);
+
+/** Set the link history up, and with settings.events, the monitor's events to the engine. */
+void watch_events_setup(struct rk_watch *watch, struct rk_monitor_options *options);
+
+/** The sweep job's findings: the last sweep's, then the trap findings, the link history's and
+ * EVENTS_UNAVAILABLE; 0 or -ENOMEM. */
+int watch_fabric_findings(struct rk_watch *watch, struct rk_findings *out);
+
+/** After a sweep that worked: the link history learns its LinkDownedCounter rises, and after
+ * a discovery, which ports are ACTIVE. */
+void watch_events_swept(struct rk_watch *watch);
+
+/** The fabric lane's wait with events on: take them until the next pass is due (publishing
+ * the findings they change at once); false when stopping. */
+bool watch_events_wait(struct watch_lane *lane);
 
 /** Run the sweep job: sweep (rediscovering when due), check; 0 or -errno. */
 int watch_sweep(struct rk_watch *watch);

@@ -112,13 +112,18 @@ int watch_sweep(struct rk_watch *watch)
 	watch->sweep_seconds = rk_monotonic_seconds() - start;
 	if (err)
 		return err;
-	rk_findings_free(&job->findings);
-	if (check_fabric(watch, &job->findings) != 0) {
+	watch_events_swept(watch);
+	rk_findings_free(&watch->sweep_findings);
+	if (check_fabric(watch, &watch->sweep_findings) != 0) {
 		rk_log(RK_LOG_ERR, "out of memory: fabric findings not reported");
-		rk_findings_free(&job->findings);
+		rk_findings_free(&watch->sweep_findings);
 		return 0;
 	}
-	watch_routes(watch, &job->findings);
+	watch_routes(watch, &watch->sweep_findings);
+	if (watch_fabric_findings(watch, &job->findings) != 0) {
+		rk_log(RK_LOG_ERR, "out of memory: fabric findings not reported");
+		return 0;
+	}
 	watch_job_track(job, &views);
 	return 0;
 }

@@ -84,6 +84,8 @@ static bool wait_until_due(struct watch_lane *lane)
 	struct rk_watch *watch = lane->watch;
 	bool stop;
 
+	if (lane == &watch->lanes[WATCH_LANE_FABRIC] && watch->monitor.options.events)
+		return watch_events_wait(lane);
 	pthread_mutex_lock(&watch->lock);
 	while (!watch->stop && rk_monotonic_seconds() < lane->next_at) {
 		struct timespec due = timespec_of(lane->next_at);
