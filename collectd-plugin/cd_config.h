@@ -7,6 +7,7 @@
 #include "cd_ports.h"
 
 #include "rdmakit/congestion.h"
+#include "rdmakit/link_history.h"
 #include "rdmakit/tune.h"
 
 #include <stdbool.h>
@@ -31,6 +32,8 @@ struct cd_fabric_config {
 	char expect[128]; /* Expect as written, for the check that Fabric is on */
 	bool routes;	  /* Routes: check the routes after each discovery and hourly */
 	double routes_s;  /* RoutesInterval, seconds (default 3600) */
+	bool events;	  /* Events: follow the SM's events between sweeps (default true) */
+	struct rk_flap_settings flap; /* FlapDowns, FlapWindow, FlapStable */
 };
 
 /* The tune mode: rdmakit tune's audit of a root every interval. */

@@ -177,6 +177,35 @@ static int set_tick(struct cd_config *config, const oconfig_item_t *item, const 
 			      &config->fabric.congestion.tick_ns);
 }
 
+static int set_events(struct cd_config *config, const oconfig_item_t *item, const char *shown)
+{
+	note_option(&config->fabric, item, shown);
+	return cd_key_bool(item, shown, &config->fabric.events);
+}
+
+static int set_flap_downs(struct cd_config *config, const oconfig_item_t *item, const char *shown)
+{
+	double value;
+
+	note_option(&config->fabric, item, shown);
+	if (cd_key_setting(item, shown, RK_SETTING_FLAP_DOWNS, &value) != 0)
+		return -1;
+	config->fabric.flap.downs = (unsigned)value;
+	return 0;
+}
+
+static int set_flap_window(struct cd_config *config, const oconfig_item_t *item, const char *shown)
+{
+	note_option(&config->fabric, item, shown);
+	return cd_key_setting(item, shown, RK_SETTING_FLAP_WINDOW, &config->fabric.flap.window_s);
+}
+
+static int set_flap_stable(struct cd_config *config, const oconfig_item_t *item, const char *shown)
+{
+	note_option(&config->fabric, item, shown);
+	return cd_key_setting(item, shown, RK_SETTING_FLAP_STABLE, &config->fabric.flap.stable_s);
+}
+
 static const struct cd_key keys[] = {
     {"Fabric", set_fabric},	      {"SubnetManager", set_subnet_manager},
     {"FabricInterval", set_interval}, {"FabricWindow", set_window},
@@ -186,6 +215,8 @@ static const struct cd_key keys[] = {
     {"Rediscover", set_rediscover},   {"CA", set_ca},
     {"CAPort", set_ca_port},	      {"CongestionThreshold", set_threshold},
     {"XmitWaitTick", set_tick},	      {"UnreachableHold", set_unreachable_hold},
+    {"Events", set_events},	      {"FlapDowns", set_flap_downs},
+    {"FlapWindow", set_flap_window},  {"FlapStable", set_flap_stable},
 };
 
 const struct cd_key *cd_fabric_keys(size_t *count)
@@ -202,6 +233,8 @@ void cd_fabric_config_init(struct cd_fabric_config *fabric)
 	fabric->rediscover = RK_REDISCOVER_DEFAULT_S;
 	fabric->unreachable_hold = RK_UNREACHABLE_HOLD_DEFAULT_S;
 	fabric->routes_s = RK_ROUTES_INTERVAL_DEFAULT_S;
+	fabric->events = true;
+	rk_flap_settings_defaults(&fabric->flap);
 }
 
 int cd_fabric_config_check(const struct cd_fabric_config *fabric)

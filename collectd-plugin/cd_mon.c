@@ -12,7 +12,12 @@ static double fabric_interval(const struct cd_fabric_config *fabric)
 
 cdtime_t cd_mon_read_interval(const struct cd_config *config)
 {
-	return DOUBLE_TO_CDTIME_T(fabric_interval(&config->fabric) / CD_MON_READS_PER_PASS);
+	double every = fabric_interval(&config->fabric) / CD_MON_READS_PER_PASS;
+
+	/* with events, what they change is published at once: read it within a second */
+	if (config->fabric.events && config->fabric.ports && every > CD_MON_EVENTS_READ_S)
+		every = CD_MON_EVENTS_READ_S;
+	return DOUBLE_TO_CDTIME_T(every);
 }
 
 cdtime_t cd_mon_pass_interval(const struct cd_config *config)
@@ -33,6 +38,8 @@ static void settings_of(const struct cd_fabric_config *fabric, struct rk_watch_s
 	settings->routes = fabric->routes;
 	settings->routes_interval_s = fabric->routes_s;
 	settings->congestion = fabric->congestion;
+	settings->events = fabric->events;
+	settings->flap = fabric->flap;
 }
 
 static void tune_settings_of(const struct cd_tune_config *tune, struct rk_watch_settings *settings)

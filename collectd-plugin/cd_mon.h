@@ -11,6 +11,9 @@
 /* The fabric and SM reads look for a new pass of the engine this many times per FabricInterval:
  * a sweep's values and events follow it by at most a quarter of the interval. */
 #define CD_MON_READS_PER_PASS 4
+/* With Events, the fabric and SM reads come at least this often (seconds): an event is sent
+ * within it, whatever FabricInterval. */
+#define CD_MON_EVENTS_READ_S 1.0
 
 /** The interval of the fabric and SM reads. */
 cdtime_t cd_mon_read_interval(const struct cd_config *config);

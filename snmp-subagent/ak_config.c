@@ -23,6 +23,8 @@ void ak_config_defaults(struct ak_config *config)
 	config->probe.interval = RK_PROBE_INTERVAL_DEFAULT_S;
 	config->tune_interval = RK_TUNE_INTERVAL_DEFAULT_S;
 	config->routes_interval = RK_ROUTES_INTERVAL_DEFAULT_S;
+	config->events = true;
+	rk_flap_settings_defaults(&config->flap);
 }
 
 void ak_config_free(struct ak_config *config)
@@ -109,6 +111,10 @@ static const struct ak_key keys[] = {
     {KEY("congestion-threshold", KEY_LIMIT, congestion.threshold),
      .setting = RK_SETTING_CONGESTION_PCT},
     {KEY("xmit-wait-tick", KEY_LIMIT, congestion.tick_ns), .setting = RK_SETTING_XMIT_WAIT_TICK},
+    {KEY("events", KEY_BOOL, events)},
+    {KEY("flap-downs", KEY_LIMIT_UNSIGNED, flap.downs), .setting = RK_SETTING_FLAP_DOWNS},
+    {KEY("flap-window", KEY_LIMIT, flap.window_s), .setting = RK_SETTING_FLAP_WINDOW},
+    {KEY("flap-stable", KEY_LIMIT, flap.stable_s), .setting = RK_SETTING_FLAP_STABLE},
     {KEY("tune", KEY_BOOL, tune)},
     {KEY("tune-interval", KEY_LIMIT, tune_interval), .setting = RK_SETTING_TUNE_INTERVAL},
     {KEY("tune-root", KEY_DIRECTORY, tune_root)},

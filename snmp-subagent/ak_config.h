@@ -6,6 +6,7 @@
 #include "ak_probe.h"
 
 #include "rdmakit/congestion.h"
+#include "rdmakit/link_history.h"
 #include "rdmakit/tune.h"
 
 #include <stdbool.h>
@@ -34,6 +35,8 @@ struct ak_config {
 	struct rk_congestion_options congestion; /* congestion-threshold, xmit-wait-tick */
 	bool routes;		      /* with fabric: the route check after each discovery */
 	double routes_interval;	      /* and this often on one topology (routes-interval) */
+	bool events;		      /* with fabric: follow the SM's events (default yes) */
+	struct rk_flap_settings flap; /* flap-downs, flap-window, flap-stable */
 	struct ak_probe_config probe; /* probe, probe-interval */
 	bool tune;		      /* tune mode: the host's tuning audited */
 	double tune_interval;	      /* seconds between two audits */

@@ -22,6 +22,8 @@ static void settings_of(const struct ak_config *config, struct rk_watch_settings
 	settings->routes = config->routes;
 	settings->routes_interval_s = config->routes_interval;
 	settings->congestion = config->congestion;
+	settings->events = config->events;
+	settings->flap = config->flap;
 	settings->nice = AK_WATCH_NICE;
 	settings->probe = config->probe.enabled;
 	settings->probe_interval_s = config->probe.interval;

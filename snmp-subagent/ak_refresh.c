@@ -221,16 +221,30 @@ static void refresh_once(struct ak_refresher *refresher)
 	rk_findings_free(&findings);
 }
 
-/* Sleep for the interval, or until told to stop; false when stopping. */
+/* Sleep for the interval, or until fabric events or a stop wake it; false when stopping. */
 static bool wait_interval(struct ak_refresher *refresher)
 {
 	bool stop;
 
 	pthread_mutex_lock(&refresher->lock);
-	stop = rk_monotonic_wait(&refresher->wake, &refresher->lock, &refresher->stop,
-				 rk_monotonic_seconds() + refresher->interval);
+	rk_monotonic_wait(&refresher->wake, &refresher->lock, &refresher->wake_now,
+			  rk_monotonic_seconds() + refresher->interval);
+	refresher->wake_now = false;
+	stop = refresher->stop;
 	pthread_mutex_unlock(&refresher->lock);
 	return !stop;
+}
+
+/* The engine published findings fabric events changed: their traps go now, not at the next
+ * refresh. */
+static void wake_for_events(void *arg)
+{
+	struct ak_refresher *refresher = arg;
+
+	pthread_mutex_lock(&refresher->lock);
+	refresher->wake_now = true;
+	pthread_cond_signal(&refresher->wake);
+	pthread_mutex_unlock(&refresher->lock);
 }
 
 static void *run(void *arg)
@@ -281,7 +295,11 @@ int ak_refresher_init(struct ak_refresher *refresher, struct ak_mailbox *box, st
 
 int ak_refresher_start(struct ak_refresher *refresher)
 {
-	int err = ak_fabric_start(refresher->fabric);
+	int err;
+
+	if (refresher->fabric->watch)
+		rk_watch_on_events(refresher->fabric->watch, wake_for_events, refresher);
+	err = ak_fabric_start(refresher->fabric);
 
 	if (err)
 		return err;
@@ -305,7 +323,7 @@ void ak_refresher_stop(struct ak_refresher *refresher)
 {
 	if (refresher->running) {
 		pthread_mutex_lock(&refresher->lock);
-		refresher->stop = true;
+		refresher->stop = refresher->wake_now = true;
 		pthread_cond_signal(&refresher->wake);
 		pthread_mutex_unlock(&refresher->lock);
 		pthread_join(refresher->thread, NULL);

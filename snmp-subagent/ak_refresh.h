@@ -33,6 +33,7 @@ struct ak_refresher {
 	pthread_mutex_t lock; /* guards what follows */
 	pthread_cond_t wake;
 	bool stop;
+	bool wake_now; /* stopping, or fabric events changed the findings: refresh now */
 	double interval;
 	struct rk_health_options health;
 };

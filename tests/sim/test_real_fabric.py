@@ -78,21 +78,6 @@ def octets(value):
     return int(value.split()[0]) if value else 0
 
 
-def finding_traps(text):
-    """[(Raised or Cleared, code, node GUID text, port)] of the subagent's finding traps (one
-    a line, its varbinds separated by tabs)."""
-    found = []
-    for line in text.splitlines():
-        kind = re.search(r"= RDMAKIT-MIB::rdmakitFinding(Raised|Cleared)\t", line)
-        if not kind:
-            continue
-        fields = dict(re.findall(r"RDMAKIT-MIB::rdmakitFinding(\w+)\.\d+ = ([^\t]*)", line))
-        port = fields.get("NodePort")
-        found.append((kind.group(1), fields.get("Code", ""), fields.get("NodeGuid"),
-                      int(port) if port else None))
-    return found
-
-
 class RealFabric(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -210,7 +195,7 @@ class RealFabric(unittest.TestCase):
         # its first read are rows only)
         self.sim.cmd('PerformanceSet "Spine1"[3] PortCounters.SymbolErrorCounter=70000')
         spine = ("Raised", "COUNTER_SATURATED", guid_text(SPINE + 1), 3)
-        wait_for(lambda: spine in finding_traps(self.trapd.text()), 30, "the Spine1[3] trap")
+        wait_for(lambda: spine in snmptest.finding_traps(self.trapd.text()), 30, "the Spine1[3] trap")
         wait_for(lambda: self.notes(plugin_instance=f"0x{SPINE + 1:016x}-3",
                                     type_instance="COUNTER_SATURATED"), 30,
                  "Spine1[3] notified by collectd")
@@ -219,7 +204,7 @@ class RealFabric(unittest.TestCase):
     def test_5_loss_is_not_taken_as_a_changed_fabric(self):
         wait_for(lambda: self.notes(type_instance="LINK_DEGRADED"), 30, "the slow link's finding")
         notes_before = len(self.notes())
-        traps_before = len(finding_traps(self.trapd.text()))
+        traps_before = len(snmptest.finding_traps(self.trapd.text()))
         lossy = ("Leaf3", "Leaf4")
         for leaf in lossy:
             self.sim.cmd(f'Error "{leaf}" 30')
@@ -236,7 +221,7 @@ class RealFabric(unittest.TestCase):
                  "collectd: the fabric whole again")
         time.sleep(6)  # a few loss-free sweeps: what was raised clears
         notes = self.notes()[notes_before:]
-        traps = finding_traps(self.trapd.text())[traps_before:]
+        traps = snmptest.finding_traps(self.trapd.text())[traps_before:]
         print(f"under loss: {len(notes)} collectd notifications, {len(traps)} traps, "
               f"{sum(s[0] == 5 for s in sweeps)} of {len(sweeps)} CLI sweeps partial",
               file=sys.stderr)
@@ -308,12 +293,12 @@ class RealFabric(unittest.TestCase):
         the same identifiers in collectd and in the traps, and so is PORT_WENT_DOWN of its leaf's
         port; nothing is raised twice."""
         notes_before = len(self.notes())
-        traps_before = len(finding_traps(self.trapd.text()))
+        traps_before = len(snmptest.finding_traps(self.trapd.text()))
         self.sim.cmd('Unlink "Hca14"[1]')
         # both daemons see the node gone before it comes back
         wait_for(lambda: [n for n in self.notes()[notes_before:]
                           if n["type_instance"] == "NODE_MISSING"], 30, "NODE_MISSING")
-        wait_for(lambda: [t for t in finding_traps(self.trapd.text())[traps_before:]
+        wait_for(lambda: [t for t in snmptest.finding_traps(self.trapd.text())[traps_before:]
                           if t[1] == "NODE_MISSING"], 30, "its raised trap")
         for counter in ("PortXmitData", "PortRcvData", "PortXmitPkts", "PortRcvPkts"):
             self.sim.cmd(f'PerformanceSet "Hca14"[1] PortCountersExtended.{counter}=0')
@@ -321,11 +306,11 @@ class RealFabric(unittest.TestCase):
         wait_for(lambda: len([n for n in self.notes()[notes_before:]
                               if n["type_instance"] == "NODE_MISSING"]) >= 2, 60,
                  "NODE_MISSING cleared")
-        wait_for(lambda: len([t for t in finding_traps(self.trapd.text())[traps_before:]
+        wait_for(lambda: len([t for t in snmptest.finding_traps(self.trapd.text())[traps_before:]
                               if t[1] == "NODE_MISSING"]) >= 2, 30, "its traps")
         time.sleep(4)  # a few more sweeps: nothing else comes
         notes = self.notes()[notes_before:]
-        traps = finding_traps(self.trapd.text())[traps_before:]
+        traps = snmptest.finding_traps(self.trapd.text())[traps_before:]
         missing = [(n["severity"], n["plugin_instance"]) for n in notes
                    if n["type_instance"] == "NODE_MISSING"]
         self.assertEqual(missing, [("FAILURE", f"0x{HCA + 16 * 14:016x}-0"),

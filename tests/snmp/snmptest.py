@@ -213,3 +213,18 @@ class Setup:
             name, _, value = line.partition(" = ")
             values[name.replace("RDMAKIT-MIB::", "")] = value.strip().strip('"')
         return values
+
+
+def finding_traps(text):
+    """[(Raised or Cleared, code, node GUID text, port)] of the subagent's finding traps (one
+    a line, its varbinds separated by tabs)."""
+    found = []
+    for line in text.splitlines():
+        kind = re.search(r"= RDMAKIT-MIB::rdmakitFinding(Raised|Cleared)\t", line)
+        if not kind:
+            continue
+        fields = dict(re.findall(r"RDMAKIT-MIB::rdmakitFinding(\w+)\.\d+ = ([^\t]*)", line))
+        port = fields.get("NodePort")
+        found.append((kind.group(1), fields.get("Code", ""), fields.get("NodeGuid"),
+                      int(port) if port else None))
+    return found

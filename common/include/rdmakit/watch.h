@@ -172,6 +172,11 @@ void rk_watch_run_once(struct rk_watch *watch);
 /** Start the engine's threads: each job at its interval from now on; -errno. */
 int rk_watch_start(struct rk_watch *watch);
 
+/** Have fn(arg) called, from the engine's thread, each time fabric events change the published
+ * findings between two sweeps (a front end that reads at its own interval reads at once). Call
+ * it before rk_watch_start. */
+void rk_watch_on_events(struct rk_watch *watch, void (*fn)(void *arg), void *arg);
+
 /** Run the lane of job (the sweep and the SM query share one) every seconds from now on: its
  * next pass is due that long after the start of its last one (at once when that is past). */
 void rk_watch_set_interval(struct rk_watch *watch, enum rk_watch_job job, double seconds);

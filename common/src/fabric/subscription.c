@@ -84,6 +84,7 @@ static void say_unavailable(struct rk_subscription *s)
 static void subscribed(struct rk_mad_request *request, void *ctx)
 {
 	struct rk_subscription *s = ctx;
+	bool was_active = s->active;
 
 	s->in_flight = false;
 	if (request->status && s->active && request->lid == s->sa_lid) {
@@ -102,9 +103,9 @@ static void subscribed(struct rk_mad_request *request, void *ctx)
 		say_unavailable(s);
 		return;
 	}
-	if (s->said_unavailable)
-		rk_log(RK_LOG_INFO, "fabric events: subscribed with the SA at LID %u again",
-		       (unsigned)s->sa_lid);
+	if (!was_active)
+		rk_log(RK_LOG_INFO, "fabric events: subscribed with the SA at LID %u%s",
+		       (unsigned)s->sa_lid, s->said_unavailable ? " again" : "");
 	s->said_unavailable = false;
 }
 

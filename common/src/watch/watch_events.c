@@ -195,6 +195,14 @@ static void publish_if_changed(struct rk_watch *watch)
 	watch->findings_only = true;
 	watch_publish(watch, passed, 0);
 	watch->findings_only = false;
+	if (watch->on_events)
+		watch->on_events(watch->on_events_arg);
+}
+
+void rk_watch_on_events(struct rk_watch *watch, void (*fn)(void *arg), void *arg)
+{
+	watch->on_events = fn;
+	watch->on_events_arg = arg;
 }
 
 /* Sleep up to seconds, or until told to stop (after a failure to follow). */

@@ -107,6 +107,8 @@ struct rk_watch {
 	double events_checked_at;	   /* monotonic time they were last made */
 	bool findings_only;		   /* this publish is of events: no sweep passed */
 	int follow_err;			   /* the last turn's, to say a failure once */
+	void (*on_events)(void *arg);	   /* rk_watch_on_events */
+	void *on_events_arg;
 };
 
 /** With settings.routes: check the routes when the topology is new or the last check is
