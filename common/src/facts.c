@@ -256,6 +256,22 @@ static const char *fabric_port_degraded_reason(const struct rk_fabric_port_ref *
 	return "";
 }
 
+/* 1 while the port has LINK_FLAPPING (from fabric events and LinkDownedCounter). */
+static double fabric_port_flapping(const struct rk_fabric_port_ref *ref)
+{
+	const struct rk_fabric_node *node = &ref->fabric->nodes[ref->node];
+	int port = (int)(ref->port - node->ports);
+
+	for (size_t i = 0; ref->findings && i < ref->findings->count; i++) {
+		const struct rk_finding *f = &ref->findings->items[i];
+
+		if (f->node_guid == node->guid && f->port == port &&
+		    strcmp(f->code, "LINK_FLAPPING") == 0)
+			return 1;
+	}
+	return 0;
+}
+
 /* The share of the last sweep interval the port waited to send (at most all of it), where the
  * port answered and its node's tick is known. */
 static double reading_xmit_wait(const struct rk_sweep_reading *reading)
@@ -591,6 +607,10 @@ static const struct rk_fact facts[RK_FACT_TABLE_SIZE] = {
 	    "Node GUID at the other end of the link as the kernel writes it (empty when the "
 	    "port has no peer)",
 	    SNMP(TEXT, ALWAYS), TEXT("Peer GUID", "")),
+    FPORT_G(RK_FACT_FABRIC_PORT_FLAPPING, 11, "flapping", "boolean", NULL, flapping,
+	    "1 while the port's link is flapping (LINK_FLAPPING: FlapDowns downs within "
+	    "FlapWindow, until it stays up FlapStable)",
+	    SNMP(TRUTH, ALWAYS), TEXT("Flapping", "")),
     COUNTER_G(RK_FACT_FABRIC_COUNTER_XMIT_WAIT, 93, "xmit_wait_percent", "percent",
 	      "xmit_wait_percent", xmit_wait,
 	      "Share of the last sweep interval the port had data to send and sent none "

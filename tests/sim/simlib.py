@@ -17,7 +17,18 @@ GEN = os.path.join(HERE, "gen-fattree.py")
 # tests/sim/lft_set.c: writes entries of a switch's LinearForwardingTable
 LFT_SET = os.environ.get("LFT_SET", os.path.join(TOP, "build", "tests", "lft_set"))
 sys.path.insert(0, os.path.join(TOP, "tests", "lib"))
-from rktest import wait_for  # noqa: E402
+from rktest import umad2sim_env, wait_for  # noqa: E402
+
+# tests/sim/issm_shim.c: makes the process named by RK_ISSM_COMM its node's SM-side client
+ISSM_SHIM = os.environ.get("ISSM_SHIM", os.path.join(TOP, "build", "tests", "issm_shim.so"))
+
+
+def issm_env(sim_name, host, comm):
+    """What a process named comm needs to receive SA Reports on node host of the sim: its
+    node, and the issm shim preloaded before umad2sim (tests/sim/README.md)."""
+    env = umad2sim_env(sim_name)
+    return dict(env, SIM_HOST=host, RK_ISSM_COMM=comm,
+                LD_PRELOAD=f"{ISSM_SHIM} {env['LD_PRELOAD']}")
 
 
 def generate(path, leaves=4, hosts=4, spines=2, radix=8, slow=()):

@@ -25,25 +25,14 @@ sys.path[:0] = [HERE, os.path.join(HERE, "..", "lib"), os.path.join(HERE, "..", 
 import cdtest  # noqa: E402
 import simlib  # noqa: E402
 import snmptest  # noqa: E402
-from rktest import fixture, umad2sim_env, wait_for  # noqa: E402
+from rktest import fixture, wait_for  # noqa: E402
 
-ISSM_SHIM = os.environ.get("ISSM_SHIM", os.path.join(HERE, "..", "..", "build", "tests",
-                                                     "issm_shim.so"))
 TARGET_S = 5  # the issue's target: max 5 s from a pulled cable to its notification and trap
 PLUGIN = "rdma_fabric"
 LEAF = 0x0002c90200100000
 STABLE_S = 8
 
 
-def guid_text(guid):
-    return ":".join(f"{guid >> s & 0xffff:04x}" for s in (48, 32, 16, 0))
-
-
-def events_env(sim, host, comm):
-    """A daemon's environment on the sim: its own node, and the issm shim before umad2sim."""
-    env = umad2sim_env(sim.name)
-    return dict(env, SIM_HOST=host, RK_ISSM_COMM=comm,
-                LD_PRELOAD=f"{ISSM_SHIM} {env['LD_PRELOAD']}")
 
 
 class DaemonEvents(unittest.TestCase):
@@ -66,12 +55,13 @@ class DaemonEvents(unittest.TestCase):
         cls.daemon = cdtest.Daemon(cdtest.plugin_block(
             SysfsRoot=cdtest.fixture("ib-hdr"), Fabric=True, FabricInterval=300,
             Notifications=True, FlapWindow=60, FlapStable=STABLE_S))
-        env = dict(os.environ, **events_env(cls.sim, "Hca4", "collectd"))
+        env = dict(os.environ, **simlib.issm_env(cls.sim.name, "Hca4", "collectd"))
         assert cls.daemon.start(env=env) == 0, cls.daemon.start_output
         config = (f"refresh 10\nfabric yes\nfabric-interval 300\nflap-window 60\n"
                   f"flap-stable {STABLE_S}\n")
         cls.setup = snmptest.Setup(fixture("ib-hdr"), config=config, offset=19,
-                                   env_extra=events_env(cls.sim, "Hca3", "rdmakit-agentx"))
+                                   env_extra=simlib.issm_env(cls.sim.name, "Hca3",
+                                                             "rdmakit-agentx"))
         cls.trapd = snmptest.Trapd(cls.setup.workdir, snmptest.free_port(20))
         with open(cls.setup.snmpd.conf, "a") as f:
             f.write(f"trap2sink 127.0.0.1:{cls.trapd.port} public\n")
@@ -98,7 +88,7 @@ class DaemonEvents(unittest.TestCase):
 
     def traps(self, kind, code, guid, port):
         return [t for t in snmptest.finding_traps(self.trapd.text())
-                if t == (kind, code, guid_text(guid), port)]
+                if t == (kind, code, snmptest.guid_text(guid), port)]
 
     def both_within(self, command, note, trap, what):
         """Send the console command; seconds until collectd's notification and the trap."""

@@ -49,9 +49,6 @@ UNTRUE = {"NODE_MISSING", "NODE_UNEXPECTED", "NODE_REPLACED", "LINK_MISSING", "L
           "LINK_MISWIRED", "LINK_BELOW_PLAN", "LINK_ENDS_DISAGREE", "PORT_WENT_DOWN"}
 
 
-def guid_text(guid):
-    return ":".join(f"{guid >> s & 0xffff:04x}" for s in (48, 32, 16, 0))
-
 
 def write_net(path):
     """A fat tree whose switches all have the vendor's default description, Hca2 a hostile
@@ -186,15 +183,15 @@ class RealFabric(unittest.TestCase):
     def test_4_subagent_has_a_row_per_switch(self):
         wait_for(lambda: len(self.saturated_rows()) == 2, 30, "two COUNTER_SATURATED rows")
         self.assertEqual(sorted(self.saturated_rows()),
-                         [(guid_text(LEAF + 1), 3, f"{VENDOR} (0x{LEAF + 1:016x})[3]"),
-                          (guid_text(LEAF + 2), 3, f"{VENDOR} (0x{LEAF + 2:016x})[3]")])
+                         [(snmptest.guid_text(LEAF + 1), 3, f"{VENDOR} (0x{LEAF + 1:016x})[3]"),
+                          (snmptest.guid_text(LEAF + 2), 3, f"{VENDOR} (0x{LEAF + 2:016x})[3]")])
         walk = self.setup.tool("snmpwalk", "-Ox", "-OQ", snmptest.ROOT_OID + ".1.5.1")
         self.assertIn(HOSTILE_NAME, walk)  # the node table's name column, escaped
         self.assertEqual(clean_text(walk.encode("utf-8", "surrogateescape")), [])
         # a finding raised while it runs is a trap with the node's GUID and port (those of
         # its first read are rows only)
         self.sim.cmd('PerformanceSet "Spine1"[3] PortCounters.SymbolErrorCounter=70000')
-        spine = ("Raised", "COUNTER_SATURATED", guid_text(SPINE + 1), 3)
+        spine = ("Raised", "COUNTER_SATURATED", snmptest.guid_text(SPINE + 1), 3)
         wait_for(lambda: spine in snmptest.finding_traps(self.trapd.text()), 30, "the Spine1[3] trap")
         wait_for(lambda: self.notes(plugin_instance=f"0x{SPINE + 1:016x}-3",
                                     type_instance="COUNTER_SATURATED"), 30,
@@ -318,7 +315,7 @@ class RealFabric(unittest.TestCase):
         self.assertEqual(sorted(t[0] for t in traps if t[1] == "NODE_MISSING"),
                          ["Cleared", "Raised"])
         self.assertEqual({t[2:] for t in traps if t[1] == "NODE_MISSING"},
-                         {(guid_text(HCA + 16 * 14), 0)}, traps)
+                         {(snmptest.guid_text(HCA + 16 * 14), 0)}, traps)
         self.assertTrue({n["type_instance"] for n in notes} <=
                         {"NODE_MISSING", "PORT_WENT_DOWN", "PORT_NO_ANSWER", "ERRORS_RISING",
                          "NODE_UNREACHED"},

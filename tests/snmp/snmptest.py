@@ -228,3 +228,8 @@ def finding_traps(text):
         found.append((kind.group(1), fields.get("Code", ""), fields.get("NodeGuid"),
                       int(port) if port else None))
     return found
+
+
+def guid_text(guid):
+    """A GUID as the kernel writes one: 0002:c903:0000:0010."""
+    return ":".join(f"{guid >> s & 0xffff:04x}" for s in (48, 32, 16, 0))

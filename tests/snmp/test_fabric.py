@@ -32,10 +32,6 @@ def guid_index(guid):
     return ".".join(str(guid >> (56 - 8 * i) & 0xff) for i in range(8))
 
 
-def guid_text(guid):
-    """A GUID as the kernel writes one: 0002:c903:0000:0010."""
-    return ":".join(f"{guid >> s & 0xffff:04x}" for s in (48, 32, 16, 0))
-
 
 def column(rows, entry, col):
     """{index suffix: value} of one column of a numeric walk."""
@@ -122,7 +118,7 @@ class FabricMode(unittest.TestCase):
         lids = column(rows, NODE, 5)
         self.assertEqual(int(lids[guid_index(LEAF + 1)]), self.sim.lid("Leaf1"))
         self.assertEqual(column(rows, NODE, 6)[guid_index(LEAF + 1)], str(RADIX))
-        self.assertEqual(column(rows, NODE, 7), {k: guid_text(g) for k, g in (
+        self.assertEqual(column(rows, NODE, 7), {k: snmptest.guid_text(g) for k, g in (
             (guid_index(g), g) for g in self.expected_guids())})
 
     def test_ports_and_the_degraded_link(self):
@@ -134,7 +130,7 @@ class FabricMode(unittest.TestCase):
         self.assertEqual(column(rows, PORT, 7)[guid_index(LEAF + 1) + ".2"], "1")
         texts = column(rows, PORT, 10)
         self.assertEqual(texts[guid_index(LEAF + 1) + ".2"], "0002:c903:0000:0020")
-        self.assertEqual(texts[guid_index(HCA + 16 * 2) + ".1"], guid_text(LEAF + 1))
+        self.assertEqual(texts[guid_index(HCA + 16 * 2) + ".1"], snmptest.guid_text(LEAF + 1))
         unlinked = set(texts) - set(column(rows, PORT, 7))  # no peer port: no peer
         self.assertTrue(unlinked, "a leaf has free ports")
         self.assertEqual({texts[k] for k in unlinked}, {""})

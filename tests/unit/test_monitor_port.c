@@ -9,6 +9,7 @@
 #include "fixture_util.h"
 #include "rdmakit/clock.h"
 #include "rdmakit/monitor.h"
+#include "rdmakit/notice.h"
 
 #include <errno.h>
 #include <infiniband/mad.h>
@@ -81,11 +82,51 @@ static void test_other_errors_keep_the_port(void **state)
 	rk_monitor_close(&monitor);
 }
 
+static void count_event(const struct rk_fabric_event *event, void *ctx)
+{
+	(void)event;
+	(*(unsigned *)ctx)++;
+}
+
+/* Another agent on the host takes the SA's Reports: events are unavailable, said once and as
+ * a finding, and the sweeps go on as without them. */
+static void test_events_unavailable_keeps_polling(void **state)
+{
+	struct rk_monitor monitor;
+	struct rk_findings findings = {0};
+	unsigned heard = 0;
+
+	(void)state;
+	fake_fabric_watch(&monitor);
+	monitor.options.events = count_event;
+	monitor.options.events_ctx = &heard;
+	fake_umad_refuse_listeners(true);
+	log_capture_start();
+	assert_int_equal(rk_monitor_follow(&monitor, 10), 0);
+	assert_int_equal(rk_monitor_follow(&monitor, 10), 0);
+	assert_true(rk_follower_unavailable(monitor.follower));
+	assert_int_equal(log_capture_count("another agent on this host may receive them already"),
+			 1);
+	assert_int_equal(
+	    rk_subscription_findings(rk_follower_subscription(monitor.follower), &findings), 0);
+	assert_int_equal(findings.count, 1);
+	assert_string_equal(findings.items[0].code, "EVENTS_UNAVAILABLE");
+	assert_int_equal(findings.items[0].severity, RK_SEVERITY_WARNING);
+	assert_non_null(strstr(findings.items[0].message, "already receives the SA's Reports"));
+	assert_int_equal(rk_monitor_sweep(&monitor, NULL, NULL), 0);
+	assert_int_equal(monitor.sweep.answered, 2);
+	assert_int_equal(heard, 0);
+	rk_findings_free(&findings);
+	fake_umad_refuse_listeners(false);
+	rk_monitor_close(&monitor);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_sweeps_resume_after_an_hca_reset),
 	    cmocka_unit_test(test_other_errors_keep_the_port),
+	    cmocka_unit_test(test_events_unavailable_keeps_polling),
 	};
 
 	return cmocka_run_group_tests_name("monitor_port", tests, NULL, NULL);

@@ -9,6 +9,7 @@
 
 #include "rdmakit/catalog.h"
 #include "rdmakit/clock.h"
+#include "rdmakit/limits.h"
 
 #include <errno.h>
 #include <setjmp.h>
@@ -48,6 +49,62 @@ static struct rk_watch *new_watch(bool sweep, double interval)
 	settings.interval_s = interval;
 	assert_int_equal(rk_watch_new(&settings, &watch), 0);
 	return watch;
+}
+
+/* The finding of code in findings, or NULL. */
+static const struct rk_finding *finding_of(const struct rk_findings *findings, const char *code)
+{
+	for (size_t i = 0; i < findings->count; i++)
+		if (strcmp(findings->items[i].code, code) == 0)
+			return &findings->items[i];
+	return NULL;
+}
+
+/* Traps with no state to read back are findings for RK_TRAP_HOLD_S after the last one; a
+ * trap that changes the topology asks for a rediscovery soon; a port's change raises
+ * PORT_WENT_DOWN until it is back. */
+static void events_become_findings(void **state)
+{
+	struct rk_watch *watch = new_watch(true, 300);
+	struct rk_notice integrity = {
+	    .trap = RK_TRAP_LINK_INTEGRITY, .lid = 7, .port = 3, .issuer_lid = 7};
+	struct rk_notice pkey = {.trap = RK_TRAP_BAD_PKEY, .lid = 9, .issuer_lid = 9};
+	struct rk_notice gid_in = {.trap = RK_TRAP_GID_IN_SERVICE, .guid = 0x1234};
+	struct rk_fabric_event event = {.notice = &integrity};
+	struct rk_findings findings = {0};
+	const struct rk_finding *f;
+
+	(void)state;
+	watch->lanes[WATCH_LANE_FABRIC].next_at = rk_monotonic_seconds() + 300;
+	watch_on_event(&event, watch);
+	watch_on_event(&event, watch); /* the same port again: one finding */
+	event.notice = &pkey;
+	watch_on_event(&event, watch);
+	assert_true(watch->events_changed);
+	assert_int_equal(watch_fabric_findings(watch, &findings), 0);
+	assert_int_equal(findings.count, 2);
+	f = finding_of(&findings, "LINK_ERRORS_REPORTED");
+	assert_non_null(f);
+	assert_int_equal(f->severity, RK_SEVERITY_WARNING);
+	assert_string_equal(f->subject, "LID 7 port 3");
+	assert_non_null(strstr(f->message, "trap 129"));
+	f = finding_of(&findings, "KEY_VIOLATION");
+	assert_non_null(f);
+	assert_int_equal(f->severity, RK_SEVERITY_CRITICAL);
+	assert_string_equal(f->remedy, rk_trap_meaning(RK_TRAP_BAD_PKEY));
+	/* held RK_TRAP_HOLD_S after the last trap, then cleared */
+	for (size_t i = 0; i < watch->traps.count; i++)
+		watch->traps.items[i].at -= RK_TRAP_HOLD_S + 1;
+	assert_int_equal(watch_fabric_findings(watch, &findings), 0);
+	assert_int_equal(findings.count, 0);
+	/* a node in service: rediscovered within seconds, not at the next sweep */
+	assert_false(watch->monitor.sweep.topology_stale);
+	event.notice = &gid_in;
+	watch_on_event(&event, watch);
+	assert_true(watch->monitor.sweep.topology_stale);
+	assert_true(watch->lanes[WATCH_LANE_FABRIC].next_at < rk_monotonic_seconds() + 3);
+	rk_findings_free(&findings);
+	rk_watch_stop(watch);
 }
 
 static void backoff_doubles_up_to_its_limit_and_logs_twice(void **state)
@@ -696,6 +753,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(backoff_doubles_up_to_its_limit_and_logs_twice),
+	    cmocka_unit_test(events_become_findings),
 	    cmocka_unit_test(the_first_pass_only_primes),
 	    cmocka_unit_test(a_failed_pass_sends_nothing),
 	    cmocka_unit_test(a_job_that_did_not_pass_shares_its_part),

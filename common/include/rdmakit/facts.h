@@ -125,6 +125,7 @@ enum rk_fact_id {
 	RK_FACT_FABRIC_PORT_DEGRADED,
 	RK_FACT_FABRIC_PORT_DEGRADED_REASON,
 	RK_FACT_FABRIC_PORT_PEER_GUID_TEXT,
+	RK_FACT_FABRIC_PORT_FLAPPING,
 	RK_FACT_FABRIC_COUNTER_XMIT_WAIT,
 	RK_FACT_TABLE_SIZE, /* every fact, the fabric's nodes and ports included */
 };
@@ -164,7 +165,8 @@ struct rk_fabric_port_ref {
 	const struct rk_fabric *fabric;
 	size_t node;			    /* index into fabric->nodes */
 	const struct rk_fabric_port *port;  /* a present port of that node */
-	const struct rk_findings *findings; /* the fabric's, for why a link is degraded (or NULL) */
+	const struct rk_findings *findings; /* the fabric's: why a link is degraded, whether it
+					     * flaps (or NULL) */
 };
 
 /* One fact. Facts of a table (port, device, SM entry, fabric node and port) carry the function

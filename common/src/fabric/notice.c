@@ -230,6 +230,9 @@ void rk_notice_subject(const struct rk_notice *notice, const struct rk_fabric *f
 		snprintf(out, size, "%s[%d]", fabric->nodes[node].name, port);
 	else if (node >= 0)
 		snprintf(out, size, "%s", fabric->nodes[node].name);
+	else if (notice->lid && notice->port)
+		snprintf(out, size, "LID %u port %u%s", (unsigned)notice->lid,
+			 (unsigned)notice->port, fabric ? " (not in the fabric discovered)" : "");
 	else if (notice->lid)
 		snprintf(out, size, "LID %u%s", (unsigned)notice->lid,
 			 fabric ? " (not in the fabric discovered)" : "");

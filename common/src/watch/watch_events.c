@@ -86,8 +86,7 @@ static void rediscover_soon(struct rk_watch *watch, const struct rk_notice *noti
 	pthread_mutex_unlock(&watch->lock);
 }
 
-/* One fabric event, in the lane's thread (rk_monitor_follow or a sweep running). */
-static void on_event(const struct rk_fabric_event *event, void *ctx)
+void watch_on_event(const struct rk_fabric_event *event, void *ctx)
 {
 	struct rk_watch *watch = ctx;
 	uint16_t trap = event->notice->trap;
@@ -111,7 +110,7 @@ void watch_events_setup(struct rk_watch *watch, struct rk_monitor_options *optio
 	rk_link_history_init(&watch->links, &watch->settings.flap);
 	if (!watch->settings.events || !watch->settings.sweep)
 		return;
-	options->events = on_event;
+	options->events = watch_on_event;
 	options->events_ctx = watch;
 }
 

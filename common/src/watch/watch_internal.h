@@ -140,6 +140,11 @@ void watch_job_take(struct watch_job *job, struct rk_watch_events *events);
 /** Set the link history up, and with settings.events, the monitor's events to the engine. */
 void watch_events_setup(struct rk_watch *watch, struct rk_monitor_options *options);
 
+/** One fabric event, in the fabric lane's thread (during rk_monitor_follow, or a sweep while
+ * Reports come): a port's change into the link history, a trap 129-131 or 256-259 into a
+ * finding, a trap that changes the topology into a rediscovery soon. */
+void watch_on_event(const struct rk_fabric_event *event, void *ctx);
+
 /** The sweep job's findings: the last sweep's, then the trap findings, the link history's and
  * EVENTS_UNAVAILABLE; 0 or -ENOMEM. */
 int watch_fabric_findings(struct rk_watch *watch, struct rk_findings *out);

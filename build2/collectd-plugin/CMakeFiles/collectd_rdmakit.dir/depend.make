@@ -1,0 +1,2 @@
+# Empty dependencies file for collectd_rdmakit.
+# This may be replaced when dependencies are built.

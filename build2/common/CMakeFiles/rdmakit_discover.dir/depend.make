@@ -1,0 +1,2 @@
+# Empty dependencies file for rdmakit_discover.
+# This may be replaced when dependencies are built.

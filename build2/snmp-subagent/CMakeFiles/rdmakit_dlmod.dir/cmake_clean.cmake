@@ -1,0 +1,43 @@
+file(REMOVE_RECURSE
+  "CMakeFiles/rdmakit_dlmod.dir/ak_agent.c.o"
+  "CMakeFiles/rdmakit_dlmod.dir/ak_agent.c.o.d"
+  "CMakeFiles/rdmakit_dlmod.dir/ak_build.c.o"
+  "CMakeFiles/rdmakit_dlmod.dir/ak_build.c.o.d"
+  "CMakeFiles/rdmakit_dlmod.dir/ak_build_fabric.c.o"
+  "CMakeFiles/rdmakit_dlmod.dir/ak_build_fabric.c.o.d"
+  "CMakeFiles/rdmakit_dlmod.dir/ak_build_findings.c.o"
+  "CMakeFiles/rdmakit_dlmod.dir/ak_build_findings.c.o.d"
+  "CMakeFiles/rdmakit_dlmod.dir/ak_config.c.o"
+  "CMakeFiles/rdmakit_dlmod.dir/ak_config.c.o.d"
+  "CMakeFiles/rdmakit_dlmod.dir/ak_fabric.c.o"
+  "CMakeFiles/rdmakit_dlmod.dir/ak_fabric.c.o.d"
+  "CMakeFiles/rdmakit_dlmod.dir/ak_index.c.o"
+  "CMakeFiles/rdmakit_dlmod.dir/ak_index.c.o.d"
+  "CMakeFiles/rdmakit_dlmod.dir/ak_index_map.c.o"
+  "CMakeFiles/rdmakit_dlmod.dir/ak_index_map.c.o.d"
+  "CMakeFiles/rdmakit_dlmod.dir/ak_log.c.o"
+  "CMakeFiles/rdmakit_dlmod.dir/ak_log.c.o.d"
+  "CMakeFiles/rdmakit_dlmod.dir/ak_mailbox.c.o"
+  "CMakeFiles/rdmakit_dlmod.dir/ak_mailbox.c.o.d"
+  "CMakeFiles/rdmakit_dlmod.dir/ak_oid.c.o"
+  "CMakeFiles/rdmakit_dlmod.dir/ak_oid.c.o.d"
+  "CMakeFiles/rdmakit_dlmod.dir/ak_probe.c.o"
+  "CMakeFiles/rdmakit_dlmod.dir/ak_probe.c.o.d"
+  "CMakeFiles/rdmakit_dlmod.dir/ak_refresh.c.o"
+  "CMakeFiles/rdmakit_dlmod.dir/ak_refresh.c.o.d"
+  "CMakeFiles/rdmakit_dlmod.dir/ak_snapshot.c.o"
+  "CMakeFiles/rdmakit_dlmod.dir/ak_snapshot.c.o.d"
+  "CMakeFiles/rdmakit_dlmod.dir/ak_trap.c.o"
+  "CMakeFiles/rdmakit_dlmod.dir/ak_trap.c.o.d"
+  "CMakeFiles/rdmakit_dlmod.dir/ak_tune.c.o"
+  "CMakeFiles/rdmakit_dlmod.dir/ak_tune.c.o.d"
+  "CMakeFiles/rdmakit_dlmod.dir/rdmakit-dlmod.c.o"
+  "CMakeFiles/rdmakit_dlmod.dir/rdmakit-dlmod.c.o.d"
+  "rdmakit-dlmod.pdb"
+  "rdmakit-dlmod.so"
+)
+
+# Per-language clean rules from dependency scanning.
+foreach(lang C)
+  include(CMakeFiles/rdmakit_dlmod.dir/cmake_clean_${lang}.cmake OPTIONAL)
+endforeach()

@@ -1,0 +1,2 @@
+# Empty dependencies file for lft_set.
+# This may be replaced when dependencies are built.

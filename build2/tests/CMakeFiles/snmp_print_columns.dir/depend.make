@@ -1,0 +1,2 @@
+# Empty dependencies file for snmp_print_columns.
+# This may be replaced when dependencies are built.

@@ -1,0 +1,2 @@
+# Empty dependencies file for test_ak_config.
+# This may be replaced when dependencies are built.

@@ -1,0 +1,28 @@
+
+# Consider dependencies only in project.
+set(CMAKE_DEPENDS_IN_PROJECT_ONLY OFF)
+
+# The set of languages for which implicit dependencies are needed:
+set(CMAKE_DEPENDS_LANGUAGES
+  )
+
+# The set of dependency files which are needed:
+set(CMAKE_DEPENDS_DEPENDENCY_FILES
+  "/work/main/cli/fabric_out.c" "tests/CMakeFiles/test_cli_facts.dir/__/cli/fabric_out.c.o" "gcc" "tests/CMakeFiles/test_cli_facts.dir/__/cli/fabric_out.c.o.d"
+  "/work/main/cli/facts_out.c" "tests/CMakeFiles/test_cli_facts.dir/__/cli/facts_out.c.o" "gcc" "tests/CMakeFiles/test_cli_facts.dir/__/cli/facts_out.c.o.d"
+  "/work/main/cli/host_out.c" "tests/CMakeFiles/test_cli_facts.dir/__/cli/host_out.c.o" "gcc" "tests/CMakeFiles/test_cli_facts.dir/__/cli/host_out.c.o.d"
+  "/work/main/cli/json_stream.c" "tests/CMakeFiles/test_cli_facts.dir/__/cli/json_stream.c.o" "gcc" "tests/CMakeFiles/test_cli_facts.dir/__/cli/json_stream.c.o.d"
+  "/work/main/cli/port_filter.c" "tests/CMakeFiles/test_cli_facts.dir/__/cli/port_filter.c.o" "gcc" "tests/CMakeFiles/test_cli_facts.dir/__/cli/port_filter.c.o.d"
+  "/work/main/cli/print.c" "tests/CMakeFiles/test_cli_facts.dir/__/cli/print.c.o" "gcc" "tests/CMakeFiles/test_cli_facts.dir/__/cli/print.c.o.d"
+  "/work/main/cli/verbs_out.c" "tests/CMakeFiles/test_cli_facts.dir/__/cli/verbs_out.c.o" "gcc" "tests/CMakeFiles/test_cli_facts.dir/__/cli/verbs_out.c.o.d"
+  "/work/main/tests/unit/test_cli_facts.c" "tests/CMakeFiles/test_cli_facts.dir/unit/test_cli_facts.c.o" "gcc" "tests/CMakeFiles/test_cli_facts.dir/unit/test_cli_facts.c.o.d"
+  )
+
+# Targets to which this target links.
+set(CMAKE_TARGET_LINKED_INFO_FILES
+  "/work/main/build2/tests/CMakeFiles/test_fixture_util.dir/DependInfo.cmake"
+  "/work/main/build2/common/CMakeFiles/librdmakit.dir/DependInfo.cmake"
+  )
+
+# Fortran module output directory.
+set(CMAKE_Fortran_TARGET_MODULE_DIR "")

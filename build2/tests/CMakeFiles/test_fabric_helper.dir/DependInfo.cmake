@@ -1,0 +1,21 @@
+
+# Consider dependencies only in project.
+set(CMAKE_DEPENDS_IN_PROJECT_ONLY OFF)
+
+# The set of languages for which implicit dependencies are needed:
+set(CMAKE_DEPENDS_LANGUAGES
+  )
+
+# The set of dependency files which are needed:
+set(CMAKE_DEPENDS_DEPENDENCY_FILES
+  "/work/main/tests/unit/test_fabric_helper.c" "tests/CMakeFiles/test_fabric_helper.dir/unit/test_fabric_helper.c.o" "gcc" "tests/CMakeFiles/test_fabric_helper.dir/unit/test_fabric_helper.c.o.d"
+  )
+
+# Targets to which this target links.
+set(CMAKE_TARGET_LINKED_INFO_FILES
+  "/work/main/build2/tests/CMakeFiles/test_fixture_util.dir/DependInfo.cmake"
+  "/work/main/build2/common/CMakeFiles/librdmakit.dir/DependInfo.cmake"
+  )
+
+# Fortran module output directory.
+set(CMAKE_Fortran_TARGET_MODULE_DIR "")

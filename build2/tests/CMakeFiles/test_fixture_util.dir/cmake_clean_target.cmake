@@ -1,0 +1,3 @@
+file(REMOVE_RECURSE
+  "libtest_fixture_util.a"
+)

@@ -1,0 +1,2 @@
+# Empty dependencies file for test_link_history.
+# This may be replaced when dependencies are built.
