@@ -19,7 +19,8 @@ BAD = [
                      'HwCounters, HwCounter, Notifications, Rescan, Fabric, SubnetManager, '
                      'FabricInterval, FabricWindow, FabricTimeout, FabricPackets, Routes, '
                      'RoutesInterval, NodeNameMap, Expect, Rediscover, CA, CAPort, '
-                     'CongestionThreshold, XmitWaitTick, UnreachableHold, Tune, '
+                     'CongestionThreshold, XmitWaitTick, UnreachableHold, Events, FlapDowns, '
+                     'FlapWindow, FlapStable, Tune, '
                      'TuneInterval, TuneRoot, TuneProfile, '
                      'Probe, ProbeInterval, ProbeDevice)'),
     ('IgnoreSelected "maybe"', 'IgnoreSelected "maybe": expected true or false'),

@@ -1,2 +1,0 @@
-# Empty dependencies file for collectd_rdmakit.
-# This may be replaced when dependencies are built.

@@ -1,2 +1,0 @@
-# Empty dependencies file for rdmakit_dlmod.
-# This may be replaced when dependencies are built.

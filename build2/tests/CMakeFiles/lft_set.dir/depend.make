@@ -1,2 +1,0 @@
-# Empty dependencies file for lft_set.
-# This may be replaced when dependencies are built.

@@ -1,2 +1,0 @@
-# Empty dependencies file for sm_fail.
-# This may be replaced when dependencies are built.

@@ -1,2 +1,0 @@
-# Empty dependencies file for snmp_print_columns.
-# This may be replaced when dependencies are built.

@@ -1,3 +1,0 @@
-file(REMOVE_RECURSE
-  "libtest_fixture_util.a"
-)

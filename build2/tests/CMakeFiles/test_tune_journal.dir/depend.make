@@ -1,2 +1,0 @@
-# Empty dependencies file for test_tune_journal.
-# This may be replaced when dependencies are built.
