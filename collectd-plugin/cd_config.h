@@ -7,6 +7,7 @@
 #include "cd_ports.h"
 
 #include "rdmakit/congestion.h"
+#include "rdmakit/election.h"
 #include "rdmakit/link_history.h"
 #include "rdmakit/tune.h"
 
@@ -33,6 +34,9 @@ struct cd_fabric_config {
 	bool routes;	  /* Routes: check the routes after each discovery and hourly */
 	double routes_s;  /* RoutesInterval, seconds (default 3600) */
 	bool events;	  /* Events: follow the SM's events between sweeps (default true) */
+	enum rk_role_setting role;    /* FabricRole: auto (default), active, standby */
+	unsigned priority;	      /* FabricPriority: 0 to 255 */
+	double lease;		      /* FabricLease: seconds */
 	struct rk_flap_settings flap; /* FlapDowns, FlapWindow, FlapStable */
 };
 

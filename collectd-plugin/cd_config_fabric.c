@@ -206,6 +206,31 @@ static int set_flap_stable(struct cd_config *config, const oconfig_item_t *item,
 	return cd_key_setting(item, shown, RK_SETTING_FLAP_STABLE, &config->fabric.flap.stable_s);
 }
 
+static int set_role(struct cd_config *config, const oconfig_item_t *item, const char *shown)
+{
+	note_option(&config->fabric, item, shown);
+	if (rk_role_setting_parse(cd_key_string(item), &config->fabric.role) != 0)
+		return cd_key_reject(item, shown, "expected auto, active or standby");
+	return 0;
+}
+
+static int set_priority(struct cd_config *config, const oconfig_item_t *item, const char *shown)
+{
+	double value;
+
+	note_option(&config->fabric, item, shown);
+	if (cd_key_setting(item, shown, RK_SETTING_FABRIC_PRIORITY, &value) != 0)
+		return -1;
+	config->fabric.priority = (unsigned)value;
+	return 0;
+}
+
+static int set_lease(struct cd_config *config, const oconfig_item_t *item, const char *shown)
+{
+	note_option(&config->fabric, item, shown);
+	return cd_key_setting(item, shown, RK_SETTING_WATCHER_LEASE, &config->fabric.lease);
+}
+
 static const struct cd_key keys[] = {
     {"Fabric", set_fabric},	      {"SubnetManager", set_subnet_manager},
     {"FabricInterval", set_interval}, {"FabricWindow", set_window},
@@ -217,6 +242,8 @@ static const struct cd_key keys[] = {
     {"XmitWaitTick", set_tick},	      {"UnreachableHold", set_unreachable_hold},
     {"Events", set_events},	      {"FlapDowns", set_flap_downs},
     {"FlapWindow", set_flap_window},  {"FlapStable", set_flap_stable},
+    {"FabricRole", set_role},	      {"FabricPriority", set_priority},
+    {"FabricLease", set_lease},
 };
 
 const struct cd_key *cd_fabric_keys(size_t *count)
@@ -234,6 +261,8 @@ void cd_fabric_config_init(struct cd_fabric_config *fabric)
 	fabric->unreachable_hold = RK_UNREACHABLE_HOLD_DEFAULT_S;
 	fabric->routes_s = RK_ROUTES_INTERVAL_DEFAULT_S;
 	fabric->events = true;
+	fabric->role = RK_ROLE_AUTO;
+	fabric->lease = RK_WATCHER_LEASE_DEFAULT_S;
 	rk_flap_settings_defaults(&fabric->flap);
 }
 

@@ -18,6 +18,7 @@ struct cd_fabric {
 	cd_node_name *names;	       /* per node of the current topology */
 	unsigned discoveries;	       /* the snapshot's count when names were built */
 	unsigned long sent;	       /* the sweeps sent so far */
+	cdtime_t role_sent_at;	       /* a standby's watcher_active value was last sent */
 	struct rk_watch_events events; /* of the last read */
 };
 
@@ -174,6 +175,7 @@ static void send_facts(const struct cd_fabric *f, const struct rk_watch_snapshot
 
 	rk_fabric_readings_fact_values(snap->fabric, &snap->sweep, snap->sweep_seconds, values);
 	rk_route_fact_values(snap->routes_checked ? &snap->routes : NULL, values);
+	rk_watch_fact_values(snap, values);
 	cd_batch_begin_plugin(&batch, CD_FABRIC_PLUGIN, "", now, cd_mon_pass_interval(f->config));
 	for (size_t i = 0; i < count; i++) {
 		if (isnan(values[facts[i].fact]))
@@ -210,12 +212,36 @@ static void send_sweep(struct cd_fabric *f, const struct rk_watch_snapshot *snap
 	send_facts(f, snap, now);
 }
 
+/* A standby sends no fabric values, only that it is standby (watcher_active 0), once an
+ * interval; the active one sends it with every sweep's facts. */
+static void send_standby(struct cd_fabric *f, const struct rk_watch_snapshot *snap, cdtime_t now)
+{
+	size_t count;
+	const struct cd_fact *facts = cd_fact_list(RK_SCOPE_FABRIC, &count);
+	double values[RK_FACT_COUNT];
+	struct cd_batch batch;
+
+	if (!snap->standby || now - f->role_sent_at < cd_mon_pass_interval(f->config))
+		return;
+	f->role_sent_at = now;
+	rk_watch_fact_values(snap, values);
+	cd_batch_begin_plugin(&batch, CD_FABRIC_PLUGIN, "", now, cd_mon_pass_interval(f->config));
+	for (size_t i = 0; i < count; i++) {
+		if (facts[i].fact != RK_FACT_FABRIC_WATCHER_ACTIVE)
+			continue;
+		batch.values[0].gauge = values[facts[i].fact];
+		cd_batch_submit(&batch, facts[i].type, facts[i].type_instance, 1);
+	}
+}
+
 int cd_fabric_read(struct cd_fabric *f)
 {
 	struct rk_watch_snapshot *snap = rk_watch_take(f->watch, RK_WATCH_SWEEP, &f->events);
 
 	if (snap)
 		send_sweep(f, snap);
+	if (snap)
+		send_standby(f, snap, cdtime());
 	report_events(f, snap);
 	rk_watch_release(snap);
 	return 0;

@@ -40,6 +40,11 @@ static void settings_of(const struct cd_fabric_config *fabric, struct rk_watch_s
 	settings->congestion = fabric->congestion;
 	settings->events = fabric->events;
 	settings->flap = fabric->flap;
+	settings->elect = true; /* one active watcher per subnet (FabricRole) */
+	settings->role = fabric->role;
+	settings->priority = fabric->priority;
+	settings->lease_s = fabric->lease;
+	settings->watcher_name = hostname_g; /* collectd's Hostname */
 }
 
 static void tune_settings_of(const struct cd_tune_config *tune, struct rk_watch_settings *settings)

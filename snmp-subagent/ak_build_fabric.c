@@ -9,6 +9,7 @@
 #include "rdmakit/sweep.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 
 /* A GUID as an index: 8 sub-identifiers, most significant octet first (and the port). */
@@ -57,13 +58,19 @@ static int add_master(struct ak_table *table, const struct rk_sm_status *status)
 static int add_summary(struct ak_table *table, const struct rk_watch_snapshot *m)
 {
 	double values[RK_FACT_COUNT];
-	const struct rk_fact_subject subject = {.values = values};
+	const struct rk_fact_subject subject = {.values = values,
+						.active_watcher = m->active_watcher};
 	struct ak_row *row = scalar_row(table);
 
 	if (!row)
 		return -ENOMEM;
-	rk_fabric_readings_fact_values(m->fabric, &m->sweep, m->sweep.seconds, values);
-	rk_route_fact_values(m->routes_checked ? &m->routes : NULL, values);
+	for (size_t i = 0; i < RK_FACT_COUNT; i++)
+		values[i] = NAN; /* a standby has no fabric: its election's facts only */
+	if (m->fabric) {
+		rk_fabric_readings_fact_values(m->fabric, &m->sweep, m->sweep.seconds, values);
+		rk_route_fact_values(m->routes_checked ? &m->routes : NULL, values);
+	}
+	rk_watch_fact_values(m, values);
 	return ak_row_set_facts(row, RK_SCOPE_FABRIC, &subject);
 }
 
@@ -177,7 +184,7 @@ int ak_build_fabric(const struct ak_fabric_watch *watch, double started_at,
 	}
 	if (!err && watch->ports && m->fabric)
 		err = add_topology(snap, watch);
-	if (!err && watch->ports && m->fabric)
+	if (!err && watch->ports && (m->fabric || m->elects))
 		err = add_summary(&snap->tables[AK_T_FABRIC_SUMMARY], m);
 	for (size_t i = 0; i < m->sweep.count && !err && watch->ports; i++)
 		if (m->sweep.ports[i].sampled)

@@ -24,6 +24,7 @@ void ak_config_defaults(struct ak_config *config)
 	config->tune_interval = RK_TUNE_INTERVAL_DEFAULT_S;
 	config->routes_interval = RK_ROUTES_INTERVAL_DEFAULT_S;
 	config->events = true;
+	config->lease = RK_WATCHER_LEASE_DEFAULT_S;
 	rk_flap_settings_defaults(&config->flap);
 }
 
@@ -68,6 +69,7 @@ enum key_kind {
 	KEY_LIMIT_UNSIGNED, /* unsigned in the core's range of .setting */
 	KEY_LIMIT_INT,	    /* int in the core's range of .setting */
 	KEY_PROFILE,	    /* const struct rk_tune_profile *: latency or throughput */
+	KEY_ROLE,	    /* enum rk_role_setting: auto, active or standby */
 };
 
 /* One setting of the file (and of the option that stands for it). */
@@ -115,6 +117,9 @@ static const struct ak_key keys[] = {
     {KEY("flap-downs", KEY_LIMIT_UNSIGNED, flap.downs), .setting = RK_SETTING_FLAP_DOWNS},
     {KEY("flap-window", KEY_LIMIT, flap.window_s), .setting = RK_SETTING_FLAP_WINDOW},
     {KEY("flap-stable", KEY_LIMIT, flap.stable_s), .setting = RK_SETTING_FLAP_STABLE},
+    {KEY("fabric-role", KEY_ROLE, role)},
+    {KEY("fabric-priority", KEY_LIMIT_UNSIGNED, priority), .setting = RK_SETTING_FABRIC_PRIORITY},
+    {KEY("fabric-lease", KEY_LIMIT, lease), .setting = RK_SETTING_WATCHER_LEASE},
     {KEY("tune", KEY_BOOL, tune)},
     {KEY("tune-interval", KEY_LIMIT, tune_interval), .setting = RK_SETTING_TUNE_INTERVAL},
     {KEY("tune-root", KEY_DIRECTORY, tune_root)},
@@ -230,6 +235,11 @@ static int apply_key(const struct ak_key *key, struct ak_config *config, const c
 		return set_number(field, value, key->min, key->max, why, why_size);
 	case KEY_PROFILE:
 		return set_profile(field, value, why, why_size);
+	case KEY_ROLE:
+		if (rk_role_setting_parse(value, field) == 0)
+			return 0;
+		snprintf(why, why_size, "\"%s\": expected auto, active or standby", value);
+		return -EINVAL;
 	default:
 		return set_limit(key, field, value, why, why_size);
 	}
@@ -269,6 +279,8 @@ static bool same_value(const struct ak_key *key, const struct ak_config *a,
 	case KEY_PROFILE:
 		return *(const struct rk_tune_profile *const *)x ==
 		       *(const struct rk_tune_profile *const *)y;
+	case KEY_ROLE:
+		return *(const enum rk_role_setting *)x == *(const enum rk_role_setting *)y;
 	default:
 		return *(const double *)x == *(const double *)y;
 	}

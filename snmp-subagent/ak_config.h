@@ -6,6 +6,7 @@
 #include "ak_probe.h"
 
 #include "rdmakit/congestion.h"
+#include "rdmakit/election.h"
 #include "rdmakit/link_history.h"
 #include "rdmakit/tune.h"
 
@@ -37,6 +38,9 @@ struct ak_config {
 	double routes_interval;	      /* and this often on one topology (routes-interval) */
 	bool events;		      /* with fabric: follow the SM's events (default yes) */
 	struct rk_flap_settings flap; /* flap-downs, flap-window, flap-stable */
+	enum rk_role_setting role;    /* fabric-role: auto (default), active, standby */
+	unsigned priority;	      /* fabric-priority: 0 to 255 */
+	double lease;		      /* fabric-lease: seconds */
 	struct ak_probe_config probe; /* probe, probe-interval */
 	bool tune;		      /* tune mode: the host's tuning audited */
 	double tune_interval;	      /* seconds between two audits */

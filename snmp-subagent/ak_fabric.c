@@ -24,6 +24,10 @@ static void settings_of(const struct ak_config *config, struct rk_watch_settings
 	settings->congestion = config->congestion;
 	settings->events = config->events;
 	settings->flap = config->flap;
+	settings->elect = true; /* one active watcher per subnet (fabric-role) */
+	settings->role = config->role;
+	settings->priority = config->priority;
+	settings->lease_s = config->lease;
 	settings->nice = AK_WATCH_NICE;
 	settings->probe = config->probe.enabled;
 	settings->probe_interval_s = config->probe.interval;
@@ -93,7 +97,9 @@ int ak_fabric_reprobe(struct ak_fabric_watch *watch, const struct ak_config *con
 
 static unsigned long passes_of(const struct rk_watch_snapshot *snap)
 {
-	return snap ? snap->passes[RK_WATCH_SWEEP] + snap->passes[RK_WATCH_SM] : 0;
+	return snap ? snap->passes[RK_WATCH_SWEEP] + snap->passes[RK_WATCH_SM] +
+			  snap->election_changes
+		    : 0;
 }
 
 bool ak_fabric_poll(struct ak_fabric_watch *watch)

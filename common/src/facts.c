@@ -511,6 +511,16 @@ static const struct rk_fact facts[RK_FACT_TABLE_SIZE] = {
 	   "Switches whose CA LIDs the last check found spread unevenly over their up-links",
 	   CD("count", "routes_unbalanced", ROUTES), SNMP(GAUGE, KNOWN),
 	   TEXT("Unbalanced switches", "")),
+    FABRIC(RK_FACT_FABRIC_WATCHER_ACTIVE, 18, "watcher_active", "boolean", NULL,
+	   "1 when this watcher is the subnet's active one (it discovers and sweeps), 0 when it "
+	   "is standby (FabricRole: one active watcher per subnet)",
+	   CD("gauge", "watcher_active", "every FabricInterval, with the election"),
+	   SNMP(TRUTH, KNOWN), TEXT("Active watcher here", "")),
+    ENTRY(RK_FACT_FABRIC_ACTIVE_WATCHER, RK_SCOPE_FABRIC, RK_KIND_TEXT, 19, "active_watcher",
+	  "text", NULL,
+	  "The active watcher's node name as its record in the SA says (empty when none is "
+	  "known)",
+	  SNMP(TEXT, ALWAYS), TEXT("Active watcher", "")),
     SM(RK_FACT_SM_MASTER_LID, 1, "master_lid", RK_KIND_GAUGE, "LID", "LID of the master SM",
        CD("gauge", "master_lid", MASTER), SNMP(GAUGE, KNOWN), TEXT("Master LID", "")),
     SM(RK_FACT_SM_MASTER_PRIORITY, 2, "master_priority", RK_KIND_GAUGE, "priority",
@@ -704,12 +714,13 @@ const char *rk_fact_text(const struct rk_fact *fact, const struct rk_fact_subjec
 		return fact->node_text(subject->node, buf);
 	case RK_SCOPE_FABRIC_PORT:
 		return fact->fabric_port_text(subject->fabric_port, buf);
-	case RK_SCOPE_FABRIC_COUNTER:
 	case RK_SCOPE_FABRIC:
+		return subject->active_watcher ? subject->active_watcher : "";
+	case RK_SCOPE_FABRIC_COUNTER:
 	case RK_SCOPE_SM:
 		break;
 	}
-	return ""; /* the scalars are numbers */
+	return ""; /* the other scalars are numbers */
 }
 
 const struct rk_fact *rk_fact(enum rk_fact_id id)
@@ -751,6 +762,7 @@ void rk_fabric_fact_values(const struct rk_fabric *fabric, const struct rk_sweep
 	values[RK_FACT_FABRIC_UNANSWERED_PORTS] = sweep ? (double)sweep->failed : NAN;
 	values[RK_FACT_FABRIC_SWEEP_SECONDS] = sweep ? sweep_seconds : NAN;
 	values[RK_FACT_FABRIC_DISCOVERY_SECONDS] = fabric->discovery_seconds;
+	values[RK_FACT_FABRIC_WATCHER_ACTIVE] = NAN; /* the watch engine's: rk_watch_fact_values */
 	rk_route_fact_values(NULL, values);
 }
 

@@ -20,7 +20,7 @@ BAD = [
                      'FabricInterval, FabricWindow, FabricTimeout, FabricPackets, Routes, '
                      'RoutesInterval, NodeNameMap, Expect, Rediscover, CA, CAPort, '
                      'CongestionThreshold, XmitWaitTick, UnreachableHold, Events, FlapDowns, '
-                     'FlapWindow, FlapStable, Tune, '
+                     'FlapWindow, FlapStable, FabricRole, FabricPriority, FabricLease, Tune, '
                      'TuneInterval, TuneRoot, TuneProfile, '
                      'Probe, ProbeInterval, ProbeDevice)'),
     ('IgnoreSelected "maybe"', 'IgnoreSelected "maybe": expected true or false'),

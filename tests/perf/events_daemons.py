@@ -62,7 +62,8 @@ class Watchers:
 
     def __init__(self, sim, work):
         self.sim = sim
-        block = dict(SysfsRoot=cdtest.fixture("ib-hdr"), Fabric=True, Notifications=True)
+        block = dict(SysfsRoot=cdtest.fixture("ib-hdr"), Fabric=True, Notifications=True,
+                     FabricRole="active")  # three watchers measured side by side
         self.events = cdtest.Daemon(cdtest.plugin_block(FabricInterval=300, **block))
         self.polling = cdtest.Daemon(cdtest.plugin_block(FabricInterval=30, Events=False,
                                                          **block))
@@ -72,7 +73,7 @@ class Watchers:
         env = dict(os.environ, **umad2sim_env(sim.name), SIM_HOST="Hca2046", SIM_TIMEOUT="3600")
         assert self.polling.start(env=env) == 0, self.polling.start_output
         self.setup = snmptest.Setup(
-            fixture("ib-hdr"), config="refresh 10\nfabric yes\nfabric-interval 300\n",
+            fixture("ib-hdr"), config="refresh 10\nfabric yes\nfabric-role active\nfabric-interval 300\n",
             offset=23, env_extra=dict(simlib.issm_env(sim.name, "Hca2047", "rdmakit-agentx"),
                                       SIM_TIMEOUT="3600"))
         self.trapd = snmptest.Trapd(self.setup.workdir, snmptest.free_port(24))

@@ -4,7 +4,9 @@
  * RK_MADCOUNT_OUT: "smp N pc N ext N cpi N other N" (SMPs of either routing; PerfMgt
  * PortCounters, PortCountersExtended, ClassPortInfo; anything else). Retries count: a resend
  * is a MAD the simulator handles again. Built by the script with cc -shared -fPIC. */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -249,12 +249,12 @@ def run(minutes, tmp):
         sim.opensm("Hca1", 10)
         daemon = cdtest.Daemon(cdtest.plugin_block(
             SysfsRoot=root, Notifications=True, Fabric=True, SubnetManager=True,
-            FabricInterval=1, FabricTimeout=100, Rediscover=5))
+            FabricInterval=1, FabricTimeout=100, Rediscover=5, FabricRole="active"))
         try:
             if daemon.start(env=with_sampler(cdtest.sim_env(sim.name), sampler, info_dir)) != 0:
                 print(daemon.start_output)
                 return 1
-            config = "refresh 0.5\nfabric yes\nsm yes\nfabric-interval 1\nrediscover 5\n"
+            config = "refresh 0.5\nfabric yes\nfabric-role active\nsm yes\nfabric-interval 1\nrediscover 5\n"
             shim = with_sampler(cdtest.umad2sim_env(sim.name), sampler, info_dir)
             with snmptest.Setup(root, config=config, offset=13, env_extra=shim) as agent:
                 return measure(minutes, sim, root, daemon, agent, info_dir)

@@ -54,10 +54,10 @@ class DaemonEvents(unittest.TestCase):
     def start_daemons(cls):
         cls.daemon = cdtest.Daemon(cdtest.plugin_block(
             SysfsRoot=cdtest.fixture("ib-hdr"), Fabric=True, FabricInterval=300,
-            Notifications=True, FlapWindow=60, FlapStable=STABLE_S))
+            Notifications=True, FlapWindow=60, FlapStable=STABLE_S, FabricRole="active"))
         env = dict(os.environ, **simlib.issm_env(cls.sim.name, "Hca4", "collectd"))
         assert cls.daemon.start(env=env) == 0, cls.daemon.start_output
-        config = (f"refresh 10\nfabric yes\nfabric-interval 300\nflap-window 60\n"
+        config = (f"refresh 10\nfabric yes\nfabric-role active\nfabric-interval 300\nflap-window 60\n"
                   f"flap-stable {STABLE_S}\n")
         cls.setup = snmptest.Setup(fixture("ib-hdr"), config=config, offset=19,
                                    env_extra=simlib.issm_env(cls.sim.name, "Hca3",

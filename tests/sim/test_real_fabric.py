@@ -100,9 +100,9 @@ class RealFabric(unittest.TestCase):
     def start_daemons(cls):
         cls.daemon = cdtest.Daemon(cdtest.plugin_block(
             SysfsRoot=cdtest.fixture("ib-hdr"), Fabric=True, FabricInterval=1,
-            Notifications=True, Expect=cls.plan, Rediscover=2))
+            Notifications=True, Expect=cls.plan, Rediscover=2, FabricRole="active"))
         assert cls.daemon.start(env=cdtest.sim_env(cls.sim.name)) == 0, cls.daemon.start_output
-        config = (f"refresh 0.5\nfabric yes\nfabric-interval 1\nrediscover 2\n"
+        config = (f"refresh 0.5\nfabric yes\nfabric-role active\nfabric-interval 1\nrediscover 2\n"
                   f"expect {cls.plan}\n")
         cls.setup = snmptest.Setup(fixture("ib-hdr"), config=config, offset=17,
                                    env_extra=umad2sim_env(cls.sim.name))

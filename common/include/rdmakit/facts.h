@@ -91,6 +91,8 @@ enum rk_fact_id {
 	RK_FACT_FABRIC_ROUTE_DEAD_ENDS,
 	RK_FACT_FABRIC_ROUTE_MAX_HOPS,
 	RK_FACT_FABRIC_ROUTES_UNBALANCED,
+	RK_FACT_FABRIC_WATCHER_ACTIVE,
+	RK_FACT_FABRIC_ACTIVE_WATCHER,
 	RK_FACT_SM_MASTER_LID,
 	RK_FACT_SM_MASTER_PRIORITY,
 	RK_FACT_SM_MASTER_STATE,
@@ -240,7 +242,8 @@ struct rk_fact_subject {
 	const struct rk_fabric_node *node;
 	const struct rk_fabric_port_ref *fabric_port;
 	const struct rk_sweep_reading *reading; /* a swept port's (RK_SCOPE_FABRIC_COUNTER) */
-	const double *values; /* fabric and SM facts: from rk_fabric/sm_fact_values() */
+	const double *values;	    /* fabric and SM facts: from rk_fabric/sm_fact_values() */
+	const char *active_watcher; /* the fabric's text scalar: the active watcher's name */
 };
 
 /** A numeric fact of a subject: negative (or NAN) when unknown. */

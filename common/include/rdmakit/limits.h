@@ -31,7 +31,11 @@
 /* A finding from a trap that has no state to read back (129-131: link integrity, buffer
  * overrun, flow control watchdog; 256-259: key violations) clears this long after the last
  * such trap about the same port. */
-#define RK_TRAP_HOLD_S		     600
+#define RK_TRAP_HOLD_S 600
+/* One active fabric watcher per subnet (rdmakit/election.h): the record that says which one is
+ * lives this long in the SA after its last refresh, and is refreshed three times within it. A
+ * dead watcher's is gone within it, so a standby takes over within it plus a pass. */
+#define RK_WATCHER_LEASE_DEFAULT_S   30
 #define RK_HELPER_DEADLINE_DEFAULT_S 600  /* the discovery helper's time to a whole answer */
 #define RK_TUNE_INTERVAL_DEFAULT_S   3600 /* between two tune audits of a daemon */
 #define RK_PROBE_INTERVAL_DEFAULT_S  300  /* between two loopback probes of a daemon */
@@ -72,6 +76,8 @@ enum rk_setting {
 	RK_SETTING_FLAP_DOWNS,	     /* FlapDowns, flap-downs: 2 to 100 */
 	RK_SETTING_FLAP_WINDOW,	     /* FlapWindow, flap-window: 1 to 86400 s */
 	RK_SETTING_FLAP_STABLE,	     /* FlapStable, flap-stable: 1 to 86400 s */
+	RK_SETTING_FABRIC_PRIORITY,  /* FabricPriority, fabric-priority: 0 to 255 */
+	RK_SETTING_WATCHER_LEASE,    /* FabricLease, fabric-lease: 6 to 3600 s */
 	RK_SETTING_COUNT,
 };
 

@@ -21,6 +21,7 @@
 #define RK_MAD_METHOD_GET	  0x01
 #define RK_MAD_METHOD_SET	  0x02
 #define RK_MAD_METHOD_REPORT	  0x06
+#define RK_MAD_METHOD_DELETE	  0x15 /* SubnAdmDelete */
 #define RK_MAD_METHOD_REPORT_RESP 0x86
 
 #define RK_SMP_ATTR_NODE_INFO	0x0011

@@ -58,6 +58,7 @@ struct rk_monitor {
 	struct rk_sm_status sm, prev_sm;
 	struct rk_mad_port *port;	 /* open between discoveries (one umad port per process) */
 	struct rk_follower *follower;	 /* on port, once rk_monitor_follow ran */
+	struct rk_mad_queue *queue;	 /* on port, for the engine's own few MADs (the election) */
 	struct rk_fabric *events_fabric; /* a copy of fabric the follower's reads update */
 	double discovered_at;
 	bool sm_stale; /* an SM stopped answering: rediscover before the next SM query */
@@ -88,6 +89,14 @@ int rk_monitor_query_sm(struct rk_monitor *monitor);
  * each to options.events; a trap 128's switch is read into events_fabric. 0 or -errno (the
  * port failed: closed, opened again at the next call). */
 int rk_monitor_follow(struct rk_monitor *monitor, unsigned listen_ms);
+
+/** The monitor's queue for a few MADs of the caller's (the port and the queue opened first);
+ * it closes with the port. 0 or -errno. */
+int rk_monitor_queue(struct rk_monitor *monitor, struct rk_mad_queue **out);
+
+/** Forget the topology, the samples and the SM answers, and stop following events (the port
+ * stays open): a watcher that became standby shows nothing of a fabric it no longer reads. */
+void rk_monitor_forget(struct rk_monitor *monitor);
 
 /** Release the topology, the samples and the MAD port. */
 void rk_monitor_close(struct rk_monitor *monitor);

@@ -9,8 +9,10 @@
 #define RDMAKIT_WATCH_H
 
 #include "rdmakit/congestion.h"
+#include "rdmakit/election.h"
 #include "rdmakit/events.h"
 #include "rdmakit/fabric.h"
+#include "rdmakit/facts.h"
 #include "rdmakit/findings.h"
 #include "rdmakit/health.h"
 #include "rdmakit/host.h"
@@ -73,6 +75,13 @@ struct rk_watch_settings {
 	 * fabric's findings they change at once */
 	bool events;
 	struct rk_flap_settings flap; /* LINK_FLAPPING's rule, from events and LinkDownedCounter */
+	/* with sweep or sm: one active watcher per subnet (rdmakit/election.h); false: always
+	 * active, no record in the SA */
+	bool elect;
+	enum rk_role_setting role;
+	unsigned priority;	  /* 0 to 255 */
+	double lease_s;		  /* the record's lease (default RK_WATCHER_LEASE_DEFAULT_S) */
+	const char *watcher_name; /* in the record: who is active (NULL: the host's name) */
 };
 
 enum rk_watch_job {
@@ -111,6 +120,12 @@ struct rk_watch_snapshot {
 	/* the sweep and SM jobs */
 	const struct rk_name_map *names; /* the NodeNameMap (the engine's), or NULL */
 	time_t passed_at;		 /* wall time of the last fabric pass that worked */
+	/* one active watcher per subnet (settings.elect): this one is standby, and shows no
+	 * fabric; the active watcher's name ("" when none is known, or no election) */
+	bool elects;
+	bool standby;
+	char active_watcher[RK_WATCHER_NAME_MAX];
+	unsigned long election_changes; /* of the role or the active watcher shown, so far */
 	double probed_at;    /* wall time (s since the epoch) the last probe round ended */
 	double pass_seconds; /* how long it took */
 	unsigned failures;   /* sweeps and SM queries that failed */
@@ -200,6 +215,9 @@ int rk_watch_set_probe(struct rk_watch *watch, bool on);
  * (emptied first) the job's events since the last take. */
 struct rk_watch_snapshot *rk_watch_take(struct rk_watch *watch, enum rk_watch_job job,
 					struct rk_watch_events *events);
+
+/** The engine's own fabric facts into values: watcher_active (NAN without an election). */
+void rk_watch_fact_values(const struct rk_watch_snapshot *snap, double values[RK_FACT_COUNT]);
 
 /** Drop a hold; the last one frees the snapshot. NULL is ignored. */
 void rk_watch_release(struct rk_watch_snapshot *snap);

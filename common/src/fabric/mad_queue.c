@@ -245,7 +245,7 @@ static int build_umad(uint8_t *umad, struct rk_mad_request *req, int agent)
 		rpc.datasz = IB_PC_DATA_SZ;
 		if (agent == AGENT_SA) {
 			rpc.dataoffs = RK_SA_DATA_OFFSET;
-			rpc.datasz = sizeof(req->data);
+			rpc.datasz = IB_SA_DATA_SIZE; /* to the MAD's end, not past it */
 			rpc.mask = req->component_mask;
 		}
 		dport.lid = req->lid;

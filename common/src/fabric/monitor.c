@@ -34,6 +34,8 @@ static void close_port(struct rk_monitor *monitor)
 {
 	rk_follower_close(monitor->follower);
 	monitor->follower = NULL;
+	rk_mad_queue_close(monitor->queue);
+	monitor->queue = NULL;
 	rk_mad_port_close(monitor->port);
 	monitor->port = NULL;
 }
@@ -206,6 +208,31 @@ int rk_monitor_follow(struct rk_monitor *monitor, unsigned listen_ms)
 	if (!err)
 		err = rk_follower_turn(monitor->follower, listen_ms);
 	return drop_failed_port(monitor, err);
+}
+
+int rk_monitor_queue(struct rk_monitor *monitor, struct rk_mad_queue **out)
+{
+	int err = open_port(monitor);
+
+	if (!err && !monitor->queue)
+		err = rk_mad_queue_open(monitor->port, &monitor->options.mad, &monitor->queue);
+	*out = monitor->queue;
+	return drop_failed_port(monitor, err);
+}
+
+void rk_monitor_forget(struct rk_monitor *monitor)
+{
+	rk_follower_close(monitor->follower);
+	monitor->follower = NULL;
+	rk_fabric_free(monitor->fabric);
+	rk_fabric_free(monitor->prev_fabric);
+	rk_fabric_free(monitor->events_fabric);
+	monitor->fabric = monitor->prev_fabric = monitor->events_fabric = NULL;
+	rk_sweep_free(&monitor->sweep);
+	monitor->sweep.errors_only = monitor->options.errors_only;
+	rk_sm_status_free(&monitor->sm);
+	rk_sm_status_free(&monitor->prev_sm);
+	rk_unseen_free(&monitor->unseen);
 }
 
 void rk_monitor_close(struct rk_monitor *monitor)

@@ -24,6 +24,7 @@ void rk_watch_settings_defaults(struct rk_watch_settings *settings)
 	settings->unreachable_hold_s = RK_UNREACHABLE_HOLD_DEFAULT_S;
 	settings->routes_interval_s = RK_ROUTES_INTERVAL_DEFAULT_S;
 	rk_flap_settings_defaults(&settings->flap);
+	settings->lease_s = RK_WATCHER_LEASE_DEFAULT_S;
 }
 
 void rk_watch_settings_set(struct rk_watch_settings *settings, const char *ca, int port,
@@ -189,6 +190,8 @@ int rk_watch_new(const struct rk_watch_settings *settings, struct rk_watch **out
 	init_lanes(watch);
 	monitor_options(watch, &options);
 	watch_events_setup(watch, &options);
+	watch_role_setup(watch);
+	watch->settings.watcher_name = NULL; /* the caller's: copied into the election */
 	rk_monitor_init(&watch->monitor, &options);
 	*out = watch;
 	return 0;

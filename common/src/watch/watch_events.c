@@ -153,6 +153,8 @@ int watch_fabric_findings(struct rk_watch *watch, struct rk_findings *out)
 		err = rk_link_history_findings(&watch->links, now, out);
 	if (!err && follower)
 		err = rk_subscription_findings(rk_follower_subscription(follower), out);
+	if (!err)
+		err = watch_role_findings(watch, out);
 	watch->events_checked_at = now;
 	return err;
 }
@@ -172,30 +174,40 @@ void watch_events_swept(struct rk_watch *watch)
 		rk_log(RK_LOG_ERR, "out of memory: link downs of this sweep not kept");
 }
 
-/* The fabric's findings again when events changed them, or once a second for what clears
- * with time (LINK_FLAPPING, trap findings); published at once when they changed. */
-static void publish_if_changed(struct rk_watch *watch)
+void watch_events_publish(struct rk_watch *watch, const bool passed[])
 {
 	struct watch_job *job = &watch->jobs[RK_WATCH_SWEEP];
 	struct rk_event_views views = {.fabric_findings = &job->findings};
-	bool passed[RK_WATCH_JOBS] = {[RK_WATCH_SWEEP] = true};
+	bool any = false;
 
-	if (!job->primed ||
-	    (!watch->events_changed && rk_monotonic_seconds() - watch->events_checked_at < 1))
-		return;
 	watch->events_changed = false;
 	if (watch_fabric_findings(watch, &job->findings) != 0) {
 		rk_log(RK_LOG_ERR, "out of memory: fabric findings of events not reported");
 		return;
 	}
 	watch_job_track(job, &views);
-	if (job->found.list.count == 0)
+	for (int j = 0; j < RK_WATCH_JOBS; j++)
+		any |= passed[j] && watch->jobs[j].found.list.count > 0;
+	if (!any)
 		return;
 	watch->findings_only = true;
 	watch_publish(watch, passed, 0);
 	watch->findings_only = false;
 	if (watch->on_events)
 		watch->on_events(watch->on_events_arg);
+}
+
+/* The fabric's findings again when events changed them, or once a second for what clears
+ * with time (LINK_FLAPPING, trap findings, the election's); published at once when they
+ * changed. */
+static void publish_if_changed(struct rk_watch *watch)
+{
+	bool passed[RK_WATCH_JOBS] = {[RK_WATCH_SWEEP] = true};
+
+	if ((!watch->jobs[RK_WATCH_SWEEP].primed && !watch->elects) ||
+	    (!watch->events_changed && rk_monotonic_seconds() - watch->events_checked_at < 1))
+		return;
+	watch_events_publish(watch, passed);
 }
 
 void rk_watch_on_events(struct rk_watch *watch, void (*fn)(void *arg), void *arg)
@@ -234,7 +246,6 @@ static void follow_turn(struct rk_watch *watch, double left)
 		rk_log(RK_LOG_INFO, "taking the fabric's events works again");
 	}
 	watch->follow_err = err == -ECANCELED ? watch->follow_err : err;
-	publish_if_changed(watch);
 }
 
 bool watch_events_wait(struct watch_lane *lane)
@@ -242,7 +253,7 @@ bool watch_events_wait(struct watch_lane *lane)
 	struct rk_watch *watch = lane->watch;
 
 	for (;;) {
-		double now = rk_monotonic_seconds(), left;
+		double now = rk_monotonic_seconds(), left, turn;
 
 		pthread_mutex_lock(&watch->lock);
 		if (watch->stop) {
@@ -255,6 +266,14 @@ bool watch_events_wait(struct watch_lane *lane)
 		pthread_mutex_unlock(&watch->lock);
 		if (left <= 0)
 			return true;
-		follow_turn(watch, left);
+		watch_role_turn(watch);
+		turn = watch->elects && rk_election_wait(&watch->election) < left
+			   ? rk_election_wait(&watch->election)
+			   : left;
+		if (watch->monitor.options.events && watch_fabric_active(watch))
+			follow_turn(watch, turn);
+		else
+			pause_lane(watch, turn < 1 ? turn : 1);
+		publish_if_changed(watch);
 	}
 }

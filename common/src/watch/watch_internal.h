@@ -4,6 +4,7 @@
 #define RDMAKIT_WATCH_INTERNAL_H
 
 #include "rdmakit/cancel.h"
+#include "rdmakit/election.h"
 #include "rdmakit/link_history.h"
 #include "rdmakit/monitor.h"
 #include "rdmakit/plan.h"
@@ -109,6 +110,11 @@ struct rk_watch {
 	int follow_err;			   /* the last turn's, to say a failure once */
 	void (*on_events)(void *arg);	   /* rk_watch_on_events */
 	void *on_events_arg;
+	/* one active watcher per subnet (watch_role.c) */
+	bool elects;			/* settings.elect in fabric mode */
+	struct rk_election election;	/* the fabric lane's */
+	int election_err;		/* the last turn's, to say a failure once */
+	unsigned long election_changes; /* of the role or of the active watcher shown */
 };
 
 /** With settings.routes: check the routes when the topology is new or the last check is
@@ -152,6 +158,29 @@ int watch_fabric_findings(struct rk_watch *watch, struct rk_findings *out);
 /** After a sweep that worked: the link history learns its LinkDownedCounter rises, and after
  * a discovery, which ports are ACTIVE. */
 void watch_events_swept(struct rk_watch *watch);
+
+/** Make the sweep job's findings again and track them; publish (findings only) when a job of
+ * passed has events from it (the SM job's tracked by the caller). */
+void watch_events_publish(struct rk_watch *watch, const bool passed[]);
+
+/** Set the election up when settings.elect in fabric mode. */
+void watch_role_setup(struct rk_watch *watch);
+
+/** Whether the fabric jobs run: always without an election, else while active. */
+bool watch_fabric_active(const struct rk_watch *watch);
+
+/** One election turn when due (its MADs sent and answered), and what a change of role does:
+ * active, a pass now; standby, the fabric's state and findings let go. */
+void watch_role_turn(struct rk_watch *watch);
+
+/** Turn the election until it gives a role (SETTLE_MAX_S at most): rk_watch_run_once's. */
+void watch_role_settle(struct rk_watch *watch);
+
+/** At a stop, the lanes ended: an active watcher deletes its record in the SA (one try). */
+void watch_role_resign(struct rk_watch *watch);
+
+/** The election's findings (NO_ACTIVE_WATCHER, SEVERAL_ACTIVE_WATCHERS); 0 or -ENOMEM. */
+int watch_role_findings(const struct rk_watch *watch, struct rk_findings *findings);
 
 /** The fabric lane's wait with events on: take them until the next pass is due (publishing
  * the findings they change at once); false when stopping. */

@@ -22,6 +22,8 @@ static bool run_job(struct rk_watch *watch, enum rk_watch_job job)
 
 	if (!watch_job_due(j) || watch_job_skip(j))
 		return false;
+	if ((job == RK_WATCH_SWEEP || job == RK_WATCH_SM) && !watch_fabric_active(watch))
+		return false; /* a standby watcher: another one reads the fabric */
 	err = runs[job](watch);
 	if (err == -ECANCELED || rk_cancel_raised(&watch->cancel))
 		return false; /* stopping: not a failure */
@@ -63,6 +65,7 @@ void watch_lane_pass(struct watch_lane *lane)
 
 void rk_watch_run_once(struct rk_watch *watch)
 {
+	watch_role_settle(watch);
 	for (int l = 0; l < WATCH_LANES; l++) {
 		watch->lanes[l].next_at = rk_monotonic_seconds() + watch->lanes[l].interval;
 		watch_lane_pass(&watch->lanes[l]);
@@ -84,7 +87,8 @@ static bool wait_until_due(struct watch_lane *lane)
 	struct rk_watch *watch = lane->watch;
 	bool stop;
 
-	if (lane == &watch->lanes[WATCH_LANE_FABRIC] && watch->monitor.options.events)
+	if (lane == &watch->lanes[WATCH_LANE_FABRIC] &&
+	    (watch->monitor.options.events || watch->elects))
 		return watch_events_wait(lane);
 	pthread_mutex_lock(&watch->lock);
 	while (!watch->stop && rk_monotonic_seconds() < lane->next_at) {
@@ -196,5 +200,6 @@ void rk_watch_stop(struct rk_watch *watch)
 	for (int l = 0; l < WATCH_LANES; l++)
 		if (watch->lanes[l].running)
 			pthread_join(watch->lanes[l].thread, NULL);
+	watch_role_resign(watch);
 	watch_free(watch, true);
 }

@@ -7,6 +7,8 @@
 #include "rdmakit/array.h"
 
 #include <errno.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -150,6 +152,12 @@ static void fill_scalars(struct rk_watch_snapshot *snap, const struct rk_watch *
 	snap->passed_at = before->passed_at;
 	snap->probed_at = before->probed_at;
 	snap->pass_seconds = before->pass_seconds;
+	snap->elects = watch->elects;
+	snap->standby = !watch_fabric_active(watch);
+	snap->election_changes = watch->election_changes;
+	if (watch->elects)
+		snprintf(snap->active_watcher, sizeof(snap->active_watcher), "%s",
+			 watch->election.active ? watch->election.name : watch->election.holder);
 }
 
 struct rk_watch_snapshot *watch_snapshot(const struct rk_watch *watch, const bool passed[],
@@ -163,8 +171,10 @@ struct rk_watch_snapshot *watch_snapshot(const struct rk_watch *watch, const boo
 		return NULL;
 	before = before ? before : &empty;
 	atomic_init(&snap->refs, 1);
-	err = take_part(snap, watch, WATCH_PART_TOPOLOGY, new_topology(watch, passed, before),
-			before);
+	/* a standby shows no topology, not even the one it had when it was active */
+	err = watch_fabric_active(watch) ? take_part(snap, watch, WATCH_PART_TOPOLOGY,
+						     new_topology(watch, passed, before), before)
+					 : 0;
 	for (int j = 0; j < RK_WATCH_JOBS && !err; j++)
 		err = take_part(snap, watch, j, passed[j], before);
 	if (err) {
@@ -180,4 +190,9 @@ void rk_watch_release(struct rk_watch_snapshot *snap)
 {
 	if (snap && atomic_fetch_sub(&snap->refs, 1) == 1)
 		snapshot_free(snap);
+}
+
+void rk_watch_fact_values(const struct rk_watch_snapshot *snap, double values[RK_FACT_COUNT])
+{
+	values[RK_FACT_FABRIC_WATCHER_ACTIVE] = snap->elects ? !snap->standby : NAN;
 }
