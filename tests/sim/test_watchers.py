@@ -76,11 +76,11 @@ class Watchers(unittest.TestCase):
             raise
 
     @classmethod
-    def start_collectd(cls, name, host, priority):
+    def start_collectd(cls, name, host, priority, role="auto"):
         daemon = cdtest.Daemon(cdtest.plugin_block(
             SysfsRoot=cdtest.fixture("ib-hdr"), Fabric=True, FabricInterval=INTERVAL,
-            Events=False, FabricLease=LEASE, FabricPriority=priority, Notifications=True),
-            hostname=name)
+            Events=False, FabricLease=LEASE, FabricPriority=priority, Notifications=True,
+            FabricRole=role), hostname=name)
         counts = os.path.join(cls.tmp.name, f"mads-{name}")
         env = dict(os.environ, **node_env(cls.sim, host, counts))
         assert daemon.start(env=env, expect_values=False) == 0, daemon.start_output
@@ -206,6 +206,21 @@ class Watchers(unittest.TestCase):
                  "the watchers to see the new master SM")
         time.sleep(LEASE + INTERVAL)
         self.assertEqual(self.actives(), [before], self.roles())
+
+    def test_4_forced_active_beside_another_says_so(self):
+        wait_for(lambda: len(self.actives()) == 1, 30, f"one active: {self.roles()}")
+        active = self.actives()[0]
+        self.start_collectd("wc", "Hca6", 0, role="active")
+        forced = self.collectds["wc"][0]
+        try:
+            wait_for(lambda: [n for n in forced.notifications()
+                              if n.get("type_instance") == "SEVERAL_ACTIVE_WATCHERS"], 20,
+                     f"SEVERAL_ACTIVE_WATCHERS from the forced one\n{self.story()}")
+            self.assertIn(active, forced.log())  # it names the other active watcher
+            self.assertEqual(self.roles()["wc"], "active")
+        finally:
+            forced.stop()
+            del self.collectds["wc"]
 
 
 if __name__ == "__main__":
