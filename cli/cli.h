@@ -56,6 +56,9 @@ void cli_monitor_options(const struct cli_mad *mad, const struct rk_name_map *na
 /** rdmakit sm: the master SM and its standbys. */
 int cmd_sm(int argc, char **argv);
 
+/** rdmakit audit: the fabric's identities and half-up ports (rdmakit/audit.h). */
+int cmd_audit(int argc, char **argv);
+
 /** rdmakit sweep: counters of every port of the fabric. */
 int cmd_sweep(int argc, char **argv);
 

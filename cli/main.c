@@ -21,6 +21,7 @@ static const struct command commands[] = {
     {"doctor", cmd_doctor, "health findings with remedies; exit 0/1/2 like a Nagios check"},
     {"fabric", cmd_fabric, "discover the InfiniBand fabric; flag degraded links"},
     {"sm", cmd_sm, "subnet managers: master, standbys, activity"},
+    {"audit", cmd_audit, "fabric audit: shared descriptions, LIDs, half-up ports"},
     {"events", cmd_events, "the fabric's events from the subnet manager, as they come"},
     {"sweep", cmd_sweep, "counters of every port of the fabric, many MADs in flight"},
     {"route", cmd_route, "are the switches' routes sound and balanced; trace and dump them"},

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
+/* rdmakit audit: the fabric's identities and half-up ports, as ibdiagnet checks them. */
+#include "cli.h"
+#include "host_out.h"
+#include "rdmakit/audit.h"
+
+#include <stddef.h>
+#include <stdio.h>
+
+static const char audit_usage[] =
+    "Usage: rdmakit audit [--json] [-C CA] [-P PORT] [--node-name-map FILE]\n"
+    "                     [--timeout MS] [--window N]\n"
+    "\n"
+    "Discovers the fabric and audits what it read, as ibdiagnet does after a change\n"
+    "window: node descriptions shared by several nodes, ports without a LID, LIDs used\n"
+    "twice or not aligned to their LMC, and ports whose link is up but that the SM left\n"
+    "in INIT or ARMED (with the directed route to their node). Each finding names the\n"
+    "port by name and GUID; one broken switch is one finding.\n"
+    "\n";
+
+struct audit_args {
+	struct cli_common common;
+	struct cli_mad mad;
+};
+
+#define FIELD(name) offsetof(struct audit_args, name)
+
+static const struct cli_option audit_options[] = {
+    CLI_FLAG("json", FIELD(common.json), "{\"findings\": [...], \"summary\": {...}}"),
+    {0},
+};
+
+static const struct cli_command audit_command = {
+    .name = "audit",
+    .usage = audit_usage,
+    .options = audit_options,
+    .mad = true,
+    .column = 25,
+};
+
+/* Discover, audit and print; the exit status of the findings, or of the discovery's error. */
+static int audit(const struct audit_args *args, struct rk_monitor *monitor)
+{
+	struct rk_findings findings = {0};
+	struct printer printer;
+	int err = rk_monitor_discover(monitor);
+
+	if (!err)
+		err = rk_audit_fabric(monitor->fabric, &findings);
+	if (err) {
+		rk_findings_free(&findings);
+		return cli_exit_for(err);
+	}
+	rk_findings_sort(&findings);
+	print_start(&printer, stdout, print_json_format(args->common.json, false));
+	print_findings(&printer, &findings);
+	print_end(&printer);
+	err = cli_exit_for_findings(&findings);
+	rk_findings_free(&findings);
+	return err;
+}
+
+int cmd_audit(int argc, char **argv)
+{
+	struct audit_args args = {0};
+	struct rk_monitor_options options;
+	struct rk_monitor monitor;
+	struct rk_name_map *names;
+	int status;
+
+	if (!cli_parse(&audit_command, argc, argv, &args, &args.mad, &status))
+		return status;
+	if (!cli_load_name_map(&args.mad, &names))
+		return EXIT_TROUBLE;
+	cli_monitor_options(&args.mad, names, false, &options);
+	rk_monitor_init(&monitor, &options);
+	status = audit(&args, &monitor);
+	rk_monitor_close(&monitor);
+	rk_name_map_free(names);
+	return status;
+}
