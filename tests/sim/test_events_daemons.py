@@ -12,7 +12,7 @@ sweep can be what finds a change. Each receives the SA's Reports through tests/s
 
 What the sim cannot show (tests/sim/README.md): a failover with such clients, traps 129-131
 and 256-259 (ibsim raises none: decoded on crafted Reports in unit_notice), LinkDownedCounter
-rises (ibsim does not count downs: unit_link_history)."""
+rises (ibsim does not count downs: set from the console in sim_watchers)."""
 import os
 import sys
 import tempfile

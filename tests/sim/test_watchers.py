@@ -33,6 +33,8 @@ from rktest import fixture, umad2sim_env, wait_for  # noqa: E402
 MADCOUNT = os.environ.get("MADCOUNT", os.path.join(HERE, "..", "..", "build", "tests",
                                                    "madcount.so"))
 INTERVAL, LEASE = 3, 6
+FLAP_STABLE = 4
+LEAF1 = 0x0002c90200100001
 TAKEOVER_S = 2 * INTERVAL + LEASE  # the issue's target
 
 
@@ -80,7 +82,7 @@ class Watchers(unittest.TestCase):
         daemon = cdtest.Daemon(cdtest.plugin_block(
             SysfsRoot=cdtest.fixture("ib-hdr"), Fabric=True, FabricInterval=INTERVAL,
             Events=False, FabricLease=LEASE, FabricPriority=priority, Notifications=True,
-            FabricRole=role), hostname=name)
+            FabricRole=role, FlapStable=FLAP_STABLE), hostname=name)
         counts = os.path.join(cls.tmp.name, f"mads-{name}")
         env = dict(os.environ, **node_env(cls.sim, host, counts))
         assert daemon.start(env=env, expect_values=False) == 0, daemon.start_output
@@ -128,6 +130,26 @@ class Watchers(unittest.TestCase):
 
     def actives(self):
         return [name for name, role in self.roles().items() if role == "active"]
+
+    def test_0_link_downed_rises_raise_flapping(self):
+        """ibsim counts no link downs itself (checked: Unlink/ReLink leave LinkDownedCounter
+        at 0), so the counter is set from the console: 4 downs between two sweeps, no event
+        told of them (Events false), raise LINK_FLAPPING on the active watcher, cleared once
+        the port has stayed up FlapStable."""
+        wait_for(lambda: self.actives() == ["wa"], 30, f"wa active: {self.roles()}")
+        wa = self.collectds["wa"][0]
+        wait_for(lambda: len(wa.values_dirs("rdma_fabric")) > 1, 30, "wa's first sweeps")
+        time.sleep(INTERVAL)
+        self.sim.cmd('PerformanceSet "Leaf1"[2] PortCounters.LinkDownedCounter=4')
+        flapping = {"plugin_instance": f"0x{LEAF1:016x}-2", "type_instance": "LINK_FLAPPING"}
+
+        def notes(severity):
+            return [n for n in wa.notifications()
+                    if all(n.get(k) == v for k, v in dict(flapping, severity=severity).items())]
+        wait_for(lambda: notes("WARNING"), 4 * INTERVAL, f"LINK_FLAPPING\n{wa.log()[-1500:]}")
+        self.assertIn("went down 4 times", notes("WARNING")[0].get("message", ""))
+        wait_for(lambda: notes("OKAY"), FLAP_STABLE + 3 * INTERVAL, "LINK_FLAPPING cleared")
+        self.assertEqual(len(notes("WARNING")), 1)
 
     def test_1_exactly_one_sends_pma_mads(self):
         wait_for(lambda: len(self.actives()) == 1 and None not in self.roles().values(), 30,
