@@ -270,7 +270,9 @@ bool watch_events_wait(struct watch_lane *lane)
 		turn = watch->elects && rk_election_wait(&watch->election) < left
 			   ? rk_election_wait(&watch->election)
 			   : left;
-		if (watch->monitor.options.events && watch_fabric_active(watch))
+		/* the port closed (it failed): the jobs open it again, backing off */
+		if (watch->monitor.options.events && watch_fabric_active(watch) &&
+		    watch->monitor.port)
 			follow_turn(watch, turn);
 		else
 			pause_lane(watch, turn < 1 ? turn : 1);

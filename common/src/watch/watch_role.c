@@ -79,6 +79,8 @@ void watch_role_turn(struct rk_watch *watch)
 
 	if (!watch->elects || rk_election_wait(e) > 0)
 		return;
+	if (!watch->monitor.port && e->active && e->announced)
+		return; /* the jobs open it again, backing off (they say why it fails) */
 	err = rk_monitor_queue(&watch->monitor, &queue);
 	if (err && err != -ECANCELED) {
 		/* no port (said by the monitor): the jobs fail and say so, as without elections */
