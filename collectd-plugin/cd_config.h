@@ -34,9 +34,10 @@ struct cd_fabric_config {
 	bool routes;	  /* Routes: check the routes after each discovery and hourly */
 	double routes_s;  /* RoutesInterval, seconds (default 3600) */
 	bool events;	  /* Events: follow the SM's events between sweeps (default true) */
-	enum rk_role_setting role;    /* FabricRole: auto (default), active, standby */
-	unsigned priority;	      /* FabricPriority: 0 to 255 */
-	double lease;		      /* FabricLease: seconds */
+	enum rk_role_setting role; /* FabricRole: auto (default), active, standby */
+	unsigned priority;	   /* FabricPriority: 0 to 255 */
+	double lease;		   /* FabricLease: seconds */
+	char host[64]; /* FabricHost: the fabric values' and notifications' host ("": Hostname) */
 	struct rk_flap_settings flap; /* FlapDowns, FlapWindow, FlapStable */
 };
 

@@ -214,6 +214,19 @@ static int set_role(struct cd_config *config, const oconfig_item_t *item, const 
 	return 0;
 }
 
+static int set_host(struct cd_config *config, const oconfig_item_t *item, const char *shown)
+{
+	const char *host = cd_key_string(item);
+
+	note_option(&config->fabric, item, shown);
+	if (!host || !host[0] || strlen(host) >= sizeof(config->fabric.host) || strchr(host, '/'))
+		return cd_key_reject(item, shown,
+				     "expected a name for the subnet (\"ib-subnet0\"), at most 63 "
+				     "characters, no /");
+	snprintf(config->fabric.host, sizeof(config->fabric.host), "%s", host);
+	return 0;
+}
+
 static int set_priority(struct cd_config *config, const oconfig_item_t *item, const char *shown)
 {
 	double value;
@@ -243,7 +256,7 @@ static const struct cd_key keys[] = {
     {"Events", set_events},	      {"FlapDowns", set_flap_downs},
     {"FlapWindow", set_flap_window},  {"FlapStable", set_flap_stable},
     {"FabricRole", set_role},	      {"FabricPriority", set_priority},
-    {"FabricLease", set_lease},
+    {"FabricLease", set_lease},	      {"FabricHost", set_host},
 };
 
 const struct cd_key *cd_fabric_keys(size_t *count)

@@ -2,6 +2,8 @@
 /* Handing values, notifications and log lines to collectd. */
 #include "cd_submit.h"
 
+#include "cd_fabric_values.h"
+
 /* Copy a name that the caller has checked to fit DATA_MAX_NAME_LEN (cheaper than sstrncpy). */
 static void copy_name(char *dst, const char *src)
 {
@@ -13,6 +15,23 @@ static void copy_name(char *dst, const char *src)
 	dst[len] = '\0';
 }
 
+/* FabricHost: the host the fabric's and the SMs' values and notifications go under ("":
+ * collectd's Hostname). */
+static char fabric_host[DATA_MAX_NAME_LEN];
+
+void cd_submit_fabric_host(const char *host)
+{
+	copy_name(fabric_host, host ? host : "");
+}
+
+/* The host of plugin's values and notifications: FabricHost for the fabric and SM plugins. */
+static const char *host_of(const char *plugin)
+{
+	bool fabric = strcmp(plugin, CD_FABRIC_PLUGIN) == 0 || strcmp(plugin, CD_SM_PLUGIN) == 0;
+
+	return fabric && fabric_host[0] ? fabric_host : hostname_g;
+}
+
 void cd_batch_begin_plugin(struct cd_batch *batch, const char *plugin, const char *plugin_instance,
 			   cdtime_t time, cdtime_t interval)
 {
@@ -20,6 +39,7 @@ void cd_batch_begin_plugin(struct cd_batch *batch, const char *plugin, const cha
 	batch->vl.values = batch->values;
 	batch->vl.time = time;
 	batch->vl.interval = interval;
+	copy_name(batch->vl.host, host_of(plugin));
 	copy_name(batch->vl.plugin, plugin);
 	copy_name(batch->vl.plugin_instance, plugin_instance);
 }
@@ -46,7 +66,7 @@ static void notify(int severity, const struct cd_about *about, const char *const
 	notification_t n = {.severity = severity, .time = cdtime()};
 
 	vsnprintf(n.message, sizeof(n.message), fmt, args);
-	sstrncpy(n.host, hostname_g, sizeof(n.host));
+	sstrncpy(n.host, host_of(about->plugin), sizeof(n.host));
 	sstrncpy(n.plugin, about->plugin, sizeof(n.plugin));
 	sstrncpy(n.plugin_instance, about->plugin_instance, sizeof(n.plugin_instance));
 	sstrncpy(n.type, about->type, sizeof(n.type));

@@ -21,8 +21,12 @@ struct cd_about {
 /** Start a batch for plugin instance (e.g. "mlx5_0-1") of plugin "rdma" at time. */
 void cd_batch_begin(struct cd_batch *batch, const char *plugin_instance, cdtime_t time);
 
-/** Start a batch for plugin (e.g. "rdma_fabric") and plugin instance at time, sent every
- * interval (0: the read callback's interval, as collectd fills in). */
+/** The host of the fabric's and the SMs' values and notifications from now on (FabricHost; NULL
+ * or "": collectd's Hostname). */
+void cd_submit_fabric_host(const char *host);
+
+/** Start a batch for plugin (e.g. "rdma_fabric") and plugin instance at time, under the
+ * plugin's host, sent every interval (0: the read callback's interval, as collectd fills in). */
 void cd_batch_begin_plugin(struct cd_batch *batch, const char *plugin, const char *plugin_instance,
 			   cdtime_t time, cdtime_t interval);
 

@@ -145,6 +145,7 @@ static int rdmakit_init(void)
 		return -1;
 	}
 	rk_log_set_handler(cd_core_log, NULL);
+	cd_submit_fabric_host(config.fabric.host);
 	if (start_modes() != 0 || register_reads() != 0) {
 		stop_modes();
 		return -1;

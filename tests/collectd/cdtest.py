@@ -250,18 +250,18 @@ LoadPlugin unixsock
         """The csv plugin's directory of host (default: its own Hostname)."""
         return os.path.join(self.csvdir, host or self.hostname)
 
-    def values_dirs(self, plugin="rdma"):
+    def values_dirs(self, plugin="rdma", host=None):
         """The csv plugin's directories of plugin ("rdma-mlx5_0-1", ...; "rdma_sm" for
-        values without a plugin instance)."""
+        values without a plugin instance), under host (default: the daemon's)."""
         try:
-            return sorted(d for d in os.listdir(self.host_dir())
+            return sorted(d for d in os.listdir(self.host_dir(host))
                           if d == plugin or d.startswith(plugin + "-"))
         except FileNotFoundError:
             return []
 
-    def value_files(self, instance, plugin="rdma"):
+    def value_files(self, instance, plugin="rdma", host=None):
         """{"type-type_instance": path} of a plugin instance's csv files ("" for none)."""
-        d = os.path.join(self.host_dir(), f"{plugin}-{instance}" if instance else plugin)
+        d = os.path.join(self.host_dir(host), f"{plugin}-{instance}" if instance else plugin)
         files = {}
         for name in os.listdir(d) if os.path.isdir(d) else []:
             m = re.fullmatch(r"(.*)-\d{4}-\d{2}-\d{2}", name)
@@ -269,9 +269,9 @@ LoadPlugin unixsock
                 files[m.group(1)] = os.path.join(d, name)
         return files
 
-    def rows(self, instance, ident, plugin="rdma"):
+    def rows(self, instance, ident, plugin="rdma", host=None):
         """Rows of one value as [epoch, v1, ...]; ident is "type" or "type-instance"."""
-        path = self.value_files(instance, plugin).get(ident)
+        path = self.value_files(instance, plugin, host).get(ident)
         if not path:
             return []
         rows = []

@@ -20,7 +20,8 @@ BAD = [
                      'FabricInterval, FabricWindow, FabricTimeout, FabricPackets, Routes, '
                      'RoutesInterval, NodeNameMap, Expect, Rediscover, CA, CAPort, '
                      'CongestionThreshold, XmitWaitTick, UnreachableHold, Events, FlapDowns, '
-                     'FlapWindow, FlapStable, FabricRole, FabricPriority, FabricLease, Tune, '
+                     'FlapWindow, FlapStable, FabricRole, FabricPriority, FabricLease, FabricHost, '
+                     'Tune, '
                      'TuneInterval, TuneRoot, TuneProfile, '
                      'Probe, ProbeInterval, ProbeDevice)'),
     ('IgnoreSelected "maybe"', 'IgnoreSelected "maybe": expected true or false'),

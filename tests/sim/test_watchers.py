@@ -34,6 +34,7 @@ MADCOUNT = os.environ.get("MADCOUNT", os.path.join(HERE, "..", "..", "build", "t
                                                    "madcount.so"))
 INTERVAL, LEASE = 3, 6
 FLAP_STABLE = 4
+SUBNET = "ib-subnet0"  # FabricHost: the fabric's values under the subnet, whoever sends them
 LEAF1 = 0x0002c90200100001
 TAKEOVER_S = 2 * INTERVAL + LEASE  # the issue's target
 
@@ -82,7 +83,7 @@ class Watchers(unittest.TestCase):
         daemon = cdtest.Daemon(cdtest.plugin_block(
             SysfsRoot=cdtest.fixture("ib-hdr"), Fabric=True, FabricInterval=INTERVAL,
             Events=False, FabricLease=LEASE, FabricPriority=priority, Notifications=True,
-            FabricRole=role, FlapStable=FLAP_STABLE), hostname=name)
+            FabricRole=role, FlapStable=FLAP_STABLE, FabricHost=SUBNET), hostname=name)
         counts = os.path.join(cls.tmp.name, f"mads-{name}")
         env = dict(os.environ, **node_env(cls.sim, host, counts))
         assert daemon.start(env=env, expect_values=False) == 0, daemon.start_output
@@ -138,7 +139,7 @@ class Watchers(unittest.TestCase):
         the port has stayed up FlapStable."""
         wait_for(lambda: self.actives() == ["wa"], 30, f"wa active: {self.roles()}")
         wa = self.collectds["wa"][0]
-        wait_for(lambda: len(wa.values_dirs("rdma_fabric")) > 1, 30, "wa's first sweeps")
+        wait_for(lambda: len(wa.values_dirs("rdma_fabric", SUBNET)) > 1, 30, "wa's first sweeps")
         time.sleep(INTERVAL)
         self.sim.cmd('PerformanceSet "Leaf1"[2] PortCounters.LinkDownedCounter=4')
         flapping = {"plugin_instance": f"0x{LEAF1:016x}-2", "type_instance": "LINK_FLAPPING"}
@@ -158,10 +159,10 @@ class Watchers(unittest.TestCase):
         self.assertEqual(active, "wa")  # the highest priority claims first
         time.sleep(3 * INTERVAL)  # sweeps of the active one
         standby = self.collectds["wb"][0]
-        self.assertEqual(standby.values_dirs("rdma_fabric"), ["rdma_fabric"])  # no ports
-        watcher = standby.rows("", "gauge-watcher_active", plugin="rdma_fabric")
+        self.assertEqual(standby.values_dirs("rdma_fabric", SUBNET), ["rdma_fabric"])  # no ports
+        watcher = standby.rows("", "gauge-watcher_active", "rdma_fabric", SUBNET)
         self.assertTrue(watcher and all(v[1] == 0 for v in watcher), watcher)
-        active = self.collectds["wa"][0].rows("", "gauge-watcher_active", plugin="rdma_fabric")
+        active = self.collectds["wa"][0].rows("", "gauge-watcher_active", "rdma_fabric", SUBNET)
         self.assertTrue(active and active[-1][1] == 1, active)
         walk = self.setup.named("RDMAKIT-MIB::rdmakitFabricSummary")
         self.assertEqual(walk.get("rdmakitFabricWatcherActive.0"), "2", walk)  # false
@@ -205,9 +206,21 @@ class Watchers(unittest.TestCase):
         for _ in range(3):
             if self.actives()[0] == "agent":
                 break  # the subagent is not killed here: its restart is the collectds'
+            before = self.collectds[self.actives()[0]][0]
+            wait_for(lambda: len(before.values_dirs("rdma_fabric", SUBNET)) > 1, 30,
+                     "the active one's first sweeps")
+            time.sleep(INTERVAL)  # every port's
+            series = before.values_dirs("rdma_fabric", SUBNET)
             took, old = self.kill_active()
             times.append(took)
             new = self.actives()[0]
+            if new != "agent":  # the same series, under the subnet's name
+                mine = self.collectds[new][0]
+                try:
+                    wait_for(lambda: mine.values_dirs("rdma_fabric", SUBNET) == series,
+                             4 * INTERVAL + 5, f"{new}'s series, the same as {old}'s")
+                except AssertionError:
+                    self.fail(f"{old}: {series}\n{new}: {mine.values_dirs('rdma_fabric', SUBNET)}")
             _, host, priority, counts = self.collectds[old]
             self.start_collectd(old, host, priority)  # the old active, back
             wait_for(lambda: self.role_of(self.collectds[old][0].log()) == "standby", 20,

@@ -112,6 +112,8 @@ static void *run(void *arg)
 	if (watch->settings.nice &&
 	    setpriority(PRIO_PROCESS, (id_t)gettid(), watch->settings.nice) != 0)
 		rk_log(RK_LOG_INFO, "the watch thread keeps its priority: %s", strerror(errno));
+	if (lane == &watch->lanes[WATCH_LANE_FABRIC])
+		watch_role_settle(watch); /* no pass before the election gives a role */
 	while (wait_until_due(lane))
 		watch_lane_pass(lane);
 	pthread_mutex_lock(&watch->lock);

@@ -153,7 +153,7 @@ static void fill_scalars(struct rk_watch_snapshot *snap, const struct rk_watch *
 	snap->probed_at = before->probed_at;
 	snap->pass_seconds = before->pass_seconds;
 	snap->elects = watch->elects;
-	snap->standby = !watch_fabric_active(watch);
+	snap->standby = !watch_fabric_active(watch) && watch->election.announced; /* decided */
 	snap->election_changes = watch->election_changes;
 	if (watch->elects)
 		snprintf(snap->active_watcher, sizeof(snap->active_watcher), "%s",
