@@ -47,7 +47,8 @@ MIB_OF_FACT = {
                "routes": "FabricRoutes", "route_holes": "FabricRouteHoles",
                "route_loops": "FabricRouteLoops", "route_dead_ends": "FabricRouteDeadEnds",
                "route_max_hops": "FabricRouteMaxHops",
-               "routes_unbalanced": "FabricRoutesUnbalanced"},
+               "routes_unbalanced": "FabricRoutesUnbalanced",
+               "watcher_active": "FabricWatcherActive", "active_watcher": "FabricActiveWatcher"},
 }
 # Left out of the MIB (as in snmp-subagent/ak_oid.c): the text twins of numbered states and
 # types (an NMS gets the number and a value map), the capability mask, the flag of a device
@@ -102,7 +103,7 @@ class Columns(unittest.TestCase):
         for line in out.stdout.splitlines():
             _, scope, name, column = line.split()
             wanted[prefix[scope] + camel(name)] = int(column)
-        self.assertEqual(len(wanted), 16)
+        self.assertEqual(len(wanted), 17)
         self.assertEqual(columns_of_mib(list(wanted)), wanted)
 
     def test_every_pma_counter_has_the_catalogs_column(self):
