@@ -195,6 +195,7 @@ class Watchers(unittest.TestCase):
         os.kill(daemon.pid, signal.SIGKILL)
         wait_for(lambda: not daemon.running(), 10, "the active collectd to die")
         daemon.pid = None
+        self.sim.ctl("reap", self.sim.name, check=False)  # its ibsim client slot (10 at most)
         wait_for(lambda: self.actives() and self.actives() != [old], TAKEOVER_S + 10,
                  f"a standby to take over: {self.roles()}")
         took = time.monotonic() - start
