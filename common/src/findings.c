@@ -46,6 +46,16 @@ int rk_findings_append(struct rk_findings *findings, const struct rk_finding *fi
 	return 0;
 }
 
+struct rk_finding *rk_findings_find(struct rk_findings *findings, const char *code,
+				    const char *subject)
+{
+	for (size_t i = 0; i < findings->count; i++)
+		if (strcmp(findings->items[i].code, code) == 0 &&
+		    strcmp(findings->items[i].subject, subject) == 0)
+			return &findings->items[i];
+	return NULL;
+}
+
 int rk_findings_append_all(struct rk_findings *findings, const struct rk_findings *from)
 {
 	int err = 0;

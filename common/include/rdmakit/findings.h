@@ -43,6 +43,10 @@ int rk_findings_append(struct rk_findings *findings, const struct rk_finding *fi
 /** Append a copy of every finding of from; -ENOMEM (those copied so far stay). */
 int rk_findings_append_all(struct rk_findings *findings, const struct rk_findings *from);
 
+/** The finding of that code and subject, or NULL: the key the trackers and tables use. */
+struct rk_finding *rk_findings_find(struct rk_findings *findings, const char *code,
+				    const char *subject);
+
 /** Set the fabric node and port the finding added last is about. */
 void rk_findings_locate(struct rk_findings *findings, uint64_t node_guid, int port);
 

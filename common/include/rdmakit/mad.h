@@ -161,6 +161,13 @@ void rk_mad_port_close(struct rk_mad_port *port);
 /** The local port's CA name, port number, LIDs, GUID and state (read afresh each call). */
 int rk_mad_port_local(const struct rk_mad_port *port, struct rk_mad_local *local);
 
+/** A Get(PortInfo) of the local port by a directed route of no hop into out: its MasterSMLID
+ * is the master SM's (and the SA's) LID now, where sysfs sm_lid may lag. 0 or -errno. */
+int rk_mad_master_sm_request(const struct rk_mad_port *port, struct rk_mad_request *out);
+
+/** The MasterSMLID of an answered rk_mad_master_sm_request (0: none). */
+uint16_t rk_mad_master_sm_lid(const struct rk_mad_request *answered);
+
 /** Set every option to its default (then change what you need). */
 void rk_mad_options_defaults(struct rk_mad_options *options);
 

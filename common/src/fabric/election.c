@@ -6,7 +6,6 @@
 #include "rdmakit/log.h"
 
 #include <errno.h>
-#include <infiniband/mad.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -243,7 +242,7 @@ static void master_read(struct rk_mad_request *request, void *ctx)
 		e->in_flight = false;
 		return;
 	}
-	master = (uint16_t)mad_get_field((void *)rk_mad_reply_data(request), 0, IB_PORT_SMLID_F);
+	master = rk_mad_master_sm_lid(request);
 	if (master != e->sa_lid && e->sa_lid) {
 		rk_log(RK_LOG_INFO, "fabric watcher: the master SM moved from LID %u to %u",
 		       (unsigned)e->sa_lid, (unsigned)master);
@@ -262,6 +261,7 @@ int rk_election_turn(struct rk_election *election, struct rk_mad_queue *queue,
 		     struct rk_mad_port *port)
 {
 	struct rk_election *e = election;
+	struct rk_mad_request request;
 	struct rk_mad_local local;
 	double now = rk_monotonic_seconds();
 	int err;
@@ -269,16 +269,13 @@ int rk_election_turn(struct rk_election *election, struct rk_mad_queue *queue,
 	if (e->in_flight || now < e->next_at)
 		return 0;
 	err = rk_mad_port_local(port, &local);
+	if (!err)
+		err = rk_mad_master_sm_request(port, &request);
 	if (err)
 		return err;
 	e->guid = local.port_guid;
 	e->queue = queue;
 	e->next_at = now + e->lease_s / 3;
-	struct rk_mad_request request = {.route = RK_MAD_DIRECTED,
-					 .hops = 0,
-					 .method = RK_MAD_METHOD_GET,
-					 .attr_id = RK_SMP_ATTR_PORT_INFO,
-					 .attr_mod = (uint32_t)local.port};
 	err = rk_mad_queue_add(queue, &request, master_read, e);
 	e->in_flight = err == 0;
 	return err;

@@ -149,21 +149,11 @@ void rk_link_history_discovered(struct rk_link_history *history, const struct rk
 	}
 }
 
-/* Whether findings has that code and subject already. */
-static bool has_finding(const struct rk_findings *findings, const char *code, const char *subject)
-{
-	for (size_t i = 0; i < findings->count; i++)
-		if (strcmp(findings->items[i].code, code) == 0 &&
-		    strcmp(findings->items[i].subject, subject) == 0)
-			return true;
-	return false;
-}
-
 static int add_down_finding(const struct rk_link_entry *e, struct rk_findings *out)
 {
 	int err;
 
-	if (has_finding(out, "PORT_WENT_DOWN", e->subject))
+	if (rk_findings_find(out, "PORT_WENT_DOWN", e->subject))
 		return 0;
 	err = rk_findings_add(out, RK_SEVERITY_WARNING, "PORT_WENT_DOWN", e->subject,
 			      "check the cable and the node at the other end",

@@ -298,6 +298,26 @@ const struct mad_listener *mad_port_listener(const struct rk_mad_port *port, uin
 	return NULL;
 }
 
+int rk_mad_master_sm_request(const struct rk_mad_port *port, struct rk_mad_request *out)
+{
+	struct rk_mad_local local;
+	int err = rk_mad_port_local(port, &local);
+
+	if (err)
+		return err;
+	*out = (struct rk_mad_request){.route = RK_MAD_DIRECTED,
+				       .hops = 0,
+				       .method = RK_MAD_METHOD_GET,
+				       .attr_id = RK_SMP_ATTR_PORT_INFO,
+				       .attr_mod = (uint32_t)local.port};
+	return 0;
+}
+
+uint16_t rk_mad_master_sm_lid(const struct rk_mad_request *answered)
+{
+	return (uint16_t)mad_get_field((void *)rk_mad_reply_data(answered), 0, IB_PORT_SMLID_F);
+}
+
 int rk_mad_listen(struct rk_mad_port *port, uint8_t mgmt_class, uint8_t class_version,
 		  uint8_t method, rk_mad_unsolicited_fn fn, void *ctx)
 {

@@ -7,7 +7,6 @@
 #include "rdmakit/notice.h"
 
 #include <errno.h>
-#include <infiniband/mad.h>
 #include <string.h>
 
 /* Whether the Report's TID was seen lately (the SA resends a Report whose answer it missed);
@@ -139,7 +138,7 @@ static void master_read(struct rk_mad_request *request, void *ctx)
 	s->looking = false;
 	if (request->status)
 		return; /* looked at again at the next refresh */
-	master = (uint16_t)mad_get_field((void *)rk_mad_reply_data(request), 0, IB_PORT_SMLID_F);
+	master = rk_mad_master_sm_lid(request);
 	due = rk_monotonic_seconds() - s->subscribed_at >= RK_EVENTS_REFRESH_S;
 	if (master && !s->in_flight && (master != s->sa_lid || due))
 		subscribe(s, s->queue, master);
@@ -148,22 +147,16 @@ static void master_read(struct rk_mad_request *request, void *ctx)
 int rk_subscription_refresh(struct rk_subscription *subscription, struct rk_mad_queue *queue)
 {
 	struct rk_subscription *s = subscription;
-	struct rk_mad_local local;
+	struct rk_mad_request request;
 	double now = rk_monotonic_seconds();
 	int err;
 
 	if (s->looking || s->in_flight || s->status == -EBUSY ||
 	    now - s->looked_at < RK_EVENTS_MASTER_CHECK_S)
 		return 0;
-	err = rk_mad_port_local(s->port, &local);
-	if (err)
-		return err;
-	struct rk_mad_request request = {.route = RK_MAD_DIRECTED,
-					 .hops = 0,
-					 .method = RK_MAD_METHOD_GET,
-					 .attr_id = RK_SMP_ATTR_PORT_INFO,
-					 .attr_mod = (uint32_t)local.port};
-	err = rk_mad_queue_add(queue, &request, master_read, s);
+	err = rk_mad_master_sm_request(s->port, &request);
+	if (!err)
+		err = rk_mad_queue_add(queue, &request, master_read, s);
 	if (err)
 		return err;
 	s->queue = queue;

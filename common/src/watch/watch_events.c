@@ -131,10 +131,8 @@ static void expire_traps(struct rk_watch *watch, double now)
 /* Append a finding unless findings has its code and subject already; 0 or -ENOMEM. */
 static int add_once(struct rk_findings *findings, const struct rk_finding *finding)
 {
-	for (size_t i = 0; i < findings->count; i++)
-		if (strcmp(findings->items[i].code, finding->code) == 0 &&
-		    strcmp(findings->items[i].subject, finding->subject) == 0)
-			return 0;
+	if (rk_findings_find(findings, finding->code, finding->subject))
+		return 0;
 	return rk_findings_append(findings, finding);
 }
 

@@ -12,15 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static struct rk_finding *same_key(struct rk_findings *findings, const struct rk_finding *finding)
-{
-	for (size_t i = 0; i < findings->count; i++)
-		if (strcmp(findings->items[i].code, finding->code) == 0 &&
-		    strcmp(findings->items[i].subject, finding->subject) == 0)
-			return &findings->items[i];
-	return NULL;
-}
-
 /* The findings that ask for something (an ok finding only says a check passed), each code
  * and subject once as the tracker and the tables key them: the first of the most severe
  * (TUNE_ARP tells arp_ignore and arp_announce of one interface apart in its message only). */
@@ -30,7 +21,7 @@ static int keep_problems(const struct rk_findings *all, struct rk_findings *out)
 
 	for (size_t i = 0; i < all->count && !err; i++) {
 		const struct rk_finding *f = &all->items[i];
-		struct rk_finding *kept = same_key(out, f);
+		struct rk_finding *kept = rk_findings_find(out, f->code, f->subject);
 
 		if (f->severity == RK_SEVERITY_OK)
 			continue;
