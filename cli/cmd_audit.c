@@ -8,24 +8,29 @@
 #include <stdio.h>
 
 static const char audit_usage[] =
-    "Usage: rdmakit audit [--json] [-C CA] [-P PORT] [--node-name-map FILE]\n"
-    "                     [--timeout MS] [--window N]\n"
+    "Usage: rdmakit audit [--partitions FILE] [--json] [-C CA] [-P PORT]\n"
+    "                     [--node-name-map FILE] [--timeout MS] [--window N]\n"
     "\n"
-    "Discovers the fabric and audits what it read, as ibdiagnet does after a change\n"
-    "window: node descriptions shared by several nodes, ports without a LID, LIDs used\n"
-    "twice or not aligned to their LMC, and ports whose link is up but that the SM left\n"
-    "in INIT or ARMED (with the directed route to their node). Each finding names the\n"
-    "port by name and GUID; one broken switch is one finding.\n"
+    "Discovers the fabric and audits it, as ibdiagnet does after a change window:\n"
+    "node descriptions shared by several nodes, GUIDs that answer behind two ports,\n"
+    "ports without a LID, LIDs used twice or not aligned to their LMC, ports whose\n"
+    "link is up but that the SM left in INIT or ARMED (with the directed route to\n"
+    "their node), SLs mapped to VL15 or past the VLs a port runs, and with\n"
+    "--partitions every CA port's P_Key table against that partitions.conf. Each\n"
+    "finding names the port by name and GUID; one broken switch is one finding.\n"
     "\n";
 
 struct audit_args {
 	struct cli_common common;
 	struct cli_mad mad;
+	const char *partitions;
 };
 
 #define FIELD(name) offsetof(struct audit_args, name)
 
 static const struct cli_option audit_options[] = {
+    CLI_OPTION("partitions", "FILE", cli_store_text, FIELD(partitions), 0,
+	       "the master SM's partitions.conf: check every CA port's P_Key table"),
     CLI_FLAG("json", FIELD(common.json), "{\"findings\": [...], \"summary\": {...}}"),
     {0},
 };
@@ -39,14 +44,16 @@ static const struct cli_command audit_command = {
 };
 
 /* Discover, audit and print; the exit status of the findings, or of the discovery's error. */
-static int audit(const struct audit_args *args, struct rk_monitor *monitor)
+static int audit(const struct audit_args *args, const struct rk_partitions *partitions,
+		 struct rk_monitor *monitor)
 {
 	struct rk_findings findings = {0};
 	struct printer printer;
 	int err = rk_monitor_discover(monitor);
 
 	if (!err)
-		err = rk_audit_fabric(monitor->fabric, &findings);
+		err = rk_audit_run(monitor->port, monitor->fabric, &monitor->options.mad,
+				   partitions, &findings, NULL);
 	if (err) {
 		rk_findings_free(&findings);
 		return cli_exit_for(err);
@@ -65,17 +72,23 @@ int cmd_audit(int argc, char **argv)
 	struct audit_args args = {0};
 	struct rk_monitor_options options;
 	struct rk_monitor monitor;
+	struct rk_partitions partitions = {0};
 	struct rk_name_map *names;
 	int status;
 
 	if (!cli_parse(&audit_command, argc, argv, &args, &args.mad, &status))
 		return status;
-	if (!cli_load_name_map(&args.mad, &names))
+	if (args.partitions && rk_partitions_load(NULL, args.partitions, &partitions, NULL) != 0)
 		return EXIT_TROUBLE;
+	if (!cli_load_name_map(&args.mad, &names)) {
+		rk_partitions_free(&partitions);
+		return EXIT_TROUBLE;
+	}
 	cli_monitor_options(&args.mad, names, false, &options);
 	rk_monitor_init(&monitor, &options);
-	status = audit(&args, &monitor);
+	status = audit(&args, args.partitions ? &partitions : NULL, &monitor);
 	rk_monitor_close(&monitor);
 	rk_name_map_free(names);
+	rk_partitions_free(&partitions);
 	return status;
 }

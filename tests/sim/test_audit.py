@@ -7,15 +7,25 @@ test breaks): nothing on the healthy fat tree; each check both ways:
 - a host's port given a LID another port has (`Baselid`): LID_DUPLICATE naming both ports by
   name and GUID, gone when the LID is put back; another's base LID not aligned to its LMC:
   LID_OUTSIDE_LMC;
+- OpenSM runs with a partitions.conf (Default for all, "storage" with host2 full and host3
+  limited); P_Key tables written by the test (smp_set, a SubnSet the SM does not repair with
+  its periodic sweep off): host3 out of storage, host4 in it, host2 limited instead of full,
+  host5 out of Default: PARTITION_MISSING, PARTITION_UNEXPECTED, PARTITION_MEMBERSHIP and
+  PARTITION_DEFAULT_MISSING, each once and naming its port; none once the tables are back;
+- SL 0 of a host mapped to VL15: SL_TO_VL_INVALID on that host only (the sim's tables map
+  SLs 8-14 to VLs 8-14 past the VL0-7 its ports run, but no traffic uses those SLs: no
+  finding on the healthy fabric);
+- a host given another's GUID (`Guid`): DUPLICATE_GUID naming the GUID and the switch port
+  it answers behind a second time;
 - with OpenSM stopped, a host's cable pulled and put back: the link trains but no SM makes
   it ACTIVE: PORT_STUCK_INIT on the leaf (one finding, its port) with the directed route,
   and on the host.
 
-Not in the sim, so not checked here: a GUID used twice (libibnetdisc merges what it sees
-twice, so a discovery cannot show it), P_Key tables, multicast tables, SL-to-VL tables and
-per-VL waits (issue 33's other checks, not built yet)."""
+Not in the sim, so not checked here: multicast tables against the SA's groups (not built
+yet), and per-VL waits (sweep --top)."""
 import json
 import os
+import subprocess
 import re
 import sys
 import tempfile
@@ -25,6 +35,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [HERE, os.path.join(HERE, "..", "lib")]
 import simlib  # noqa: E402
 from rktest import RDMAKIT  # noqa: E402
+
+SMP_SET = os.environ.get("SMP_SET", os.path.join(simlib.TOP, "build", "tests", "smp_set"))
+PKEY_TABLE, SL_TO_VL = "0x16", "0x17"
+# gen-fattree.py numbers CA n's node GUID 0x0002c903000000n0, its port GUID that plus 1
+PORT_GUID = {n: 0x0002c90300000001 + 16 * n for n in range(1, 17)}
 
 
 def write_net(path):
@@ -43,9 +58,16 @@ class Audit(unittest.TestCase):
         cls.tmp = tempfile.TemporaryDirectory()
         net = os.path.join(cls.tmp.name, "ft.net")
         write_net(net)
+        cls.partitions = os.path.join(cls.tmp.name, "partitions.conf")
+        with open(cls.partitions, "w") as f:
+            f.write("Default=0x7fff, ipoib : ALL=full ;\n"
+                    f"storage=0x0002 : 0x{PORT_GUID[2]:016x}=full, 0x{PORT_GUID[3]:016x} ;\n")
         cls.sim = simlib.Sim(f"rkaud{os.getpid()}", net, cls.tmp.name).__enter__()
-        cls.sim.env["SIM_OSM_ARGS"] = "-s 0"  # no periodic sweep: what is broken stays so
+        # no periodic sweep: what is broken stays so
+        cls.sim.env["SIM_OSM_ARGS"] = f"-s 0 -P {cls.partitions}"
         cls.sim.opensm("Hca1", 10)
+        proc = cls.sim.run(RDMAKIT, "fabric", "--json")
+        cls.lids = {n["name"]: n.get("lid") for n in json.loads(proc.stdout)["nodes"]}
 
     @classmethod
     def tearDownClass(cls):
@@ -54,7 +76,7 @@ class Audit(unittest.TestCase):
         cls.tmp.cleanup()
 
     def audit(self):
-        proc = self.sim.run(RDMAKIT, "audit", "--json")
+        proc = self.sim.run(RDMAKIT, "audit", "--json", "--partitions", self.partitions)
         self.assertIn(proc.returncode, (0, 1, 2), proc.stderr)
         doc = json.loads(proc.stdout)
         return proc.returncode, doc["findings"]
@@ -96,7 +118,68 @@ class Audit(unittest.TestCase):
         self.assertIn("base LID 101 with LMC 1", bad["message"])
         self.assertEqual(status, 1)
 
-    def test_3_port_stuck_in_init_without_an_sm(self):
+    def smp_set(self, host, attr, *patches):
+        lid = self.lids[f"host{host} HCA-1"]
+        proc = self.sim.run(SMP_SET, str(lid), attr, "0", *patches)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+
+    def pkey_entry(self, host, index, pkey):
+        self.smp_set(host, PKEY_TABLE, f"{2 * index}={pkey >> 8}", f"{2 * index + 1}={pkey & 255}")
+
+    def test_3_p_key_tables_against_the_partitions(self):
+        self.pkey_entry(3, 1, 0)  # out of storage
+        self.pkey_entry(4, 1, 0x8002)  # into storage, full
+        self.pkey_entry(2, 1, 0x0002)  # limited where the file says full
+        self.pkey_entry(5, 0, 0)  # out of Default
+        status, findings = self.audit()
+        got = {f["code"]: f for f in findings if f["code"].startswith("PARTITION_")}
+        self.assertEqual(sorted(got), ["PARTITION_DEFAULT_MISSING", "PARTITION_MEMBERSHIP",
+                                       "PARTITION_MISSING", "PARTITION_UNEXPECTED"], findings)
+        self.assertEqual(len([f for f in findings if f["code"].startswith("PARTITION_")]), 4)
+        for code, host, subject, severity in (
+                ("PARTITION_MISSING", 3, "partition storage (0x0002)", "warning"),
+                ("PARTITION_UNEXPECTED", 4, "partition storage (0x0002)", "critical"),
+                ("PARTITION_MEMBERSHIP", 2, "partition storage (0x0002)", "warning"),
+                ("PARTITION_DEFAULT_MISSING", 5, "partition Default (0x7fff)", "critical")):
+            self.assertEqual(got[code]["subject"], subject)
+            self.assertEqual(got[code]["severity"], severity)
+            self.assertIn(f"1 port is ", got[code]["message"])
+            self.assertIn(f"host{host} HCA-1[1] (0x{PORT_GUID[host]:016x})",
+                          got[code]["message"])
+        self.assertEqual(status, 2)
+        self.pkey_entry(3, 1, 0x0002)
+        self.pkey_entry(4, 1, 0)
+        self.pkey_entry(2, 1, 0x8002)
+        self.pkey_entry(5, 0, 0xffff)
+        self.assertEqual(self.codes(self.audit()[1]), ["DUPLICATE_NODE_DESC",
+                                                       "LID_OUTSIDE_LMC"])
+
+    def test_4_sl_in_use_mapped_to_vl15(self):
+        self.smp_set(6, SL_TO_VL, "0=0xf1")  # SL 0 to VL15, SL 1 to VL1 as before
+        status, findings = self.audit()
+        bad = [f for f in findings if f["code"] == "SL_TO_VL_INVALID"]
+        self.assertEqual([f["subject"] for f in bad], ["host6 HCA-1"], findings)
+        self.assertIn("port 1: SL 0 to VL15 (it runs VL0-7)", bad[0]["message"])
+        self.assertEqual(bad[0]["severity"], "warning")
+        self.smp_set(6, SL_TO_VL, "0=0x01")
+        self.assertNotIn("SL_TO_VL_INVALID", self.codes(self.audit()[1]))
+
+    def test_5_a_guid_on_two_hosts(self):
+        guid8 = PORT_GUID[8] - 1
+        self.sim.cmd(f'Guid "Hca7" 0x{guid8:016x}')
+        try:
+            status, findings = self.audit()
+        finally:
+            self.sim.cmd(f'Guid "Hca7" 0x{PORT_GUID[7] - 1:016x}')
+        dup = [f for f in findings if f["code"] == "DUPLICATE_GUID"]
+        self.assertEqual(len(dup), 1, findings)
+        self.assertEqual(dup[0]["subject"], f"GUID 0x{guid8:016x}")
+        self.assertRegex(dup[0]["message"], r"answers again behind Leaf2\[\d\] \(DR path 0,1,")
+        self.assertEqual(dup[0]["severity"], "critical")
+        self.assertEqual(status, 2)
+        self.assertNotIn("DUPLICATE_GUID", self.codes(self.audit()[1]))
+
+    def test_6_port_stuck_in_init_without_an_sm(self):
         self.sim.stop_opensm("Hca1")
         self.sim.cmd('Unlink "Hca10"[1]')
         self.sim.cmd('ReLink "Hca10"[1]')

@@ -1,15 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
-/* The audit's identity checks on hand-built fabrics: what the sim cannot make (a port with no
- * LID, a multicast LID, LIDs past the unicast range) and what must stay quiet (a port that is
- * down has no LID, legally). sim_audit runs the rest on ibsim. */
+/* The audit's checks on hand-built fabrics and tables: what the sim cannot make (a port with no
+ * LID, a multicast LID, LIDs past the unicast range, a P_Key no partition has, an SL past a
+ * port's VLs) and what must stay quiet (a port that is down has no LID, legally; an SL no
+ * traffic uses; a table that was not read); and partitions.conf as OpenSM makes partitions of
+ * it. sim_audit runs the rest on ibsim. */
 #include "rdmakit/audit.h"
 
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -108,12 +113,182 @@ static void half_up_port_named_with_its_path(void **state)
 	rk_findings_free(&findings);
 }
 
+/* partitions.conf text into *out through a temporary file. */
+static void load_partitions(const char *text, struct rk_partitions *out, unsigned *errors)
+{
+	char path[] = "/tmp/rk-partitions-XXXXXX";
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	assert_int_equal(rk_partitions_load(NULL, path, out, errors), 0);
+	unlink(path);
+}
+
+static const struct rk_partition *partition_of(const struct rk_partitions *parts, uint16_t pkey)
+{
+	for (size_t i = 0; i < parts->count; i++)
+		if (parts->items[i].pkey == pkey)
+			return &parts->items[i];
+	fail_msg("no partition 0x%x", pkey);
+	return NULL;
+}
+
+static void partitions_as_opensm_makes_them(void **state)
+{
+	struct rk_partitions parts;
+	const struct rk_partition *p;
+	unsigned errors = 9;
+
+	(void)state;
+	load_partitions("# no Default rule\n"
+			"a=0x10, defmember=full : ALL_CAS, 0x20=limited ;\n"
+			"b=0x10 : 0x30=both ;\n"
+			"c=0x8011, sl=3 : SELF ;\n"
+			"d=zz : ALL ;\n",
+			&parts, &errors);
+	assert_int_equal(errors, 1); /* d's P_Key */
+	assert_int_equal(parts.count, 3);
+	p = partition_of(&parts, 0x10); /* b merged into a, under a's name */
+	assert_string_equal(p->name, "a");
+	assert_int_equal(p->nmembers, 3);
+	assert_int_equal(p->members[0].who, RK_PARTITION_ALL_CAS);
+	assert_int_equal(p->members[0].membership, RK_PARTITION_FULL);
+	assert_int_equal(p->members[1].guid, 0x20);
+	assert_int_equal(p->members[1].membership, RK_PARTITION_LIMITED);
+	assert_int_equal(p->members[2].membership, RK_PARTITION_FULL | RK_PARTITION_LIMITED);
+	assert_int_equal(p->sl, -1);
+	p = partition_of(&parts, 0x11); /* the membership bit dropped, as OpenSM does */
+	assert_int_equal(p->sl, 3);
+	assert_int_equal(p->members[0].who, RK_PARTITION_SELF);
+	p = partition_of(&parts, 0x7fff); /* OpenSM's Default when the file has none */
+	assert_int_equal(p->nmembers, 2);
+	assert_int_equal(p->members[0].who, RK_PARTITION_ALL);
+	assert_int_equal(p->members[0].membership, RK_PARTITION_LIMITED);
+	assert_int_equal(p->members[1].who, RK_PARTITION_SELF);
+	assert_int_equal(p->members[1].membership, RK_PARTITION_FULL);
+	rk_partitions_free(&parts);
+	assert_int_equal(rk_partitions_load(NULL, "/nonexistent/partitions.conf", &parts, NULL),
+			 -ENOENT);
+	assert_int_equal(rk_partitions_load(NULL, "/tmp", &parts, NULL), -EINVAL);
+}
+
+/* The findings of the CA port's P_Key table (count entries) against the partitions. */
+static struct rk_findings pkey_findings(const struct rk_partitions *parts, const uint16_t *pkeys,
+					size_t count, int status)
+{
+	struct two t;
+	struct rk_audit_port entry = {.node = 1, .port = 1, .pkey_status = status};
+	struct rk_audit_reads reads = {.ports = &entry, .nports = 1};
+	struct rk_audit_context context = {.partitions = parts, .sls_in_use = 1};
+	struct rk_findings findings = {0};
+
+	build(&t, 2, 0, 4);
+	memcpy(entry.pkeys, pkeys, count * sizeof(*pkeys));
+	entry.npkeys = 32;
+	entry.sl2vl_status = 1;
+	assert_int_equal(rk_audit_tables(&t.fabric, &reads, &context, &findings), 0);
+	return findings;
+}
+
+static void expect_pkey_finding(const struct rk_partitions *parts, const uint16_t *pkeys,
+				size_t count, const char *code, const char *subject,
+				enum rk_severity severity)
+{
+	struct rk_findings findings = pkey_findings(parts, pkeys, count, 0);
+
+	assert_int_equal(findings.count, code ? 1 : 0);
+	if (code) {
+		assert_string_equal(findings.items[0].code, code);
+		assert_string_equal(findings.items[0].subject, subject);
+		assert_int_equal(findings.items[0].severity, severity);
+		assert_non_null(strstr(findings.items[0].message, "1 port is "));
+		assert_non_null(strstr(findings.items[0].message, "node1[1] (0x0000000000000201)"));
+		assert_int_equal(findings.items[0].node_guid, 0x200);
+	}
+	rk_findings_free(&findings);
+}
+
+static void p_key_tables_against_the_partitions(void **state)
+{
+	struct rk_partitions parts;
+	struct rk_findings none;
+
+	(void)state;
+	load_partitions("Default=0x7fff : ALL=full ; p=0x5 : 0x201=limited ;", &parts, NULL);
+	expect_pkey_finding(&parts, (uint16_t[]){0xffff, 0x0005}, 2, NULL, NULL, 0);
+	expect_pkey_finding(&parts, (uint16_t[]){0xffff}, 1, "PARTITION_MISSING",
+			    "partition p (0x0005)", RK_SEVERITY_WARNING);
+	expect_pkey_finding(&parts, (uint16_t[]){0xffff, 0x8005}, 2, "PARTITION_MEMBERSHIP",
+			    "partition p (0x0005)", RK_SEVERITY_WARNING);
+	expect_pkey_finding(&parts, (uint16_t[]){0x0005}, 1, "PARTITION_DEFAULT_MISSING",
+			    "partition Default (0x7fff)", RK_SEVERITY_CRITICAL);
+	expect_pkey_finding(&parts, (uint16_t[]){0xffff, 0x0005, 0x8009, 0x8009}, 4,
+			    "PARTITION_UNEXPECTED", "P_Key 0x0009", RK_SEVERITY_CRITICAL);
+	expect_pkey_finding(&parts, (uint16_t[]){0xffff, 0x0005, 0x0009}, 3, "PARTITION_UNEXPECTED",
+			    "P_Key 0x0009", RK_SEVERITY_WARNING);
+	none = pkey_findings(&parts, (uint16_t[]){0}, 1, -ETIMEDOUT); /* not read: no verdict */
+	assert_int_equal(none.count, 0);
+	rk_partitions_free(&parts);
+}
+
+static void sl_in_use_off_the_port_vls(void **state)
+{
+	struct two t;
+	struct rk_audit_port entry = {.node = 1, .port = 1, .pkey_status = 1};
+	struct rk_audit_reads reads = {.ports = &entry, .nports = 1};
+	struct rk_audit_context context = {.sls_in_use = 1u | 1u << 5};
+	struct rk_findings findings = {0};
+
+	(void)state;
+	build(&t, 2, 0, 4);
+	t.ports[1][1].oper_vls = 3; /* VL0-3 */
+	entry.vl_of_sl[5] = 4;
+	entry.vl_of_sl[9] = 15; /* SL 9: no traffic uses it */
+	assert_int_equal(rk_audit_tables(&t.fabric, &reads, &context, &findings), 0);
+	assert_int_equal(findings.count, 1);
+	assert_string_equal(findings.items[0].code, "SL_TO_VL_INVALID");
+	assert_string_equal(findings.items[0].subject, "node1");
+	assert_non_null(strstr(findings.items[0].message, "port 1: SL 5 to VL4 (it runs VL0-3)"));
+	rk_findings_free(&findings);
+	t.ports[1][1].oper_vls = 0; /* OperVLs unknown: no verdict */
+	assert_int_equal(rk_audit_tables(&t.fabric, &reads, &context, &findings), 0);
+	assert_int_equal(findings.count, 0);
+}
+
+static void guid_behind_a_second_port(void **state)
+{
+	struct two t;
+	struct rk_audit_twin twins[] = {
+	    {.node = 0, .port = 1, .status = 0, .node_guid = 0x200, .port_guid = 0x999},
+	    {.node = 0, .port = 1, .status = 0, .node_guid = 0x300, .port_guid = 0x301},
+	    {.node = 0, .port = 1, .status = -ETIMEDOUT}};
+	struct rk_audit_reads reads = {.twins = twins, .ntwins = 3};
+	struct rk_audit_context context = {.sls_in_use = 1};
+	struct rk_findings findings = {0};
+
+	(void)state;
+	build(&t, 2, 0, 4);
+	assert_int_equal(rk_audit_tables(&t.fabric, &reads, &context, &findings), 0);
+	assert_int_equal(findings.count, 1); /* 0x300 is new, not a twin; no answer, no verdict */
+	assert_string_equal(findings.items[0].code, "DUPLICATE_GUID");
+	assert_string_equal(findings.items[0].subject, "GUID 0x0000000000000200");
+	assert_non_null(strstr(findings.items[0].message, "node GUID of node1 answers again behind "
+							  "node0[1]"));
+	rk_findings_free(&findings);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(healthy_is_quiet),
 	    cmocka_unit_test(lids_checked),
 	    cmocka_unit_test(half_up_port_named_with_its_path),
+	    cmocka_unit_test(partitions_as_opensm_makes_them),
+	    cmocka_unit_test(p_key_tables_against_the_partitions),
+	    cmocka_unit_test(sl_in_use_off_the_port_vls),
+	    cmocka_unit_test(guid_behind_a_second_port),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -24,6 +24,8 @@ struct rk_fabric_port {
 	int state;	/* 1 DOWN, 2 INIT, 3 ARMED, 4 ACTIVE */
 	int phys_state; /* 2 Polling, 3 Disabled, 5 LinkUp, ... */
 	uint32_t cap_mask;
+	uint8_t
+	    oper_vls; /* PortInfo OperVLs: 1 VL0, 2 VL0-1, 3 VL0-3, 4 VL0-7, 5 VL0-14; 0 unknown */
 	int active_width; /* lanes: 1, 2, 4, 8, 12; 0 when down */
 	rk_width_set enabled_widths, supported_widths;
 	enum rk_speed active_speed;
@@ -44,6 +46,7 @@ struct rk_fabric_node {
 					* GUID */
 	uint16_t lid;		       /* a switch's port 0 LID, or a CA's first port's */
 	uint32_t vendor_id, device_id;
+	uint16_t partition_cap; /* NodeInfo PartitionCap: P_Key table entries of a CA's port */
 	int nports;
 	struct rk_fabric_port *ports; /* [0..nports]; absent ones have present == false */
 	bool is_sm;		      /* some port advertises IsSM */

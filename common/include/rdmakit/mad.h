@@ -27,6 +27,8 @@
 #define RK_SMP_ATTR_NODE_INFO	0x0011
 #define RK_SMP_ATTR_SWITCH_INFO 0x0012
 #define RK_SMP_ATTR_PORT_INFO	0x0015
+#define RK_SMP_ATTR_PKEY_TABLE	0x0016 /* P_KeyTable, one block of 32 P_Keys */
+#define RK_SMP_ATTR_SL_TO_VL	0x0017 /* SLtoVLMappingTable */
 #define RK_SMP_ATTR_LFT		0x0019 /* LinearForwardingTable, one block of 64 LIDs */
 #define RK_SMP_ATTR_SM_INFO	0x0020
 

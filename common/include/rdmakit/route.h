@@ -119,6 +119,21 @@ int rk_routes_link_at(const struct rk_routes *routes, int node, int port);
 /** The node and port that own lid (a switch owns its port 0 LIDs), or -1. */
 int rk_route_lid_owner(const struct rk_fabric *fabric, uint16_t lid, int *port);
 
+/* Directed routes from the local port to every node, found once (a BFS over links that are up). */
+struct rk_route_tree {
+	int *parent, *via; /* per node: the node before it (-1 the start, -2 none), its out port */
+	size_t count;
+};
+
+/** The directed routes from the local port (its number; 0: any) to every node; 0 or -ENOMEM. */
+int rk_route_tree_build(const struct rk_fabric *fabric, int local_port, struct rk_route_tree *out);
+
+/** The tree's route to node into path[1..*hops]; false when there is none or it is too long. */
+bool rk_route_tree_path(const struct rk_route_tree *tree, int node, uint8_t *path, uint8_t *hops);
+
+/** Free a tree. */
+void rk_route_tree_free(struct rk_route_tree *tree);
+
 /** A directed route from the local port (its number; 0: any) to node over links that are up,
  * into path[1..*hops]; rotate picks another of the shortest ways (0: the one route reads take).
  * 0, -ENOENT (none), -ENOMEM. */

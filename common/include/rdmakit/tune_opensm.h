@@ -7,6 +7,7 @@
 #include "rdmakit/tune.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 enum rk_opensm_type {
 	RK_OPENSM_BOOL,	  /* TRUE or FALSE */
@@ -58,6 +59,53 @@ int rk_tune_audit_partitions(const char *root, const char *path, struct rk_tune_
  * when that partition has no ipoib flag or is absent. */
 int rk_tune_partitions_ipoib_mtu(const char *root, const char *path, unsigned pkey,
 				 unsigned *ib_mtu);
+
+/* Who a partitions.conf port entry names (opensm(8), PARTITION CONFIGURATION). */
+enum rk_partition_who {
+	RK_PARTITION_GUID, /* a port GUID */
+	RK_PARTITION_ALL,
+	RK_PARTITION_ALL_CAS,
+	RK_PARTITION_ALL_SWITCHES,
+	RK_PARTITION_ALL_ROUTERS,
+	RK_PARTITION_SELF, /* the SM's own port */
+};
+
+/* Membership bits of a port in a partition. */
+#define RK_PARTITION_LIMITED 1u
+#define RK_PARTITION_FULL    2u
+
+struct rk_partition_member {
+	enum rk_partition_who who;
+	uint64_t guid;	     /* RK_PARTITION_GUID */
+	unsigned membership; /* RK_PARTITION_LIMITED and/or RK_PARTITION_FULL */
+};
+
+/* One partition as OpenSM builds it: its P_Key (15 bits) and who is in it. */
+struct rk_partition {
+	char name[64];
+	uint16_t pkey;
+	int sl;	       /* its sl= flag (the SL of its traffic), -1 when it has none */
+	unsigned line; /* where the file defines it */
+	struct rk_partition_member *members;
+	size_t nmembers, capacity;
+};
+
+/* The partitions OpenSM makes of a partitions.conf, the Default one always among them. */
+struct rk_partitions {
+	struct rk_partition *items;
+	size_t count, capacity;
+};
+
+/** Read the partitions of partitions.conf at path (under root, NULL: "/") as OpenSM makes them:
+ * members by GUID or keyword with their membership (defmember= or limited), partitions with
+ * the same P_Key merged, and "Default=0x7fff : ALL=limited, SELF=full" when the file has no
+ * Default rule; *errors counts the statements OpenSM would drop (logged). 0, or -errno
+ * (logged) when the file cannot be read or holds binary data. */
+int rk_partitions_load(const char *root, const char *path, struct rk_partitions *out,
+		       unsigned *errors);
+
+/** Free what rk_partitions_load read. */
+void rk_partitions_free(struct rk_partitions *partitions);
 
 /** Summarize the ERR and WARN lines of an OpenSM log under root. */
 int rk_tune_audit_opensm_log(const char *root, const char *path, struct rk_tune_audit *audit);

@@ -2,6 +2,7 @@
 /* The audit's identity and port checks on a discovered fabric. */
 #include "rdmakit/audit.h"
 
+#include "audit_internal.h"
 #include "rdmakit/route.h"
 
 #include <errno.h>
@@ -35,9 +36,9 @@ static bool needs_lid(const struct rk_fabric_node *node, int p)
 	return p > 0 && port->state == 4;
 }
 
-static int port_subject(const struct rk_fabric *fabric, int n, int p, char *out, size_t size)
+void audit_port_subject(const struct rk_fabric *fabric, int n, int p, char *out, size_t size)
 {
-	return snprintf(out, size, "%s[%d]", fabric->nodes[n].name, p);
+	snprintf(out, size, "%s[%d]", fabric->nodes[n].name, p);
 }
 
 static int check_lid(const struct rk_fabric *fabric, int n, int p, struct rk_findings *out)
@@ -47,7 +48,7 @@ static int check_lid(const struct rk_fabric *fabric, int n, int p, struct rk_fin
 	unsigned count = 1u << (port->lmc & 7);
 	char subject[RK_FINDING_SUBJECT_MAX];
 
-	port_subject(fabric, n, p, subject, sizeof(subject));
+	audit_port_subject(fabric, n, p, subject, sizeof(subject));
 	if (port->lid == 0 || port->lid > RK_UNICAST_LID_MAX)
 		return located(rk_findings_add(out, RK_SEVERITY_CRITICAL, "LID_UNASSIGNED", subject,
 					       "check the SM's log for this port (its GUID), and "
@@ -118,8 +119,8 @@ static int duplicate(const struct rk_fabric *fabric, const struct endpoint *a,
 	uint16_t lid = b->first; /* sorted by first LID: b starts within a */
 
 	snprintf(subject, sizeof(subject), "LID %u", lid);
-	port_subject(fabric, a->node, a->port, first, sizeof(first));
-	port_subject(fabric, b->node, b->port, second, sizeof(second));
+	audit_port_subject(fabric, a->node, a->port, first, sizeof(first));
+	audit_port_subject(fabric, b->node, b->port, second, sizeof(second));
 	return located(
 	    rk_findings_add(out, RK_SEVERITY_CRITICAL, "LID_DUPLICATE", subject,
 			    "two ports answer to one LID: packets to it reach one of them; "
@@ -198,8 +199,7 @@ static unsigned stuck_ports(const struct rk_fabric_node *node, int state, char *
 	return count;
 }
 
-/* "0,1,19,3": the directed route from the local port to node, as ibdiagnet prints it. */
-static void dr_path(const struct rk_fabric *fabric, int node, char *out, size_t size)
+void audit_dr_path(const struct rk_fabric *fabric, int node, char *out, size_t size)
 {
 	uint8_t path[RK_MAD_MAX_HOPS + 1];
 	uint8_t hops = 0;
@@ -230,7 +230,7 @@ static int check_stuck(const struct rk_fabric *fabric, int n, struct rk_findings
 
 		if (!count)
 			continue;
-		dr_path(fabric, n, path, sizeof(path));
+		audit_dr_path(fabric, n, path, sizeof(path));
 		err = rk_findings_add(
 		    out, RK_SEVERITY_WARNING, states[s].code, node->name,
 		    "the link is up but the SM has not made it ACTIVE: check that a master SM runs "

@@ -128,6 +128,7 @@ static void decode_port(const ibnd_port_t *src, struct rk_fabric_port *port)
 	port->state = (int)field(src->info, IB_PORT_STATE_F);
 	port->phys_state = (int)field(src->info, IB_PORT_PHYS_STATE_F);
 	port->cap_mask = field(src->info, IB_PORT_CAPMASK_F);
+	port->oper_vls = (uint8_t)field(src->info, IB_PORT_OPER_VLS_F);
 	port->enabled_widths =
 	    rk_width_set_of_bits(field(src->info, IB_PORT_LINK_WIDTH_ENABLED_F) & 0x1f);
 	port->supported_widths =
@@ -152,6 +153,7 @@ static int decode_node(const ibnd_node_t *src, struct rk_fabric_node *node)
 	snprintf(node->description, sizeof(node->description), "%s", src->nodedesc);
 	node->vendor_id = field(src->info, IB_NODE_VENDORID_F);
 	node->device_id = field(src->info, IB_NODE_DEVID_F);
+	node->partition_cap = (uint16_t)field(src->info, IB_NODE_PARTITION_CAP_F);
 	node->nports = src->numports;
 	node->ports = calloc((size_t)src->numports + 1, sizeof(*node->ports));
 	if (!node->ports)

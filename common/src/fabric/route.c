@@ -172,6 +172,31 @@ static bool dr_path(const int *parent, const int *via, int node, uint8_t *path, 
 	return true;
 }
 
+int rk_route_tree_build(const struct rk_fabric *fabric, int local_port, struct rk_route_tree *out)
+{
+	int *scratch = malloc((3 * fabric->nnodes + 1) * sizeof(*scratch));
+
+	*out = (struct rk_route_tree){0};
+	if (!scratch)
+		return -ENOMEM;
+	find_paths(fabric, local_port, 0, scratch, scratch + fabric->nnodes,
+		   scratch + 2 * fabric->nnodes);
+	*out = (struct rk_route_tree){scratch, scratch + fabric->nnodes, fabric->nnodes};
+	return 0;
+}
+
+bool rk_route_tree_path(const struct rk_route_tree *tree, int node, uint8_t *path, uint8_t *hops)
+{
+	return node >= 0 && (size_t)node < tree->count &&
+	       dr_path(tree->parent, tree->via, node, path, hops);
+}
+
+void rk_route_tree_free(struct rk_route_tree *tree)
+{
+	free(tree->parent);
+	*tree = (struct rk_route_tree){0};
+}
+
 int rk_route_directed(const struct rk_fabric *fabric, int local_port, unsigned rotate, int node,
 		      uint8_t *path, uint8_t *hops)
 {

@@ -3,6 +3,7 @@
  * OpenSM would log and swallow, and the Default partition's membership. */
 #include "rdmakit/tune_opensm.h"
 
+#include "rdmakit/array.h"
 #include "rdmakit/log.h"
 #include "tune_internal.h"
 
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #define AREA	     "partitions"
 #define DEFAULT_PKEY 0x7fff
@@ -49,6 +51,9 @@ struct part_scan {
 	unsigned ipoib_mtu[MAX_PKEYS]; /* IB MTU of the IPoIB broadcast group, 0: not IPoIB */
 	bool default_seen;
 	char default_members[128];
+	struct rk_partitions *model; /* filled by rk_partitions_load, else NULL */
+	int partition;		     /* the model's partition of the statement, -1: none */
+	unsigned defmember;	     /* its members' membership when they do not say */
 };
 
 static void problem(struct part_scan *scan, enum rk_severity severity, const char *code,
@@ -137,11 +142,13 @@ static bool check_mgroup_flag(struct part_scan *scan, char *token)
 	return true;
 }
 
-/* Check a P_Key; true when it is the Default partition's. */
-static bool check_pkey(struct part_scan *scan, const char *name, const char *text)
+/* Check a P_Key into *out (15 bits, 0 when invalid); true when it is the Default partition's. */
+static bool check_pkey(struct part_scan *scan, const char *name, const char *text,
+		       unsigned long *out)
 {
 	unsigned long pkey;
 
+	*out = 0;
 	if (!parse_number(text, 0xffff, &pkey) || (pkey & 0x7fff) == 0) {
 		problem(scan, RK_SEVERITY_CRITICAL, "TUNE_PART_SYNTAX", text, "0x0001..0x7ffe",
 			"partition %s has the invalid P_Key \"%s\"", name, text);
@@ -154,6 +161,7 @@ static bool check_pkey(struct part_scan *scan, const char *name, const char *tex
 		    "15 bits",
 		    name, text);
 	pkey &= 0x7fff;
+	*out = pkey;
 	for (size_t i = 0; i < scan->npkeys; i++)
 		if (scan->pkeys[i] == pkey && strcmp(scan->names[i], name) != 0)
 			problem(
@@ -176,15 +184,78 @@ static void note_ipoib(struct part_scan *scan, size_t index, bool ipoib, unsigne
 		scan->ipoib_mtu[index] = 128u << mtu_code;
 }
 
+/* Membership bits of "full", "limited" or "both"; fallback when there is no word, limited for
+ * any other word (as OpenSM takes it). */
+static unsigned membership_bits(const char *word, unsigned fallback)
+{
+	if (!word)
+		return fallback;
+	if (strcmp(word, "full") == 0)
+		return RK_PARTITION_FULL;
+	if (strcmp(word, "both") == 0)
+		return RK_PARTITION_FULL | RK_PARTITION_LIMITED;
+	return RK_PARTITION_LIMITED;
+}
+
+/* Make the model's partition of P_Key pkey the statement's (OpenSM merges those that share a
+ * P_Key, under the first name); none without a model or a P_Key. */
+static void model_partition(struct part_scan *scan, const char *name, unsigned long pkey)
+{
+	struct rk_partitions *model = scan->model;
+	struct rk_partition *items;
+
+	scan->partition = -1;
+	if (!model || !pkey)
+		return;
+	for (size_t i = 0; i < model->count; i++)
+		if (model->items[i].pkey == pkey) {
+			scan->partition = (int)i;
+			return;
+		}
+	items = rk_array_room(model->items, &model->capacity, model->count, sizeof(*items), 8);
+	if (!items) {
+		scan->err = -ENOMEM;
+		return;
+	}
+	model->items = items;
+	items[model->count] =
+	    (struct rk_partition){.pkey = (uint16_t)pkey, .sl = -1, .line = scan->line};
+	snprintf(items[model->count].name, sizeof(items[0].name), "%s",
+		 name[0] ? name : "(unnamed)");
+	scan->partition = (int)model->count++;
+}
+
+/* Add a member to the statement's partition in the model. */
+static void model_member(struct part_scan *scan, enum rk_partition_who who, uint64_t guid,
+			 unsigned membership)
+{
+	struct rk_partition *partition;
+	struct rk_partition_member *members;
+
+	if (!scan->model || scan->partition < 0)
+		return;
+	partition = &scan->model->items[scan->partition];
+	members = rk_array_room(partition->members, &partition->capacity, partition->nmembers,
+				sizeof(*members), 8);
+	if (!members) {
+		scan->err = -ENOMEM;
+		return;
+	}
+	partition->members = members;
+	members[partition->nmembers++] =
+	    (struct rk_partition_member){.who = who, .guid = guid, .membership = membership};
+}
+
 /* [Name][=PKey][,ipoib][,indx0][,defmember=...][,mgroup flags]; true when Default. */
 static bool parse_definition(struct part_scan *scan, char *def)
 {
 	char *save = NULL, *first = strtok_r(def, ",", &save), *flag, *eq, name[64];
 	size_t index = scan->npkeys;
-	unsigned long mtu_code = 4;
+	unsigned long mtu_code = 4, pkey = 0, sl = 16;
 	bool is_default, ipoib = false;
 
 	first = first ? first : def;
+	scan->defmember = RK_PARTITION_LIMITED;
 	eq = strchr(first, '=');
 	if (eq)
 		*eq = '\0'; /* the name ends at '=', blanks before it trimmed */
@@ -196,7 +267,7 @@ static bool parse_definition(struct part_scan *scan, char *def)
 			"partition name \"%s\" has characters OpenSM's parser stops at", name);
 	is_default = strcmp(name, "Default") == 0;
 	if (eq)
-		is_default |= check_pkey(scan, name, trim(eq + 1));
+		is_default |= check_pkey(scan, name, trim(eq + 1), &pkey);
 	else
 		problem(
 		    scan, RK_SEVERITY_WARNING, "TUNE_PART_NO_PKEY", name, "=0x<pkey>",
@@ -208,19 +279,26 @@ static bool parse_definition(struct part_scan *scan, char *def)
 		ipoib |= strcmp(flag, "ipoib") == 0;
 		if (strncmp(flag, "mtu=", 4) == 0)
 			mtu_code = strtoul(flag + 4, NULL, 0);
+		if (strncmp(flag, "sl=", 3) == 0 && !parse_number(flag + 3, 15, &sl))
+			sl = 16;
 		if (strcmp(flag, "ipoib") == 0 || strcmp(flag, "indx0") == 0 ||
 		    check_mgroup_flag(scan, flag))
 			continue;
 		if (strncmp(flag, "defmember=", 10) == 0 &&
 		    (strcmp(flag + 10, "full") == 0 || strcmp(flag + 10, "limited") == 0 ||
-		     strcmp(flag + 10, "both") == 0))
+		     strcmp(flag + 10, "both") == 0)) {
+			scan->defmember = membership_bits(flag + 10, RK_PARTITION_LIMITED);
 			continue;
+		}
 		problem(scan, RK_SEVERITY_CRITICAL, "TUNE_PART_SYNTAX", flag,
 			"ipoib, indx0, defmember=, rate=, mtu=, sl=, scope=, Q_Key=, TClass=",
 			"partition %s has the unknown flag \"%s\"", name[0] ? name : "(unnamed)",
 			flag);
 	}
 	note_ipoib(scan, index, ipoib, mtu_code);
+	model_partition(scan, name, is_default && !pkey ? DEFAULT_PKEY : pkey);
+	if (scan->partition >= 0 && sl < 16)
+		scan->model->items[scan->partition].sl = (int)sl;
 	return is_default;
 }
 
@@ -240,8 +318,12 @@ static bool is_guid(const char *text)
 
 static void check_port(struct part_scan *scan, char *token, bool in_default)
 {
+	static const enum rk_partition_who keyword_who[] = {
+	    RK_PARTITION_ALL, RK_PARTITION_ALL_CAS, RK_PARTITION_ALL_SWITCHES,
+	    RK_PARTITION_ALL_ROUTERS, RK_PARTITION_SELF};
 	char *eq = strchr(token, '='), *who, *membership = NULL;
 	bool keyword = false;
+	size_t which = 0;
 
 	if (eq) {
 		*eq = '\0';
@@ -249,7 +331,17 @@ static void check_port(struct part_scan *scan, char *token, bool in_default)
 	}
 	who = trim(token);
 	for (size_t i = 0; i < sizeof(port_keywords) / sizeof(port_keywords[0]); i++)
-		keyword |= strcmp(who, port_keywords[i]) == 0;
+		if (strcmp(who, port_keywords[i]) == 0) {
+			keyword = true;
+			which = i;
+		}
+	if (keyword)
+		model_member(scan, keyword_who[which], 0,
+			     membership_bits(membership, scan->defmember));
+	else if (is_guid(who))
+		model_member(scan, RK_PARTITION_GUID,
+			     strtoull(who, NULL, strncasecmp(who, "0x", 2) == 0 ? 16 : 10),
+			     membership_bits(membership, scan->defmember));
 	if (!keyword && !is_guid(who))
 		problem(scan, RK_SEVERITY_CRITICAL, "TUNE_PART_SYNTAX", who, "0x<port GUID> or ALL",
 			"\"%s\" is neither a port GUID nor ALL, ALL_CAS, ALL_SWITCHES, "
@@ -435,4 +527,72 @@ int rk_tune_partitions_ipoib_mtu(const char *root, const char *path, unsigned pk
 	rk_tune_audit_free(&quiet);
 	free(scan);
 	return err;
+}
+
+/* OpenSM's Default partition when the file has none: "Default=0x7fff : ALL=limited, SELF=full". */
+static void model_default(struct part_scan *scan)
+{
+	for (size_t i = 0; i < scan->model->count; i++)
+		if (scan->model->items[i].pkey == DEFAULT_PKEY)
+			return;
+	model_partition(scan, "Default", DEFAULT_PKEY);
+	model_member(scan, RK_PARTITION_ALL, 0, RK_PARTITION_LIMITED);
+	model_member(scan, RK_PARTITION_SELF, 0, RK_PARTITION_FULL);
+}
+
+/* path as tune_slurp takes it: under root, a relative one from the working directory. */
+static int absolute_path(const char *path, char *out, size_t size)
+{
+	char cwd[4096];
+
+	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+		return snprintf(out, size, "%s", path) < (int)size ? 0 : -ENAMETOOLONG;
+	return snprintf(out, size, "%s/%s", cwd, path) < (int)size ? 0 : -ENAMETOOLONG;
+}
+
+int rk_partitions_load(const char *root, const char *path, struct rk_partitions *out,
+		       unsigned *errors)
+{
+	struct rk_tune_audit quiet = {0};
+	struct part_scan *scan = calloc(1, sizeof(*scan));
+	char *data = NULL, full[4096];
+	size_t len = 0;
+	int err = absolute_path(path, full, sizeof(full));
+
+	*out = (struct rk_partitions){0};
+	if (!scan)
+		return -ENOMEM;
+	*scan = (struct part_scan){.path = path, .audit = &quiet, .model = out, .partition = -1};
+	if (!err)
+		err = tune_slurp(root ? root : "/", root ? path : full, &data, &len, NULL);
+	if (!err && memchr(data, '\0', len))
+		err = -EINVAL;
+	if (!err)
+		err = parse_text(scan, data);
+	if (!err)
+		model_default(scan);
+	err = err ? err : scan->err;
+	if (err)
+		rk_log(RK_LOG_ERR, "partitions: %s: %s", path,
+		       err == -EINVAL ? "binary data or not a regular file" : strerror(-err));
+	for (size_t i = 0; i < quiet.findings.count; i++)
+		if (quiet.findings.items[i].severity == RK_SEVERITY_CRITICAL)
+			rk_log(RK_LOG_WARNING, "partitions: %s: %s",
+			       quiet.findings.items[i].subject, quiet.findings.items[i].message);
+	if (errors)
+		*errors = scan->errors;
+	if (err)
+		rk_partitions_free(out);
+	free(data);
+	rk_tune_audit_free(&quiet);
+	free(scan);
+	return err;
+}
+
+void rk_partitions_free(struct rk_partitions *partitions)
+{
+	for (size_t i = 0; i < partitions->count; i++)
+		free(partitions->items[i].members);
+	free(partitions->items);
+	*partitions = (struct rk_partitions){0};
 }
