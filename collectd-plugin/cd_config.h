@@ -33,6 +33,9 @@ struct cd_fabric_config {
 	char expect[128]; /* Expect as written, for the check that Fabric is on */
 	bool routes;	  /* Routes: check the routes after each discovery and hourly */
 	double routes_s;  /* RoutesInterval, seconds (default 3600) */
+	bool audit;	  /* Audit: the fabric audit after each discovery and hourly */
+	double audit_s;	  /* AuditInterval, seconds (default 3600) */
+	char *partitions; /* AuditPartitions: the SM's partitions.conf, or NULL */
 	bool events;	  /* Events: follow the SM's events between sweeps (default true) */
 	enum rk_role_setting role; /* FabricRole: auto (default), active, standby */
 	unsigned priority;	   /* FabricPriority: 0 to 255 */

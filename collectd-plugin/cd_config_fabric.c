@@ -70,6 +70,19 @@ static int set_routes_interval(struct cd_config *config, const oconfig_item_t *i
 	return cd_key_setting(item, shown, RK_SETTING_ROUTES_INTERVAL, &config->fabric.routes_s);
 }
 
+static int set_audit(struct cd_config *config, const oconfig_item_t *item, const char *shown)
+{
+	note_option(&config->fabric, item, shown);
+	return cd_key_bool(item, shown, &config->fabric.audit);
+}
+
+static int set_audit_interval(struct cd_config *config, const oconfig_item_t *item,
+			      const char *shown)
+{
+	note_option(&config->fabric, item, shown);
+	return cd_key_setting(item, shown, RK_SETTING_AUDIT_INTERVAL, &config->fabric.audit_s);
+}
+
 static int set_packets(struct cd_config *config, const oconfig_item_t *item, const char *shown)
 {
 	note_option(&config->fabric, item, shown);
@@ -119,6 +132,14 @@ static int set_expect(struct cd_config *config, const oconfig_item_t *item, cons
 			 shown);
 	return set_readable_file(item, shown, "a fabric plan file (rdmakit fabric --save)",
 				 &config->fabric.plan);
+}
+
+/* The partitions file is read by the engine at each audit. */
+static int set_partitions(struct cd_config *config, const oconfig_item_t *item, const char *shown)
+{
+	note_option(&config->fabric, item, shown);
+	return set_readable_file(item, shown, "the SM's partitions.conf",
+				 &config->fabric.partitions);
 }
 
 static int set_rediscover(struct cd_config *config, const oconfig_item_t *item, const char *shown)
@@ -245,18 +266,33 @@ static int set_lease(struct cd_config *config, const oconfig_item_t *item, const
 }
 
 static const struct cd_key keys[] = {
-    {"Fabric", set_fabric},	      {"SubnetManager", set_subnet_manager},
-    {"FabricInterval", set_interval}, {"FabricWindow", set_window},
-    {"FabricTimeout", set_timeout},   {"FabricPackets", set_packets},
-    {"Routes", set_routes},	      {"RoutesInterval", set_routes_interval},
-    {"NodeNameMap", set_name_map},    {"Expect", set_expect},
-    {"Rediscover", set_rediscover},   {"CA", set_ca},
-    {"CAPort", set_ca_port},	      {"CongestionThreshold", set_threshold},
-    {"XmitWaitTick", set_tick},	      {"UnreachableHold", set_unreachable_hold},
-    {"Events", set_events},	      {"FlapDowns", set_flap_downs},
-    {"FlapWindow", set_flap_window},  {"FlapStable", set_flap_stable},
-    {"FabricRole", set_role},	      {"FabricPriority", set_priority},
-    {"FabricLease", set_lease},	      {"FabricHost", set_host},
+    {"Fabric", set_fabric},
+    {"SubnetManager", set_subnet_manager},
+    {"FabricInterval", set_interval},
+    {"FabricWindow", set_window},
+    {"FabricTimeout", set_timeout},
+    {"FabricPackets", set_packets},
+    {"Routes", set_routes},
+    {"RoutesInterval", set_routes_interval},
+    {"NodeNameMap", set_name_map},
+    {"Expect", set_expect},
+    {"Rediscover", set_rediscover},
+    {"CA", set_ca},
+    {"CAPort", set_ca_port},
+    {"CongestionThreshold", set_threshold},
+    {"XmitWaitTick", set_tick},
+    {"UnreachableHold", set_unreachable_hold},
+    {"Events", set_events},
+    {"FlapDowns", set_flap_downs},
+    {"FlapWindow", set_flap_window},
+    {"FlapStable", set_flap_stable},
+    {"FabricRole", set_role},
+    {"FabricPriority", set_priority},
+    {"FabricLease", set_lease},
+    {"FabricHost", set_host},
+    {"Audit", set_audit},
+    {"AuditInterval", set_audit_interval},
+    {"AuditPartitions", set_partitions},
 };
 
 const struct cd_key *cd_fabric_keys(size_t *count)
@@ -273,6 +309,7 @@ void cd_fabric_config_init(struct cd_fabric_config *fabric)
 	fabric->rediscover = RK_REDISCOVER_DEFAULT_S;
 	fabric->unreachable_hold = RK_UNREACHABLE_HOLD_DEFAULT_S;
 	fabric->routes_s = RK_ROUTES_INTERVAL_DEFAULT_S;
+	fabric->audit_s = RK_AUDIT_INTERVAL_DEFAULT_S;
 	fabric->events = true;
 	fabric->role = RK_ROLE_AUTO;
 	fabric->lease = RK_WATCHER_LEASE_DEFAULT_S;
@@ -298,6 +335,14 @@ int cd_fabric_config_check(const struct cd_fabric_config *fabric)
 		       "Routes true: needs Fabric true (the route check runs with the sweep)");
 		return -1;
 	}
+	if ((fabric->audit || fabric->partitions) && !fabric->ports) {
+		cd_log(LOG_ERR, "Audit: needs Fabric true (the fabric audit runs with the sweep)");
+		return -1;
+	}
+	if (fabric->partitions && !fabric->audit) {
+		cd_log(LOG_ERR, "AuditPartitions: needs Audit true");
+		return -1;
+	}
 	return 0;
 }
 
@@ -305,6 +350,7 @@ void cd_fabric_config_free(struct cd_fabric_config *fabric)
 {
 	free(fabric->name_map);
 	free(fabric->plan);
+	free(fabric->partitions);
 	free(fabric->ca);
 	memset(fabric, 0, sizeof(*fabric));
 }

@@ -37,6 +37,9 @@ static void settings_of(const struct cd_fabric_config *fabric, struct rk_watch_s
 	settings->sm = fabric->sm;
 	settings->routes = fabric->routes;
 	settings->routes_interval_s = fabric->routes_s;
+	settings->audit = fabric->audit;
+	settings->audit_interval_s = fabric->audit_s;
+	settings->audit_partitions = fabric->partitions;
 	settings->congestion = fabric->congestion;
 	settings->events = fabric->events;
 	settings->flap = fabric->flap;

@@ -23,6 +23,7 @@ void ak_config_defaults(struct ak_config *config)
 	config->probe.interval = RK_PROBE_INTERVAL_DEFAULT_S;
 	config->tune_interval = RK_TUNE_INTERVAL_DEFAULT_S;
 	config->routes_interval = RK_ROUTES_INTERVAL_DEFAULT_S;
+	config->audit_interval = RK_AUDIT_INTERVAL_DEFAULT_S;
 	config->events = true;
 	config->lease = RK_WATCHER_LEASE_DEFAULT_S;
 	rk_flap_settings_defaults(&config->flap);
@@ -38,6 +39,7 @@ void ak_config_free(struct ak_config *config)
 	free(config->ca);
 	free(config->node_name_map);
 	free(config->plan);
+	free(config->audit_partitions);
 	free(config->tune_root);
 	memset(config, 0, sizeof(*config));
 }
@@ -110,6 +112,9 @@ static const struct ak_key keys[] = {
     {KEY("unreachableHold", KEY_LIMIT, unreachable_hold), .setting = RK_SETTING_UNREACHABLE_HOLD},
     {KEY("routes", KEY_BOOL, routes)},
     {KEY("routes-interval", KEY_LIMIT, routes_interval), .setting = RK_SETTING_ROUTES_INTERVAL},
+    {KEY("audit", KEY_BOOL, audit)},
+    {KEY("audit-interval", KEY_LIMIT, audit_interval), .setting = RK_SETTING_AUDIT_INTERVAL},
+    {KEY("audit-partitions", KEY_FILE, audit_partitions)},
     {KEY("congestion-threshold", KEY_LIMIT, congestion.threshold),
      .setting = RK_SETTING_CONGESTION_PCT},
     {KEY("xmit-wait-tick", KEY_LIMIT, congestion.tick_ns), .setting = RK_SETTING_XMIT_WAIT_TICK},

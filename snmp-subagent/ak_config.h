@@ -36,6 +36,9 @@ struct ak_config {
 	struct rk_congestion_options congestion; /* congestion-threshold, xmit-wait-tick */
 	bool routes;		      /* with fabric: the route check after each discovery */
 	double routes_interval;	      /* and this often on one topology (routes-interval) */
+	bool audit;		      /* with fabric: the fabric audit after each discovery */
+	double audit_interval;	      /* and this often on one topology (audit-interval) */
+	char *audit_partitions;	      /* audit-partitions: the SM's partitions.conf, or NULL */
 	bool events;		      /* with fabric: follow the SM's events (default yes) */
 	struct rk_flap_settings flap; /* flap-downs, flap-window, flap-stable */
 	enum rk_role_setting role;    /* fabric-role: auto (default), active, standby */

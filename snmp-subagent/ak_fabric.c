@@ -21,6 +21,9 @@ static void settings_of(const struct ak_config *config, struct rk_watch_settings
 	settings->sm = config->sm;
 	settings->routes = config->routes;
 	settings->routes_interval_s = config->routes_interval;
+	settings->audit = config->audit;
+	settings->audit_interval_s = config->audit_interval;
+	settings->audit_partitions = config->audit_partitions;
 	settings->congestion = config->congestion;
 	settings->events = config->events;
 	settings->flap = config->flap;

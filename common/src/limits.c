@@ -28,6 +28,7 @@ static const struct rk_limit limits[RK_SETTING_COUNT] = {
     [RK_SETTING_FLAP_STABLE] = {1, 86400, false, "number of seconds", NULL},
     [RK_SETTING_FABRIC_PRIORITY] = {0, 255, true, "whole number", NULL},
     [RK_SETTING_WATCHER_LEASE] = {6, 3600, false, "number of seconds", NULL},
+    [RK_SETTING_AUDIT_INTERVAL] = {1, 604800, false, "number of seconds", NULL},
 };
 
 const struct rk_limit *rk_limit_get(enum rk_setting setting)

@@ -21,7 +21,7 @@ BAD = [
                      'RoutesInterval, NodeNameMap, Expect, Rediscover, CA, CAPort, '
                      'CongestionThreshold, XmitWaitTick, UnreachableHold, Events, FlapDowns, '
                      'FlapWindow, FlapStable, FabricRole, FabricPriority, FabricLease, FabricHost, '
-                     'Tune, '
+                     'Audit, AuditInterval, AuditPartitions, Tune, '
                      'TuneInterval, TuneRoot, TuneProfile, '
                      'Probe, ProbeInterval, ProbeDevice)'),
     ('IgnoreSelected "maybe"', 'IgnoreSelected "maybe": expected true or false'),
@@ -99,6 +99,15 @@ BAD = [
     ('FabricWindow 64', 'FabricWindow 64: needs Fabric true or SubnetManager true'),
     ('Fabric false\n  CA "mlx5_0"', 'CA "mlx5_0": needs Fabric true or SubnetManager true'),
     ('SubnetManager true\n  FabricPackets true', 'FabricPackets true: needs Fabric true'),
+    ('SubnetManager true\n  Audit true', 'Audit: needs Fabric true (the fabric audit runs with '
+                                         'the sweep)'),
+    (f'Fabric true\n  AuditPartitions "{os.path.abspath(__file__)}"',
+     'AuditPartitions: needs Audit true'),
+    ('Fabric true\n  Audit true\n  AuditPartitions "/nonexistent/partitions.conf"',
+     'AuditPartitions "/nonexistent/partitions.conf": cannot read it: No such file or '
+     'directory'),
+    ('Fabric true\n  Audit true\n  AuditInterval 0',
+     'AuditInterval 0: expected a number of seconds from 1 to 604800'),
     ('<Fabric>\n    Foo 1\n  </Fabric>', 'Fabric (no value): is an option, not a block'),
 ]
 

@@ -82,6 +82,7 @@ static void every_message_names_its_range(void **state)
 	    {RK_SETTING_FLAP_STABLE, 86401, "expected a number of seconds from 1 to 86400"},
 	    {RK_SETTING_FABRIC_PRIORITY, 256, "expected a whole number from 0 to 255"},
 	    {RK_SETTING_WATCHER_LEASE, 5, "expected a number of seconds from 6 to 3600"},
+	    {RK_SETTING_AUDIT_INTERVAL, 604801, "expected a number of seconds from 1 to 604800"},
 	};
 	char msg[128];
 
@@ -155,7 +156,7 @@ static void unknown_setting(void **state)
 	(void)state;
 	assert_null(rk_limit_get(RK_SETTING_COUNT));
 	assert_int_equal(check(RK_SETTING_COUNT, 1, msg), -EINVAL);
-	assert_string_equal(msg, "unknown setting 20");
+	assert_string_equal(msg, "unknown setting 21");
 	assert_int_equal(check((enum rk_setting) - 1, 1, msg), -EINVAL);
 }
 

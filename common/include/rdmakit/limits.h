@@ -41,6 +41,7 @@
 #define RK_PROBE_INTERVAL_DEFAULT_S  300  /* between two loopback probes of a daemon */
 #define RK_RESCAN_DEFAULT_S	     60	  /* between two looks for new devices, ports, counters */
 #define RK_ROUTES_INTERVAL_DEFAULT_S 3600 /* between two route checks of a daemon */
+#define RK_AUDIT_INTERVAL_DEFAULT_S  3600 /* between two fabric audits of a daemon */
 /* A node or link that a rediscovery missed while its neighbour's port is still up is
  * unreachable (lost MADs, a busy agent), not gone, for this long: the view before is kept.
  * Long enough to ride out a few lost sweeps, short enough that a node whose port
@@ -78,6 +79,7 @@ enum rk_setting {
 	RK_SETTING_FLAP_STABLE,	     /* FlapStable, flap-stable: 1 to 86400 s */
 	RK_SETTING_FABRIC_PRIORITY,  /* FabricPriority, fabric-priority: 0 to 255 */
 	RK_SETTING_WATCHER_LEASE,    /* FabricLease, fabric-lease: 6 to 3600 s */
+	RK_SETTING_AUDIT_INTERVAL,   /* AuditInterval, audit-interval: 1 to 604800 s */
 	RK_SETTING_COUNT,
 };
 

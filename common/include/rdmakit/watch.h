@@ -41,23 +41,27 @@ struct rk_watch_probes {
 
 /* What a daemon's configuration says the engine is to watch, and how. */
 struct rk_watch_settings {
-	const char *ca;		   /* NULL: libibumad's default */
-	int ca_port;		   /* 0: the first active port */
-	unsigned window;	   /* MADs in flight (0: the default) */
-	unsigned timeout_ms;	   /* per MAD (0: the default) */
-	double rediscover_s;	   /* seconds between discoveries (0: only on changes) */
-	double unreachable_hold_s; /* rk_monitor_options.unreachable_hold_seconds */
-	double interval_s;	   /* between two passes of the sweep and SM jobs */
-	const char *name_map;	   /* a NodeNameMap file, or NULL */
-	bool sweep;		   /* job: sweep every port's counters (and check the fabric) */
-	bool sm;		   /* job: query the subnet managers (and check them) */
-	bool routes;		   /* with sweep: check the routes (rk_route_check) after every
-				      discovery and every routes_interval_s; findings as the fabric's */
-	double routes_interval_s;  /* between two route checks on one topology */
-	unsigned helper_deadline;  /* the discovery helper's deadline, s (0: the default) */
-	bool tune;		   /* job: audit the host's tuning (rdmakit tune audit) */
-	double tune_interval_s;	   /* between two audits, in a thread of their own */
-	const char *tune_root;	   /* the root audited (NULL: /) */
+	const char *ca;		      /* NULL: libibumad's default */
+	int ca_port;		      /* 0: the first active port */
+	unsigned window;	      /* MADs in flight (0: the default) */
+	unsigned timeout_ms;	      /* per MAD (0: the default) */
+	double rediscover_s;	      /* seconds between discoveries (0: only on changes) */
+	double unreachable_hold_s;    /* rk_monitor_options.unreachable_hold_seconds */
+	double interval_s;	      /* between two passes of the sweep and SM jobs */
+	const char *name_map;	      /* a NodeNameMap file, or NULL */
+	bool sweep;		      /* job: sweep every port's counters (and check the fabric) */
+	bool sm;		      /* job: query the subnet managers (and check them) */
+	bool routes;		      /* with sweep: check the routes (rk_route_check) after every
+					 discovery and every routes_interval_s; findings as the fabric's */
+	double routes_interval_s;     /* between two route checks on one topology */
+	bool audit;		      /* with sweep: the fabric audit (rk_audit_run) after every
+					 discovery and every audit_interval_s; findings as the fabric's */
+	double audit_interval_s;      /* between two audits of one topology */
+	const char *audit_partitions; /* the SM's partitions.conf the audit checks, or NULL */
+	unsigned helper_deadline;     /* the discovery helper's deadline, s (0: the default) */
+	bool tune;		      /* job: audit the host's tuning (rdmakit tune audit) */
+	double tune_interval_s;	      /* between two audits, in a thread of their own */
+	const char *tune_root;	      /* the root audited (NULL: /) */
 	const struct rk_tune_profile *tune_profile; /* NULL: hazards only */
 	bool probe;		 /* job: the loopback probe on the host's ports */
 	double probe_interval_s; /* between two rounds, in a thread of their own */

@@ -23,6 +23,7 @@ void rk_watch_settings_defaults(struct rk_watch_settings *settings)
 	settings->rediscover_s = RK_REDISCOVER_DEFAULT_S;
 	settings->unreachable_hold_s = RK_UNREACHABLE_HOLD_DEFAULT_S;
 	settings->routes_interval_s = RK_ROUTES_INTERVAL_DEFAULT_S;
+	settings->audit_interval_s = RK_AUDIT_INTERVAL_DEFAULT_S;
 	rk_flap_settings_defaults(&settings->flap);
 	settings->lease_s = RK_WATCHER_LEASE_DEFAULT_S;
 }
@@ -123,6 +124,7 @@ void watch_free(struct rk_watch *watch, bool synced)
 	}
 	rk_watch_release(watch->latest);
 	rk_findings_free(&watch->route_findings);
+	rk_findings_free(&watch->audit_findings);
 	rk_findings_free(&watch->sweep_findings);
 	rk_link_history_free(&watch->links);
 	rk_monitor_close(&watch->monitor);
@@ -134,6 +136,7 @@ void watch_free(struct rk_watch *watch, bool synced)
 	free((char *)watch->settings.ca);
 	free((char *)watch->settings.name_map);
 	free((char *)watch->settings.plan_path);
+	free((char *)watch->settings.audit_partitions);
 	free((char *)watch->settings.tune_root);
 	free((char *)watch->settings.sysfs_root);
 	free(watch);
@@ -156,6 +159,7 @@ static int copy_settings(const struct rk_watch_settings *settings, struct rk_wat
 	watch->settings.ca = copy_text(settings->ca, &lost);
 	watch->settings.name_map = copy_text(settings->name_map, &lost);
 	watch->settings.plan_path = copy_text(settings->plan_path, &lost);
+	watch->settings.audit_partitions = copy_text(settings->audit_partitions, &lost);
 	watch->settings.tune_root =
 	    copy_text(settings->tune_root ? settings->tune_root : "/", &lost);
 	watch->settings.sysfs_root =

@@ -99,6 +99,9 @@ struct rk_watch {
 	unsigned routes_discovery;	       /* the monitor's discoveries at that check */
 	struct rk_route_summary route_summary; /* and its summary (routes_checked) */
 	bool routes_checked;
+	struct rk_findings audit_findings; /* the last fabric audit's (the sweep lane's) */
+	double audit_at;		   /* monotonic time of the last audit */
+	unsigned audit_discovery;	   /* the monitor's discoveries at that audit */
 	/* the fabric lane's events (watch_events.c) */
 	struct rk_findings sweep_findings; /* the last sweep's, before what events add */
 	struct rk_link_history links;	   /* downs and ups: PORT_WENT_DOWN, LINK_FLAPPING */
@@ -120,6 +123,10 @@ struct rk_watch {
 /** With settings.routes: check the routes when the topology is new or the last check is
  * routes_interval_s old, and add the last check's findings to the sweep's. */
 void watch_routes(struct rk_watch *watch, struct rk_findings *findings);
+
+/** With settings.audit: audit the fabric when the topology is new or the last audit is
+ * audit_interval_s old, and add the last audit's findings to the sweep's. */
+void watch_fabric_audit(struct rk_watch *watch, struct rk_findings *findings);
 
 /** Free what rk_watch_new set up (also when it stopped half way: synced false). */
 void watch_free(struct rk_watch *watch, bool synced);

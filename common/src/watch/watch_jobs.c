@@ -120,6 +120,7 @@ int watch_sweep(struct rk_watch *watch)
 		return 0;
 	}
 	watch_routes(watch, &watch->sweep_findings);
+	watch_fabric_audit(watch, &watch->sweep_findings);
 	if (watch_fabric_findings(watch, &job->findings) != 0) {
 		rk_log(RK_LOG_ERR, "out of memory: fabric findings not reported");
 		return 0;

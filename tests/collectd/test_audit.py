@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
+"""A real collectd with rdmakit.so in fabric mode with Audit true (AuditInterval 1,
+AuditPartitions the file OpenSM runs with), against a real ibsim + OpenSM whose periodic sweep
+is off: no audit finding on the healthy fabric; host4's P_Key table given the storage
+partition (tests/sim/smp_set) and host6's SL 0 mapped to VL15 are notified once each,
+PARTITION_UNEXPECTED and SL_TO_VL_INVALID, and cleared (OKAY) once each table is put back."""
+import os
+import sys
+import tempfile
+import time
+import unittest
+
+import cdtest
+
+sys.path.insert(0, os.path.join(cdtest.TOP, "tests", "sim"))
+import simlib  # noqa: E402
+
+PLUGIN = "rdma_fabric"
+STARTED = time.monotonic()
+SMP_SET = os.environ.get("SMP_SET", os.path.join(cdtest.TOP, "build", "tests", "smp_set"))
+AUDIT_CODES = ("PARTITION_", "SL_TO_VL", "DUPLICATE_", "LID_", "PORT_STUCK")
+# gen-fattree.py: CA n's port GUID is 0x0002c903000000n1
+PORT_GUID = {n: 0x0002c90300000001 + 16 * n for n in range(1, 17)}
+
+
+class AuditMode(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        net = simlib.generate(os.path.join(cls.tmp.name, "ft.net"), leaves=4, hosts=4,
+                              spines=2, radix=8)
+        cls.partitions = os.path.join(cls.tmp.name, "partitions.conf")
+        with open(cls.partitions, "w") as f:
+            f.write("Default=0x7fff, ipoib : ALL=full ;\n"
+                    f"storage=0x0002 : 0x{PORT_GUID[2]:016x}=full, 0x{PORT_GUID[3]:016x} ;\n")
+        cls.sim = simlib.Sim(f"rkcda{os.getpid()}", net, cls.tmp.name).__enter__()
+        cls.daemon = None
+        try:
+            cls.sim.env["SIM_OSM_ARGS"] = f"-s 0 -P {cls.partitions}"
+            cls.sim.opensm("Hca1", 10)
+            cls.daemon = cdtest.Daemon(cdtest.plugin_block(
+                SysfsRoot=cdtest.fixture("ib-hdr"), Fabric=True, FabricInterval=1, Audit=True,
+                AuditInterval=1, AuditPartitions=cls.partitions, Notifications=True))
+            status = cls.daemon.start(env=cdtest.sim_env(cls.sim.name))
+            assert status == 0, cls.daemon.start_output
+        except BaseException:
+            cls.tearDownClass()
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        if cls.daemon:
+            cls.daemon.cleanup()
+        cls.sim.ctl("reap", cls.sim.name, check=False)
+        cls.sim.__exit__(None, None, None)
+        cls.tmp.cleanup()
+        print(f"test_audit: {time.monotonic() - STARTED:.1f} s wall", file=sys.stderr)
+
+    def audit_notes(self):
+        return [(n["type_instance"], n["severity"]) for n in self.daemon.notifications()
+                if n.get("plugin") == PLUGIN and
+                n.get("type_instance", "").startswith(AUDIT_CODES)]
+
+    def wait_sweeps(self, count):
+        start = len(self.daemon.rows("", "count-nodes", PLUGIN))
+        cdtest.wait_for(lambda: len(self.daemon.rows("", "count-nodes", PLUGIN)) >= start + count,
+                        30, f"{count} more sweeps")
+
+    def smp_set(self, lid, attr, *patches):
+        proc = self.sim.run(SMP_SET, str(lid), attr, "0", *patches)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+
+    def test_broken_tables_notified_once_and_cleared(self):
+        self.wait_sweeps(3)
+        self.assertEqual(self.audit_notes(), [])
+        host4, host6 = self.sim.lid("host4 HCA-1"), self.sim.lid("host6 HCA-1")
+        self.smp_set(host4, "0x16", "2=0x80", "3=0x02")  # entry 1: storage, full member
+        self.smp_set(host6, "0x17", "0=0xf1")  # SL 0 to VL15
+        cdtest.wait_for(lambda: len(self.audit_notes()) >= 2, 30, "the audit notifications")
+        self.wait_sweeps(3)
+        self.assertEqual(sorted(self.audit_notes()),
+                         [("PARTITION_UNEXPECTED", "FAILURE"), ("SL_TO_VL_INVALID", "WARNING")])
+        log = self.daemon.log()
+        self.assertEqual(log.count("PARTITION_UNEXPECTED partition storage (0x0002): "), 1, log)
+        self.assertIn(f"host4 HCA-1[1] (0x{PORT_GUID[4]:016x})", log)
+        self.assertEqual(log.count("SL_TO_VL_INVALID host6 HCA-1: "), 1, log)
+        self.smp_set(host4, "0x16", "2=0", "3=0")
+        self.smp_set(host6, "0x17", "0=0x01")
+        cdtest.wait_for(lambda: len(self.audit_notes()) >= 4, 30, "the findings cleared")
+        self.assertEqual(sorted(self.audit_notes()),
+                         [("PARTITION_UNEXPECTED", "FAILURE"), ("PARTITION_UNEXPECTED", "OKAY"),
+                          ("SL_TO_VL_INVALID", "OKAY"), ("SL_TO_VL_INVALID", "WARNING")])
+        self.assertNotIn("fabric audit failed", self.daemon.log())
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
