@@ -14,7 +14,9 @@ with rdmakit.so and a real snmpd with rdmakit-agentx at once:
   view, raise nothing that is not true (no NODE_MISSING, LINK_MISSING, LINK_DEGRADED flapping,
   no COUNTER_SATURATED cleared), every raise is cleared with its own identifiers once the loss
   stops, and the notifications and traps stay few; rdmakit sweep exits 5 and lists the ports
-  it did not read, and libibnetdisc's lines are one line of the CLI's stderr.
+  it did not read, and libibnetdisc's lines are one line of the CLI's stderr;
+- rdmakit audit: the shared descriptions (ok) and nothing else on that fabric; a GUID used
+  twice is DUPLICATE_GUID at the switch port behind which the second device sits.
 
 ibsim's net grammar cannot carry a double quote or a newline in a description, and gives a
 node with an empty description its record's name: those cases are tested on hand-built
@@ -171,6 +173,13 @@ class RealFabric(unittest.TestCase):
         self.assertEqual(sorted((int(f["guid"], 16), f["port"], f["subject"]) for f in findings),
                          [(LEAF + 1, 3, f"{VENDOR} (0x{LEAF + 1:016x})[3]"),
                           (LEAF + 2, 3, f"{VENDOR} (0x{LEAF + 2:016x})[3]")])
+        # the audit: shared descriptions are all it has to say (ok), and it exits 0
+        status, out, err = self.rdmakit("audit", "--json")
+        findings = json.loads(out.decode("utf-8"))["findings"]
+        self.assertEqual(sorted((f["code"], f["severity"], f["subject"]) for f in findings),
+                         [("DUPLICATE_NODE_DESC", "ok", VENDOR),
+                          ("DUPLICATE_NODE_DESC", "ok", "dup host")], err)
+        self.assertEqual(status, 0)
 
     def test_3_collectd_notifies_each_switch(self):
         wait_for(lambda: len(self.notes(type_instance="COUNTER_SATURATED")) >= 2, 30,
@@ -341,6 +350,11 @@ class RealFabric(unittest.TestCase):
             self.assertEqual(status, 5, err)
             self.assertEqual([(int(u["guid"], 16), u["port"]) for u in json.loads(out)["unreached"]],
                              unreached)
+            status, out, err = self.rdmakit("audit", "--json")
+            dup = [f for f in json.loads(out)["findings"] if f["code"] == "DUPLICATE_GUID"]
+            self.assertEqual([(f["subject"], int(f["guid"], 16), f["port"]) for f in dup],
+                             [(f"GUID 0x{HCA + 16 * 11:016x}", *unreached[0])], err)
+            self.assertEqual(status, 2)
             time.sleep(3)
             self.assertTrue(self.daemon.running())
             self.assertTrue(self.setup.get_raw("RDMAKIT-MIB::rdmakitAgentVersion.0"))
