@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "host_out.h"
 #include "rdmakit/audit.h"
+#include "rdmakit/health.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -15,7 +16,8 @@ static const char audit_usage[] =
     "node descriptions shared by several nodes, GUIDs that answer behind two ports,\n"
     "ports without a LID, LIDs used twice or not aligned to their LMC, ports whose\n"
     "link is up but that the SM left in INIT or ARMED (with the directed route to\n"
-    "their node), SLs mapped to VL15 or past the VLs a port runs, and with\n"
+    "their node), SLs mapped to VL15 or past the VLs a port runs, links slower or\n"
+    "narrower than their ends allow (the link findings of doctor --fabric), and with\n"
     "--partitions every CA port's P_Key table against that partitions.conf. Each\n"
     "finding names the port by name and GUID; one broken switch is one finding.\n"
     "\n";
@@ -54,6 +56,8 @@ static int audit(const struct audit_args *args, const struct rk_partitions *part
 	if (!err)
 		err = rk_audit_run(monitor->port, monitor->fabric, &monitor->options.mad,
 				   partitions, &findings, NULL);
+	if (!err) /* speeds and widths: the fabric's own link rule, as doctor --fabric has it */
+		err = rk_health_check_fabric(NULL, monitor->fabric, &findings);
 	if (err) {
 		rk_findings_free(&findings);
 		return cli_exit_for(err);

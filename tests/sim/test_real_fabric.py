@@ -173,13 +173,18 @@ class RealFabric(unittest.TestCase):
         self.assertEqual(sorted((int(f["guid"], 16), f["port"], f["subject"]) for f in findings),
                          [(LEAF + 1, 3, f"{VENDOR} (0x{LEAF + 1:016x})[3]"),
                           (LEAF + 2, 3, f"{VENDOR} (0x{LEAF + 2:016x})[3]")])
-        # the audit: shared descriptions are all it has to say (ok), and it exits 0
+        # the audit: the shared descriptions (ok), Leaf3's slow link (the fabric's link rule)
         status, out, err = self.rdmakit("audit", "--json")
         findings = json.loads(out.decode("utf-8"))["findings"]
-        self.assertEqual(sorted((f["code"], f["severity"], f["subject"]) for f in findings),
-                         [("DUPLICATE_NODE_DESC", "ok", VENDOR),
-                          ("DUPLICATE_NODE_DESC", "ok", "dup host")], err)
-        self.assertEqual(status, 0)
+        self.assertEqual(sorted((f["code"], f["severity"]) for f in findings),
+                         [("DUPLICATE_NODE_DESC", "ok"), ("DUPLICATE_NODE_DESC", "ok"),
+                          ("LINK_DEGRADED", "warning"), ("LINK_SPEED_NOT_ENABLED", "ok")], err)
+        self.assertEqual(sorted(f["subject"] for f in findings
+                                if f["code"] == "DUPLICATE_NODE_DESC"), [VENDOR, "dup host"])
+        slow = [f for f in findings if f["code"] == "LINK_DEGRADED"][0]
+        self.assertIn("4X SDR", slow["message"])
+        self.assertEqual(int(slow["guid"], 16), LEAF + 3)
+        self.assertEqual(status, 1)
 
     def test_3_collectd_notifies_each_switch(self):
         wait_for(lambda: len(self.notes(type_instance="COUNTER_SATURATED")) >= 2, 30,
