@@ -33,6 +33,7 @@ BENCHMARKS=(
 	"sweep-window|default|ibsim, OpenSM"
 	"plan|default|ibsim, OpenSM, infiniband-diags"
 	"route|default|ibsim, OpenSM, infiniband-diags"
+	"audit|default|ibsim, OpenSM, infiniband-diags"
 	"host-read|default|valgrind"
 	"collectd-read|default|collectd, valgrind, root (unshare -m)"
 	"collectd-fabric|default|collectd, ibsim, OpenSM"
