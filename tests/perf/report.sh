@@ -147,6 +147,18 @@ kept_section() {
 		END { if (sec != "" && keep) printf "%s", sec }' "$out"
 }
 
+# hand_sections: the sections of the page as it is that no benchmark of the list writes (their
+# figures come from scripts run by hand, whose conditions their own prose gives): kept with
+# --update, after the listed ones.
+hand_sections() {
+	[ -f "$out" ] || return 0
+	awk '
+		/^## / { if (sec != "" && !managed) printf "%s", sec; sec = ""; managed = 0; on = 1 }
+		on { sec = sec $0 "\n" }
+		on && /^_Conditions: / && index($0, "report.sh BUILD_DIR ") { managed = 1 }
+		END { if (sec != "" && !managed) printf "%s", sec }' "$out"
+}
+
 log_dir=$build/perf-logs
 mkdir -p "$log_dir"
 : >"$work/page"
@@ -158,6 +170,7 @@ for b in "${BENCHMARKS[@]}"; do
 		kept_section "$n" >>"$work/page"
 	fi
 done
+[ -z "$update" ] || hand_sections >>"$work/page"
 
 not_run=()
 kept=()
