@@ -44,6 +44,7 @@ int ak_fabric_open(struct ak_fabric_watch *watch, const struct ak_config *config
 
 	memset(watch, 0, sizeof(*watch));
 	watch->ports = config->fabric;
+	watch->audit = config->fabric && config->audit;
 	watch->sm = config->sm;
 	watch->tune = config->tune;
 	watch->probe = config->probe.enabled;
@@ -54,7 +55,8 @@ int ak_fabric_open(struct ak_fabric_watch *watch, const struct ak_config *config
 unsigned ak_fabric_modes(const struct ak_fabric_watch *watch)
 {
 	return AK_MODE_HOST | (watch->ports ? AK_MODE_FABRIC : 0u) | (watch->sm ? AK_MODE_SM : 0u) |
-	       (watch->tune ? AK_MODE_TUNE : 0u) | (watch->probe ? AK_MODE_PROBE : 0u);
+	       (watch->tune ? AK_MODE_TUNE : 0u) | (watch->probe ? AK_MODE_PROBE : 0u) |
+	       (watch->audit ? AK_MODE_AUDIT : 0u);
 }
 
 void ak_fabric_run_once(struct ak_fabric_watch *watch)

@@ -18,6 +18,7 @@
 
 struct ak_fabric_watch {
 	bool ports, sm;			/* what is watched; neither: fabric mode is off */
+	bool audit;			/* with ports: the fabric is audited (read at start) */
 	atomic_bool tune;		/* the host's tuning is audited too (a reload changes it) */
 	atomic_bool probe;		/* the loopback probe runs too (a reload changes it) */
 	struct rk_watch *watch;		/* also when nothing is (tune mode may start at a reload) */

@@ -133,7 +133,7 @@ unsigned ak_table_mode(enum ak_table_id id)
 }
 
 /* The modes' names, in the order of their bits. */
-static const char *const mode_names[] = {"host", "fabric", "sm", "tune", "probe"};
+static const char *const mode_names[] = {"host", "fabric", "sm", "tune", "probe", "audit"};
 
 void ak_modes_text(unsigned modes, char *buf, size_t size)
 {

@@ -42,6 +42,7 @@ enum ak_mode {
 	AK_MODE_SM = 1u << 2,
 	AK_MODE_TUNE = 1u << 3,
 	AK_MODE_PROBE = 1u << 4,
+	AK_MODE_AUDIT = 1u << 5, /* no table of its own: the fabric audit's scalars are served */
 };
 
 /** The mode a table is served in (AK_MODE_HOST, AK_MODE_FABRIC or AK_MODE_SM). */

@@ -354,6 +354,7 @@ static unsigned link_layer_code(const char *link_layer)
 
 #define SWEEP  "every sweep"
 #define ROUTES "with Routes true, every sweep after the first route check"
+#define AUDIT  "with Audit true, every sweep after the first audit"
 #define QUERY  "every query"
 #define MASTER "when the master answers"
 
@@ -521,6 +522,16 @@ static const struct rk_fact facts[RK_FACT_TABLE_SIZE] = {
 	  "The active watcher's node name as its record in the SA says (empty when none is "
 	  "known)",
 	  SNMP(TEXT, ALWAYS), TEXT("Active watcher", "")),
+    FABRIC(RK_FACT_FABRIC_AUDIT_CRITICAL, 20, "audit_critical", "findings", NULL,
+	   "Critical findings of the last fabric audit (a GUID or LID used twice, a port out of "
+	   "the Default partition, ...)",
+	   CD("count", "audit_critical", AUDIT), SNMP(GAUGE, KNOWN),
+	   TEXT("Audit: critical findings", "")),
+    FABRIC(RK_FACT_FABRIC_AUDIT_WARNING, 21, "audit_warning", "findings", NULL,
+	   "Warning findings of the last fabric audit (a port stuck in INIT, an SL mapped to "
+	   "VL15, a partition missing, ...)",
+	   CD("count", "audit_warning", AUDIT), SNMP(GAUGE, KNOWN),
+	   TEXT("Audit: warning findings", "")),
     SM(RK_FACT_SM_MASTER_LID, 1, "master_lid", RK_KIND_GAUGE, "LID", "LID of the master SM",
        CD("gauge", "master_lid", MASTER), SNMP(GAUGE, KNOWN), TEXT("Master LID", "")),
     SM(RK_FACT_SM_MASTER_PRIORITY, 2, "master_priority", RK_KIND_GAUGE, "priority",
@@ -763,6 +774,8 @@ void rk_fabric_fact_values(const struct rk_fabric *fabric, const struct rk_sweep
 	values[RK_FACT_FABRIC_SWEEP_SECONDS] = sweep ? sweep_seconds : NAN;
 	values[RK_FACT_FABRIC_DISCOVERY_SECONDS] = fabric->discovery_seconds;
 	values[RK_FACT_FABRIC_WATCHER_ACTIVE] = NAN; /* the watch engine's: rk_watch_fact_values */
+	values[RK_FACT_FABRIC_AUDIT_CRITICAL] = NAN; /* and these two */
+	values[RK_FACT_FABRIC_AUDIT_WARNING] = NAN;
 	rk_route_fact_values(NULL, values);
 }
 

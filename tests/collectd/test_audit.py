@@ -4,7 +4,8 @@
 AuditPartitions the file OpenSM runs with), against a real ibsim + OpenSM whose periodic sweep
 is off: no audit finding on the healthy fabric; host4's P_Key table given the storage
 partition (tests/sim/smp_set) and host6's SL 0 mapped to VL15 are notified once each,
-PARTITION_UNEXPECTED and SL_TO_VL_INVALID, and cleared (OKAY) once each table is put back."""
+PARTITION_UNEXPECTED and SL_TO_VL_INVALID, and cleared (OKAY) once each table is put back;
+count-audit_critical and count-audit_warning count them (0, 1, 0)."""
 import os
 import sys
 import tempfile
@@ -67,6 +68,9 @@ class AuditMode(unittest.TestCase):
         cdtest.wait_for(lambda: len(self.daemon.rows("", "count-nodes", PLUGIN)) >= start + count,
                         30, f"{count} more sweeps")
 
+    def last(self, ident):
+        return self.daemon.last("", ident, PLUGIN)
+
     def smp_set(self, lid, attr, *patches):
         proc = self.sim.run(SMP_SET, str(lid), attr, "0", *patches)
         self.assertEqual(proc.returncode, 0, proc.stderr)
@@ -74,6 +78,8 @@ class AuditMode(unittest.TestCase):
     def test_broken_tables_notified_once_and_cleared(self):
         self.wait_sweeps(3)
         self.assertEqual(self.audit_notes(), [])
+        self.assertEqual(self.last("count-audit_critical"), [0.0])
+        self.assertEqual(self.last("count-audit_warning"), [0.0])
         host4, host6 = self.sim.lid("host4 HCA-1"), self.sim.lid("host6 HCA-1")
         self.smp_set(host4, "0x16", "2=0x80", "3=0x02")  # entry 1: storage, full member
         self.smp_set(host6, "0x17", "0=0xf1")  # SL 0 to VL15
@@ -81,6 +87,8 @@ class AuditMode(unittest.TestCase):
         self.wait_sweeps(3)
         self.assertEqual(sorted(self.audit_notes()),
                          [("PARTITION_UNEXPECTED", "FAILURE"), ("SL_TO_VL_INVALID", "WARNING")])
+        self.assertEqual(self.last("count-audit_critical"), [1.0])
+        self.assertEqual(self.last("count-audit_warning"), [1.0])
         log = self.daemon.log()
         self.assertEqual(log.count("PARTITION_UNEXPECTED partition storage (0x0002): "), 1, log)
         self.assertIn(f"host4 HCA-1[1] (0x{PORT_GUID[4]:016x})", log)
@@ -92,6 +100,8 @@ class AuditMode(unittest.TestCase):
                          [("PARTITION_UNEXPECTED", "FAILURE"), ("PARTITION_UNEXPECTED", "OKAY"),
                           ("SL_TO_VL_INVALID", "OKAY"), ("SL_TO_VL_INVALID", "WARNING")])
         self.assertNotIn("fabric audit failed", self.daemon.log())
+        cdtest.wait_for(lambda: self.last("count-audit_critical") == [0.0], 10,
+                        "no critical finding counted")
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@ OpenSM runs with) against a real ibsim + OpenSM whose periodic sweep is off, a r
 snmptrapd: no audit row on the healthy fabric; host4's P_Key table given the storage
 partition and host6's SL 0 mapped to VL15 (tests/sim/smp_set) are one row each of
 rdmakitFindingTable (PARTITION_UNEXPECTED, SL_TO_VL_INVALID) and one rdmakitFindingRaised
-trap each; the tables put back, both rows go with a cleared trap each."""
+trap each, rdmakitFabricAuditCritical and rdmakitFabricAuditWarning counting them; the tables
+put back, both rows go with a cleared trap each. rdmakitServedModes says audit."""
 import os
 import re
 import sys
@@ -79,6 +80,9 @@ class Audit(unittest.TestCase):
                      "the fabric")
             time.sleep(2)  # two more passes, each with an audit
             self.assertEqual(audit_rows(s), [])
+            self.assertEqual(s.get_raw("RDMAKIT-MIB::rdmakitFabricAuditCritical.0"), "0")
+            self.assertEqual(s.get_raw("RDMAKIT-MIB::rdmakitServedModes.0"),
+                             "host,fabric,audit")
             host4, host6 = self.sim.lid("host4 HCA-1"), self.sim.lid("host6 HCA-1")
             self.smp_set(host4, "0x16", "2=0x80", "3=0x02")  # entry 1: storage, full member
             self.smp_set(host6, "0x17", "0=0xf1")  # SL 0 to VL15
@@ -90,6 +94,8 @@ class Audit(unittest.TestCase):
             time.sleep(2)
             self.assertEqual(audit_rows(s), want)
             self.assertEqual(len(blocks(trapd, "rdmakitFindingRaised")), 2)
+            self.assertEqual(s.get_raw("RDMAKIT-MIB::rdmakitFabricAuditCritical.0"), "1")
+            self.assertEqual(s.get_raw("RDMAKIT-MIB::rdmakitFabricAuditWarning.0"), "1")
             self.smp_set(host4, "0x16", "2=0", "3=0")
             self.smp_set(host6, "0x17", "0=0x01")
             wait_for(lambda: audit_rows(s) == [], 30, "the audit rows gone")

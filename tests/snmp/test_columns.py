@@ -48,7 +48,8 @@ MIB_OF_FACT = {
                "route_loops": "FabricRouteLoops", "route_dead_ends": "FabricRouteDeadEnds",
                "route_max_hops": "FabricRouteMaxHops",
                "routes_unbalanced": "FabricRoutesUnbalanced",
-               "watcher_active": "FabricWatcherActive", "active_watcher": "FabricActiveWatcher"},
+               "watcher_active": "FabricWatcherActive", "active_watcher": "FabricActiveWatcher",
+               "audit_critical": "FabricAuditCritical", "audit_warning": "FabricAuditWarning"},
 }
 # Left out of the MIB (as in snmp-subagent/ak_oid.c): the text twins of numbered states and
 # types (an NMS gets the number and a value map), the capability mask, the flag of a device

@@ -159,8 +159,10 @@ static void fabric_values_are_the_cores_facts(void **state)
 	fabric->nlinks = 2;
 	fabric->discovery_seconds = 0.5;
 	rk_fabric_fact_values(fabric, &sweep, 0.25, v);
-	assert_int_equal(n, 16);
+	assert_int_equal(n, 18);
 	assert_true(isnan(v[RK_FACT_FABRIC_WATCHER_ACTIVE])); /* the engine's, with an election */
+	assert_true(isnan(sent(facts, n, v, "audit_critical"))); /* the engine's, after an audit */
+	assert_true(isnan(sent(facts, n, v, "audit_warning")));
 	assert_true(sent(facts, n, v, "nodes") == 3 && sent(facts, n, v, "switches") == 1);
 	assert_true(sent(facts, n, v, "cas") == 2 && sent(facts, n, v, "links") == 2);
 	assert_true(sent(facts, n, v, "degraded_links") == 1);

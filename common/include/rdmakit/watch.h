@@ -112,6 +112,8 @@ struct rk_watch_snapshot {
 	double sweep_seconds;		    /* the last sweep, with its discovery */
 	struct rk_route_summary routes;	    /* the last route check's, when routes_checked */
 	bool routes_checked;
+	unsigned audit_critical, audit_warning; /* the last fabric audit's findings, when audited */
+	bool audited;
 	/* the SM job */
 	struct rk_sm_status sm;
 	struct rk_findings sm_findings;

@@ -37,6 +37,12 @@ static int run_audit(struct rk_watch *watch)
 	}
 	rk_findings_free(&watch->audit_findings);
 	watch->audit_findings = found;
+	watch->audit_critical = watch->audit_warning = 0;
+	for (size_t i = 0; i < found.count; i++) {
+		watch->audit_critical += found.items[i].severity == RK_SEVERITY_CRITICAL;
+		watch->audit_warning += found.items[i].severity == RK_SEVERITY_WARNING;
+	}
+	watch->audited = true;
 	return 0;
 }
 

@@ -102,6 +102,8 @@ struct rk_watch {
 	struct rk_findings audit_findings; /* the last fabric audit's (the sweep lane's) */
 	double audit_at;		   /* monotonic time of the last audit */
 	unsigned audit_discovery;	   /* the monitor's discoveries at that audit */
+	unsigned audit_critical, audit_warning; /* its findings by severity */
+	bool audited;				/* an audit has passed */
 	/* the fabric lane's events (watch_events.c) */
 	struct rk_findings sweep_findings; /* the last sweep's, before what events add */
 	struct rk_link_history links;	   /* downs and ups: PORT_WENT_DOWN, LINK_FLAPPING */

@@ -148,6 +148,9 @@ static void fill_scalars(struct rk_watch_snapshot *snap, const struct rk_watch *
 	snap->sweep_seconds = swept ? watch->sweep_seconds : before->sweep_seconds;
 	snap->routes = swept ? watch->route_summary : before->routes;
 	snap->routes_checked = swept ? watch->routes_checked : before->routes_checked;
+	snap->audited = swept ? watch->audited : before->audited;
+	snap->audit_critical = swept ? watch->audit_critical : before->audit_critical;
+	snap->audit_warning = swept ? watch->audit_warning : before->audit_warning;
 	snap->names = watch->names;
 	snap->passed_at = before->passed_at;
 	snap->probed_at = before->probed_at;
@@ -195,4 +198,6 @@ void rk_watch_release(struct rk_watch_snapshot *snap)
 void rk_watch_fact_values(const struct rk_watch_snapshot *snap, double values[RK_FACT_COUNT])
 {
 	values[RK_FACT_FABRIC_WATCHER_ACTIVE] = snap->elects ? !snap->standby : NAN;
+	values[RK_FACT_FABRIC_AUDIT_CRITICAL] = snap->audited ? snap->audit_critical : NAN;
+	values[RK_FACT_FABRIC_AUDIT_WARNING] = snap->audited ? snap->audit_warning : NAN;
 }
