@@ -99,9 +99,9 @@ struct rk_watch {
 	unsigned routes_discovery;	       /* the monitor's discoveries at that check */
 	struct rk_route_summary route_summary; /* and its summary (routes_checked) */
 	bool routes_checked;
-	struct rk_findings audit_findings; /* the last fabric audit's (the sweep lane's) */
-	double audit_at;		   /* monotonic time of the last audit */
-	unsigned audit_discovery;	   /* the monitor's discoveries at that audit */
+	struct rk_findings audit_findings;	/* the last fabric audit's (the sweep lane's) */
+	double audit_at;			/* monotonic time of the last audit */
+	unsigned audit_discovery;		/* the monitor's discoveries at that audit */
 	unsigned audit_critical, audit_warning; /* its findings by severity */
 	bool audited;				/* an audit has passed */
 	/* the fabric lane's events (watch_events.c) */
