@@ -178,8 +178,8 @@ static void send_facts(const struct cd_fabric *f, const struct rk_watch_snapshot
 	rk_watch_fact_values(snap, values);
 	cd_batch_begin_plugin(&batch, CD_FABRIC_PLUGIN, "", now, cd_mon_pass_interval(f->config));
 	for (size_t i = 0; i < count; i++) {
-		if (isnan(values[facts[i].fact]))
-			continue; /* the route facts before a route check, or without Routes */
+		if (isnan(values[facts[i].fact]) || facts[i].fact == RK_FACT_FABRIC_WATCHER_ACTIVE)
+			continue; /* the route facts before a route check; the role: send_role */
 		batch.values[0].gauge = values[facts[i].fact];
 		cd_batch_submit(&batch, facts[i].type, facts[i].type_instance, 1);
 	}
@@ -212,20 +212,24 @@ static void send_sweep(struct cd_fabric *f, const struct rk_watch_snapshot *snap
 	send_facts(f, snap, now);
 }
 
-/* A standby sends no fabric values, only that it is standby (watcher_active 0), once an
- * interval; the active one sends it with every sweep's facts. */
-static void send_standby(struct cd_fabric *f, const struct rk_watch_snapshot *snap, cdtime_t now)
+/* Whether this watcher is the active one (watcher_active), once an interval whatever its
+ * role, under collectd's Hostname: a fact of this node, which FabricHost would otherwise make
+ * one series fed by every watcher of the subnet. A standby sends nothing else. */
+static void send_role(struct cd_fabric *f, const struct rk_watch_snapshot *snap, cdtime_t now)
 {
 	size_t count;
 	const struct cd_fact *facts = cd_fact_list(RK_SCOPE_FABRIC, &count);
 	double values[RK_FACT_COUNT];
 	struct cd_batch batch;
 
-	if (!snap->standby || now - f->role_sent_at < cd_mon_pass_interval(f->config))
+	if (!snap->elects || now - f->role_sent_at < cd_mon_pass_interval(f->config))
 		return;
-	f->role_sent_at = now;
 	rk_watch_fact_values(snap, values);
+	if (isnan(values[RK_FACT_FABRIC_WATCHER_ACTIVE]))
+		return; /* no role decided yet */
+	f->role_sent_at = now;
 	cd_batch_begin_plugin(&batch, CD_FABRIC_PLUGIN, "", now, cd_mon_pass_interval(f->config));
+	cd_batch_own_host(&batch);
 	for (size_t i = 0; i < count; i++) {
 		if (facts[i].fact != RK_FACT_FABRIC_WATCHER_ACTIVE)
 			continue;
@@ -241,7 +245,7 @@ int cd_fabric_read(struct cd_fabric *f)
 	if (snap)
 		send_sweep(f, snap);
 	if (snap)
-		send_standby(f, snap, cdtime());
+		send_role(f, snap, cdtime());
 	report_events(f, snap);
 	rk_watch_release(snap);
 	return 0;

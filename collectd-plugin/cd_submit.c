@@ -44,6 +44,11 @@ void cd_batch_begin_plugin(struct cd_batch *batch, const char *plugin, const cha
 	copy_name(batch->vl.plugin_instance, plugin_instance);
 }
 
+void cd_batch_own_host(struct cd_batch *batch)
+{
+	copy_name(batch->vl.host, hostname_g);
+}
+
 void cd_batch_begin(struct cd_batch *batch, const char *plugin_instance, cdtime_t time)
 {
 	cd_batch_begin_plugin(batch, CD_VALUES_PLUGIN, plugin_instance, time, 0);

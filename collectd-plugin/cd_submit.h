@@ -30,6 +30,10 @@ void cd_submit_fabric_host(const char *host);
 void cd_batch_begin_plugin(struct cd_batch *batch, const char *plugin, const char *plugin_instance,
 			   cdtime_t time, cdtime_t interval);
 
+/** Send the batch's values under collectd's Hostname whatever FabricHost says: what they tell
+ * is about this node (its role as a watcher), not about the fabric. */
+void cd_batch_own_host(struct cd_batch *batch);
+
 /** Dispatch the batch's first n values as type and type_instance. */
 void cd_batch_submit(struct cd_batch *batch, const char *type, const char *type_instance, size_t n);
 

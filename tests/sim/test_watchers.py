@@ -160,11 +160,15 @@ class Watchers(unittest.TestCase):
         self.assertEqual(active, "wa")  # the highest priority claims first
         time.sleep(3 * INTERVAL)  # sweeps of the active one
         standby = self.collectds["wb"][0]
-        self.assertEqual(standby.values_dirs("rdma_fabric", SUBNET), ["rdma_fabric"])  # no ports
-        watcher = standby.rows("", "gauge-watcher_active", "rdma_fabric", SUBNET)
+        self.assertEqual(standby.values_dirs("rdma_fabric", SUBNET), [])  # no fabric values
+        # the role is each watcher's own, under its Hostname (FabricHost would make one series
+        # of the two)
+        watcher = standby.rows("", "gauge-watcher_active", "rdma_fabric", "wb")
         self.assertTrue(watcher and all(v[1] == 0 for v in watcher), watcher)
-        active = self.collectds["wa"][0].rows("", "gauge-watcher_active", "rdma_fabric", SUBNET)
+        active = self.collectds["wa"][0].rows("", "gauge-watcher_active", "rdma_fabric", "wa")
         self.assertTrue(active and active[-1][1] == 1, active)
+        self.assertEqual(self.collectds["wa"][0].rows("", "gauge-watcher_active", "rdma_fabric",
+                                                      SUBNET), [])
         walk = self.setup.named("RDMAKIT-MIB::rdmakitFabricSummary")
         self.assertEqual(walk.get("rdmakitFabricWatcherActive.0"), "2", walk)  # false
         self.assertEqual(walk.get("rdmakitFabricActiveWatcher.0"), "wa", walk)

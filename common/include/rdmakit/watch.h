@@ -129,6 +129,7 @@ struct rk_watch_snapshot {
 	/* one active watcher per subnet (settings.elect): this one is standby, and shows no
 	 * fabric; the active watcher's name ("" when none is known, or no election) */
 	bool elects;
+	bool role_decided; /* the election has decided this watcher's role once */
 	bool standby;
 	char active_watcher[RK_WATCHER_NAME_MAX];
 	unsigned long election_changes; /* of the role or the active watcher shown, so far */

@@ -156,7 +156,8 @@ static void fill_scalars(struct rk_watch_snapshot *snap, const struct rk_watch *
 	snap->probed_at = before->probed_at;
 	snap->pass_seconds = before->pass_seconds;
 	snap->elects = watch->elects;
-	snap->standby = !watch_fabric_active(watch) && watch->election.announced; /* decided */
+	snap->role_decided = watch->election.announced;
+	snap->standby = !watch_fabric_active(watch) && snap->role_decided;
 	snap->election_changes = watch->election_changes;
 	if (watch->elects)
 		snprintf(snap->active_watcher, sizeof(snap->active_watcher), "%s",
@@ -197,7 +198,8 @@ void rk_watch_release(struct rk_watch_snapshot *snap)
 
 void rk_watch_fact_values(const struct rk_watch_snapshot *snap, double values[RK_FACT_COUNT])
 {
-	values[RK_FACT_FABRIC_WATCHER_ACTIVE] = snap->elects ? !snap->standby : NAN;
+	values[RK_FACT_FABRIC_WATCHER_ACTIVE] =
+	    snap->elects && snap->role_decided ? !snap->standby : NAN;
 	values[RK_FACT_FABRIC_AUDIT_CRITICAL] = snap->audited ? snap->audit_critical : NAN;
 	values[RK_FACT_FABRIC_AUDIT_WARNING] = snap->audited ? snap->audit_warning : NAN;
 }
