@@ -21,7 +21,9 @@ static const char fabric_usage[] =
     "ports and the links between them) and flags degraded links: slower or narrower\n"
     "than the best both ends enable, or than most links between the same models.\n"
     "With --save, writes the fabric as a plan; with --expect, compares the fabric\n"
-    "with a plan (rdmakit's or an ibnetdiscover output) and prints the findings:\n"
+    "with a plan (rdmakit's, an ibnetdiscover output, an NDT CSV or an\n"
+    "ibfabricconf.xml, whose node names are found in the node name map or the\n"
+    "node descriptions) and prints the findings:\n"
     "links missing, unexpected, miswired or below the plan, nodes missing, new or\n"
     "replaced.\n"
     "\n";
@@ -135,13 +137,13 @@ int cli_expect_plan(const char *path, const struct rk_fabric *fabric,
 		    const struct rk_name_map *names, struct rk_findings *findings)
 {
 	struct rk_plan *plan;
-	unsigned skipped = 0;
+	unsigned skipped = 0, unplaced = 0;
 	int err = rk_plan_load(path, &plan, &skipped);
 
 	if (!err)
-		err = rk_plan_compare(fabric, plan, names, findings);
+		err = rk_plan_compare(fabric, plan, names, RK_LOG_WARNING, &unplaced, findings);
 	if (!err)
-		err = rk_plan_skipped_finding(path, skipped, findings);
+		err = rk_plan_skipped_finding(path, skipped + unplaced, findings);
 	rk_plan_free(plan);
 	return err;
 }

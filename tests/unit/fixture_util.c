@@ -136,3 +136,36 @@ size_t log_capture_count(const char *needle)
 			count++;
 	return count;
 }
+
+struct rk_fabric *test_fabric(const struct test_node *nodes, size_t nnodes,
+			      const struct test_link *links, size_t nlinks)
+{
+	struct rk_fabric *fabric = calloc(1, sizeof(*fabric));
+
+	if (!fabric || !(fabric->nodes = calloc(nnodes + 1, sizeof(*fabric->nodes))) ||
+	    !(fabric->links = calloc(nlinks + 1, sizeof(*fabric->links))))
+		abort();
+	for (size_t i = 0; i < nnodes; i++) {
+		struct rk_fabric_node *n = &fabric->nodes[fabric->nnodes++];
+
+		n->guid = nodes[i].guid;
+		n->type = nodes[i].type;
+		n->nports = nodes[i].nports;
+		snprintf(n->description, sizeof(n->description), "%s", nodes[i].description);
+		snprintf(n->name, sizeof(n->name), "%s", nodes[i].description);
+		if (!(n->ports = calloc((size_t)n->nports + 1, sizeof(*n->ports))))
+			abort();
+	}
+	for (size_t i = 0; i < nlinks; i++) {
+		bool swap = links[i].a > links[i].b;
+
+		fabric->links[fabric->nlinks++] =
+		    (struct rk_fabric_link){.node_a = swap ? links[i].b : links[i].a,
+					    .port_a = swap ? links[i].port_b : links[i].port_a,
+					    .node_b = swap ? links[i].a : links[i].b,
+					    .port_b = swap ? links[i].port_a : links[i].port_b,
+					    .width = 4,
+					    .speed = RK_SPEED_EDR};
+	}
+	return fabric;
+}

@@ -3,6 +3,7 @@
 #ifndef RDMAKIT_TEST_FIXTURE_UTIL_H
 #define RDMAKIT_TEST_FIXTURE_UTIL_H
 
+#include "rdmakit/fabric.h"
 #include "tree_util.h"
 
 #include <stddef.h>
@@ -41,6 +42,23 @@ int replace_with(const char *root, const char *relpath, enum hostile_kind kind);
 
 /** Limit this process's address space to what it maps now plus extra bytes. */
 void limit_address_space(size_t extra);
+
+/* A node of a fabric built by hand: its description is its name too. */
+struct test_node {
+	uint64_t guid;
+	enum rk_node_type type;
+	int nports;
+	const char *description;
+};
+
+/* A link of such a fabric, 4X EDR: node indexes and ports. */
+struct test_link {
+	int a, port_a, b, port_b;
+};
+
+/** A fabric of these nodes (sorted by GUID) and links, freed by rk_fabric_free. */
+struct rk_fabric *test_fabric(const struct test_node *nodes, size_t nnodes,
+			      const struct test_link *links, size_t nlinks);
 
 /** Start capturing the core's log messages (drops earlier ones). */
 void log_capture_start(void);

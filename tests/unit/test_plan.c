@@ -388,28 +388,11 @@ static void too_many_nodes_refused(void **state)
 /* A live fabric of Leaf1 (0x11) and Spine (0x21), cabled 0x11[5] - 0x21[1] at 4X EDR. */
 static struct rk_fabric *leaf_and_spine(void)
 {
-	struct rk_fabric *fabric = calloc(1, sizeof(*fabric));
+	static const struct test_node nodes[] = {{0x11, RK_NODE_SWITCH, 8, "Leaf1"},
+						 {0x21, RK_NODE_SWITCH, 8, "Spine"}};
+	static const struct test_link links[] = {{1, 1, 0, 5}};
 
-	assert_non_null(fabric);
-	fabric->nnodes = 2;
-	fabric->nodes = calloc(2, sizeof(*fabric->nodes));
-	assert_non_null(fabric->nodes);
-	for (int n = 0; n < 2; n++) {
-		struct rk_fabric_node *node = &fabric->nodes[n];
-
-		node->guid = n ? 0x21 : 0x11;
-		node->type = RK_NODE_SWITCH;
-		node->nports = 8;
-		snprintf(node->name, sizeof(node->name), "%s", n ? "Spine" : "Leaf1");
-		node->ports = calloc(9, sizeof(*node->ports));
-		assert_non_null(node->ports);
-	}
-	fabric->nlinks = 1;
-	fabric->links = calloc(1, sizeof(*fabric->links));
-	assert_non_null(fabric->links);
-	fabric->links[0] = (struct rk_fabric_link){
-	    .node_a = 1, .port_a = 1, .node_b = 0, .port_b = 5, .width = 4, .speed = RK_SPEED_EDR};
-	return fabric;
+	return test_fabric(nodes, 2, links, 1);
 }
 
 static void live_fabric_against_plan(void **state)
@@ -421,13 +404,15 @@ static void live_fabric_against_plan(void **state)
 			  "0x11[5] -> 0x21[1] 4X EDR\n0x11[6] -> 0x21[2] 4X EDR\n",
 			  NULL);
 	struct rk_findings f = {0};
+	unsigned unplaced = 99;
 
 	(void)state;
 	assert_int_equal(rk_plan_from_fabric(fabric, &live), 0);
 	assert_int_equal(live->nlinks, 1);
 	assert_true(live->links[0].guid_a == 0x11 && live->links[0].port_a == 5 &&
 		    live->links[0].guid_b == 0x21 && live->links[0].port_b == 1);
-	assert_int_equal(rk_plan_compare(fabric, plan, NULL, &f), 0);
+	assert_int_equal(rk_plan_compare(fabric, plan, NULL, RK_LOG_WARNING, &unplaced, &f), 0);
+	assert_int_equal(unplaced, 0);
 	assert_string_equal(only(&f, "LINK_MISSING")->subject, "Leaf1[6]-Spine[2]");
 	rk_findings_free(&f);
 	rk_plan_free(live);
@@ -442,6 +427,408 @@ static void missing_file_is_an_error(void **state)
 	(void)state;
 	assert_int_equal(rk_plan_load("/nonexistent/plan", &plan, NULL), -ENOENT);
 	assert_null(plan);
+}
+
+/* A fabric for plans that name their nodes: Leaf1 (0x11), leaf2 (0x12, described as NVIDIA
+ * firmware does), Spine (0x21), host1 and host2 (0x31, 0x32, described by their interfaces),
+ * and two CAs described alike (0x41, 0x42). All 4X EDR. */
+static struct rk_fabric *named_fabric(void)
+{
+	static const struct test_node nodes[] = {
+	    {0x11, RK_NODE_SWITCH, 8, "Leaf1"},
+	    {0x12, RK_NODE_SWITCH, 8, "MF0;leaf2:MQM8700/U1"},
+	    {0x21, RK_NODE_SWITCH, 8, "Spine"},
+	    {0x31, RK_NODE_CA, 1, "host1 ibp3s0f0"},
+	    {0x32, RK_NODE_CA, 1, "host2 ibp4s0f0"},
+	    {0x41, RK_NODE_CA, 1, "twin"},
+	    {0x42, RK_NODE_CA, 1, "twin"},
+	};
+	/* Leaf1[1]-host1, Leaf1[2]-host2, Leaf1[5]-Spine[1], leaf2[5]-Spine[3], leaf2[1]-0x41,
+	 * leaf2[2]-0x42 */
+	static const struct test_link links[] = {{0, 1, 3, 1}, {0, 2, 4, 1}, {0, 5, 2, 1},
+						 {1, 5, 2, 3}, {1, 1, 5, 1}, {1, 2, 6, 1}};
+
+	return test_fabric(nodes, 7, links, 6);
+}
+
+/* The node name map of the named fabric: host2, Spine and the twins by name, and one name two
+ * GUIDs share (in other cases). */
+static struct rk_name_map *named_map(void)
+{
+	static const char text[] = "0x32 \"host-two\"\n0x21 \"spine-a\"\n0x41 \"twin-a\"\n"
+				   "0x42 \"twin-b\"\n0x51 \"dupname\"\n0x52 \"DupName\"\n";
+	char path[] = "/tmp/rk-plan-map-XXXXXX";
+	int fd = mkstemp(path);
+	struct rk_name_map *names;
+
+	assert_true(fd >= 0);
+	assert_true(write(fd, text, sizeof(text) - 1) == (ssize_t)(sizeof(text) - 1));
+	close(fd);
+	assert_int_equal(rk_name_map_load(path, &names), 0);
+	unlink(path);
+	return names;
+}
+
+/* Text read as the file origin (its extension may matter); *errors its bad parts. */
+static struct rk_plan *parse_as(const char *text, const char *origin, unsigned *errors)
+{
+	FILE *in = fmemopen((void *)text, strlen(text), "r");
+	struct rk_plan *plan = NULL;
+
+	assert_non_null(in);
+	assert_int_equal(rk_plan_parse(in, origin, &plan, errors), 0);
+	fclose(in);
+	return plan;
+}
+
+/* The findings of the named fabric against a plan read from text as origin (with the name
+ * map), sorted; *errors the plan's bad parts, *unplaced its links not placed. */
+static struct rk_findings against_named(const char *text, const char *origin, unsigned *errors,
+					unsigned *unplaced)
+{
+	struct rk_plan *plan = parse_as(text, origin, errors);
+	struct rk_fabric *fabric = named_fabric();
+	struct rk_name_map *names = named_map();
+	struct rk_findings f = {0};
+
+	assert_int_equal(rk_plan_compare(fabric, plan, names, RK_LOG_WARNING, unplaced, &f), 0);
+	rk_findings_sort(&f);
+	rk_name_map_free(names);
+	rk_fabric_free(fabric);
+	rk_plan_free(plan);
+	return f;
+}
+
+/* The named fabric as an NDT: each port spelling, names through the map, descriptions (any
+ * case, an NVIDIA switch's system name, an HCA's "HOST ibpX" as the port) and rows that are not
+ * InfiniBand cables. */
+#define NDT_GOOD                                                                                   \
+	"\xef\xbb\xbf#StartDevice,StartPort,EndDevice,EndPort,LinkType\n"                          \
+	"Leaf1,Port 1,host1,host1 ibp3s0f0,Data\n"                                                 \
+	"LEAF1,1/2,host2,ibp4s0f0,Data\n"                                                          \
+	"Leaf1,P5,spine-a,Port1, Data\n"                                                           \
+	"leaf2,IB Port 5,Spine,p3,data\n"                                                          \
+	"\"leaf2\",\"1\",twin-a,1,Data\n"                                                          \
+	"leaf2,2,twin-b,1,Data\n"                                                                  \
+	"Leaf1,7,pdu-3,outlet 2,Power\n"                                                           \
+	",,,,\n"
+
+static void ndt_of_the_fabric_gives_no_finding(void **state)
+{
+	unsigned errors = 99, unplaced = 99;
+	struct rk_findings f = against_named(NDT_GOOD, "plan", &errors, &unplaced);
+
+	(void)state;
+	assert_int_equal(errors, 0);
+	assert_int_equal(unplaced, 0);
+	assert_int_equal(f.count, 0);
+	rk_findings_free(&f);
+}
+
+static void ndt_miswire_is_found(void **state)
+{
+	unsigned errors, unplaced;
+	struct rk_findings f = against_named("StartDevice,StartPort,EndDevice,EndPort\n"
+					     "Leaf1,1,host1 ibp3s0f0,1\nLeaf1,3,host-two,1\n"
+					     "Leaf1,5,Spine,1\nleaf2,5,Spine,3\n"
+					     "leaf2,1,twin-a,1\nleaf2,2,twin-b,1\n",
+					     "plan.ndt", &errors, &unplaced);
+	const struct rk_finding *x = only(&f, "LINK_MISWIRED");
+
+	(void)state;
+	assert_int_equal(errors + unplaced, 0);
+	assert_string_equal(x->subject, "Leaf1[3]-host-two[1]");
+	assert_non_null(strstr(x->message, "the cable joins Leaf1[2] - host-two[1]"));
+	rk_findings_free(&f);
+}
+
+static void ndt_bad_rows_named_and_counted(void **state)
+{
+	char text[4096], longline[1100];
+	unsigned errors = 0;
+	struct rk_plan *plan;
+
+	(void)state;
+	memset(longline, 'x', sizeof(longline) - 2);
+	longline[sizeof(longline) - 2] = '\n';
+	longline[sizeof(longline) - 1] = '\0';
+	snprintf(text, sizeof(text),
+		 "Leaf1,Port 1,host1,ibp3s0f0,Data\n" /* 1: before the header */
+		 "# the test fabric\n"		      /* 2 */
+		 ",rack,#Fields:StartDevice,StartPort,EndDevice,EndPort,LinkType\n" /* 3 */
+		 ",r1,Leaf1,Port 1,host1\n"					    /* 4: short */
+		 ",r1,Leaf1,abra,host1,1,Data\n"				    /* 5 */
+		 ",r1,dir1,Blade 2_Port 1/1,Spine,1,Data\n"			    /* 6 */
+		 ",r1,Leaf1,Port 300,Spine,1,Data\n"				    /* 7 */
+		 ",r1,,Port 3,Spine,1,Data\n"					    /* 8 */
+		 "%s"								    /* 9: long */
+		 ",r1,\"Leaf,1\",Port 4,Spine,\"2\",Data\n"			    /* 10: read */
+		 ",r1,Leaf1,3/3,Spine,4,Data\n"					    /* 11 */
+		 ",r1,Leaf1,Port 6,Spine,\"\"\"q\",Data\n",			    /* 12 */
+		 longline);
+	log_capture_start();
+	plan = parse_as(text, "plan.csv", &errors);
+	assert_int_equal(errors, 9);
+	assert_int_equal(log_capture_count("plan.csv:1: a row before the header line"), 1);
+	assert_int_equal(log_capture_count("plan.csv:4: the row has no EndPort field"), 1);
+	assert_int_equal(log_capture_count("plan.csv:5: StartDevice \"Leaf1\" StartPort \"abra\": "
+					   "not a port"),
+			 1);
+	assert_int_equal(log_capture_count("plan.csv:6: StartDevice \"dir1\" StartPort \"Blade "
+					   "2_Port 1/1\": a director's port"),
+			 1);
+	assert_int_equal(log_capture_count("plan.csv:7: StartDevice \"Leaf1\" StartPort \"Port "
+					   "300\": not a port"),
+			 1);
+	assert_int_equal(log_capture_count("plan.csv:8: StartDevice \"\" StartPort \"Port 3\": no "
+					   "device name"),
+			 1);
+	assert_int_equal(log_capture_count("plan.csv:9: line longer than 1024"), 1);
+	assert_int_equal(log_capture_count("plan.csv:11: StartDevice \"Leaf1\" StartPort \"3/3\""),
+			 1);
+	assert_int_equal(log_capture_count("plan.csv:12: EndDevice \"Spine\" EndPort \"\"q\""), 1);
+	assert_int_equal(log_capture_count("line skipped"), 9);
+	assert_int_equal(rk_plan_named_links(plan), 1);
+	assert_int_equal(plan->nlinks, 0);
+	rk_plan_free(plan);
+}
+
+static void names_not_placed_named_and_counted(void **state)
+{
+	unsigned errors = 99, unplaced = 0;
+	struct rk_findings f;
+
+	(void)state;
+	log_capture_start();
+	f = against_named("StartDevice,StartPort,EndDevice,EndPort\n"
+			  "Leaf1,1,host1 ibp3s0f0,1\n" /* 2: placed */
+			  "leaf2,1,twin,1\n"	       /* 3: two nodes described so */
+			  "leaf2,2,dupname,1\n"	       /* 4: the map gives it to two GUIDs */
+			  "nosuch,1,Spine,2\n"	       /* 5 */
+			  "Leaf1,5,spine-a,1\n"	       /* 6: placed */
+			  "Leaf1,6,Spine,1\n"	       /* 7: Spine[1] is on line 6 */
+			  "Spine,9,leaf2,5\n",	       /* 8: Spine has 8 ports */
+			  "plan", &errors, &unplaced);
+	assert_int_equal(errors, 0);
+	assert_int_equal(unplaced, 5);
+	assert_int_equal(log_capture_count("plan:3: 2 nodes of the fabric are described \"twin\": "
+					   "give each its own name in the node name map, line "
+					   "skipped"),
+			 1);
+	assert_int_equal(
+	    log_capture_count("plan:4: the node name map gives \"dupname\" to 2 GUIDs"), 1);
+	assert_int_equal(log_capture_count("plan:5: \"nosuch\" is not in the node name map and no "
+					   "node of the fabric is described so"),
+			 1);
+	assert_int_equal(log_capture_count("plan:7: this port is already in a link"), 1);
+	assert_int_equal(log_capture_count("plan:8: the link goes to a port above its node's port "
+					   "count"),
+			 1);
+	assert_int_equal(count(&f, "LINK_MISSING"), 0);
+	assert_int_equal(count(&f, "NODE_MISSING"), 0);
+	rk_findings_free(&f);
+}
+
+/* The named fabric as an ibfabricconf.xml: rates inherited and overridden, a subfabric, the
+ * markup the reader passes over, entities and CDATA. */
+static const char ibfc_good[] =
+    "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n"
+    "<!DOCTYPE ibfabric [ <!ELEMENT ibfabric ANY> ]>\n"
+    "<ibfabric name=\"test\" schemaVersion=\"1.0\" width=\"4x\" speed=\"EDR\">\n"
+    "  <!-- the leaves -->\n"
+    "  <linklist name=\"Leaf1\">\n"
+    "    <port num=\"1\"><r_port>1</r_port><r_node>host1 ibp3s0f0</r_node></port>\n"
+    "    <port num=\"2\" extnum=\"2\"><r_port extnum=\"1\">1</r_port><r_node>host-two</r_node>"
+    "</port>\n"
+    "    <port num=\"5\" speed=\"MAX\"><r_port>1</r_port><r_node>spine-a</r_node></port>\n"
+    "  </linklist>\n"
+    "  <subfabric name=\"rack2\">\n"
+    "    <property name=\"room\">B</property>\n"
+    "    <linklist name='leaf2' width='MAX'>\n"
+    "      <port num=\"5\"><r_port> 3 </r_port><r_node>\n        Spine\n      </r_node>"
+    "<speed>QDR</speed></port>\n"
+    "      <port num=\"1\"><r_node><![CDATA[twin-a]]></r_node><r_port>1</r_port></port>\n"
+    "      <port num=\"2\"><r_port>1</r_port><r_node>twin&#x2d;b</r_node></port>\n"
+    "    </linklist>\n"
+    "  </subfabric>\n"
+    "</ibfabric>\n";
+
+static void ibfabricconf_of_the_fabric_gives_no_finding(void **state)
+{
+	unsigned errors = 99, unplaced = 99;
+	struct rk_findings f = against_named(ibfc_good, "ibfabricconf.xml", &errors, &unplaced);
+
+	(void)state;
+	assert_int_equal(errors, 0);
+	assert_int_equal(unplaced, 0);
+	assert_int_equal(f.count, 0);
+	rk_findings_free(&f);
+}
+
+static void ibfabricconf_rates_and_miswire(void **state)
+{
+	unsigned errors, unplaced;
+	struct rk_findings f = against_named(
+	    "<ibfabric speed=\"EDR\">\n"
+	    "<linklist name=\"Leaf1\" width=\"4X\">\n"
+	    "<port num=\"3\"><r_port>1</r_port><r_node>host1 ibp3s0f0</r_node></port>\n"
+	    "<port num=\"2\"><r_port>1</r_port><r_node>host-two</r_node></port>\n"
+	    "<port num=\"5\" speed=\"HDR\"><r_port>1</r_port><r_node>Spine</r_node>"
+	    "</port>\n</linklist>\n"
+	    "<linklist name=\"leaf2\"><port num=\"5\"><r_port>3</r_port><r_node>Spine"
+	    "</r_node></port><port num=\"1\"><r_port>1</r_port><r_node>twin-a</r_node>"
+	    "</port><port num=\"2\"><r_port>1</r_port><r_node>twin-b</r_node></port>"
+	    "</linklist></ibfabric>\n",
+	    "plan", &errors, &unplaced);
+
+	(void)state;
+	assert_int_equal(errors + unplaced, 0);
+	assert_int_equal(f.count, 2);
+	assert_int_equal(count(&f, "LINK_MISWIRED"), 1);
+	assert_int_equal(count(&f, "LINK_BELOW_PLAN"), 1);
+	for (size_t i = 0; i < f.count; i++)
+		if (strcmp(f.items[i].code, "LINK_MISWIRED") == 0)
+			assert_string_equal(f.items[i].subject, "Leaf1[3]-host1 ibp3s0f0[1]");
+		else
+			assert_non_null(
+			    strstr(f.items[i].message, "runs 4X EDR, the plan has 4X HDR"));
+	rk_findings_free(&f);
+}
+
+static void ibfabricconf_bad_elements_named_and_counted(void **state)
+{
+	char text[4096], name[1100];
+	unsigned errors = 0;
+	struct rk_plan *plan;
+
+	(void)state;
+	memset(name, 'n', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	snprintf(
+	    text, sizeof(text),
+	    "<ibfabric>\n"								   /* 1 */
+	    "<linklist name=\"Leaf1\">\n"						   /* 2 */
+	    "<port><r_port>1</r_port><r_node>h</r_node></port>\n"			   /* 3 */
+	    "<port num=\"-\"><r_port>1</r_port><r_node>h</r_node></port>\n"		   /* 4 */
+	    "<port num=\"2\"><r_port>1</r_port></port>\n"				   /* 5 */
+	    "<port num=\"3\"><r_node>h</r_node></port>\n"				   /* 6 */
+	    "<port num=\"4\" speed=\"WARP\"><r_port>1</r_port><r_node>h</r_node></port>\n" /* 7 */
+	    "<port num=\"6\"><r_port>1</r_port><r_node>h</r_node><width>3y</width></port>\n"
+	    "<port num=\"7\"><r_port>1</r_port><r_node>h</r_node></port>\n" /* 9: read */
+	    "</linklist>\n"						    /* 10 */
+	    "<linklist><port num=\"1\"><r_port>1</r_port><r_node>y</r_node></port></linklist>\n"
+	    "<chassis name=\"c\" model=\"m\"><node position=\"1\">a</node></chassis>\n" /* 12 */
+	    "<switchlist/>\n"								/* 13 */
+	    "<linklist name=\"L\"><port num=\"1\"><r_port>1</r_port><r_node>%s</r_node>"
+	    "</port></linklist>\n" /* 14 */
+	    "</ibfabric>\n",
+	    name);
+	log_capture_start();
+	plan = parse_as(text, "fc", &errors);
+	assert_int_equal(errors, 10);
+	assert_int_equal(log_capture_count("fc:3: <port num=\"\"> of \"Leaf1\": num is not a port"),
+			 1);
+	assert_int_equal(
+	    log_capture_count("fc:4: <port num=\"-\"> of \"Leaf1\": num is not a port"), 1);
+	assert_int_equal(log_capture_count("fc:5: <port num=\"2\"> of \"Leaf1\": no <r_node>"), 1);
+	assert_int_equal(log_capture_count("fc:6: <port num=\"3\"> of \"Leaf1\": no <r_port>"), 1);
+	assert_int_equal(log_capture_count("fc:7: <port>: unknown speed \"WARP\""), 1);
+	assert_int_equal(log_capture_count("fc:8: <port num=\"6\"> of \"Leaf1\": a <width>"), 1);
+	assert_int_equal(log_capture_count("fc:11: a <linklist> without a name"), 1);
+	assert_int_equal(log_capture_count("fc:12: <chassis> needs the chassis model files"), 1);
+	assert_int_equal(log_capture_count("fc:13: unknown element <switchlist>"), 1);
+	assert_int_equal(log_capture_count("fc:14: <port num=\"1\"> of \"L\": a value longer than "
+					   "1024"),
+			 1);
+	assert_int_equal(log_capture_count("element skipped"), 10);
+	assert_int_equal(rk_plan_named_links(plan), 1);
+	rk_plan_free(plan);
+}
+
+/* The size bytes at text, read as origin, refused as XML saying why. */
+static void refused(const char *text, size_t size, const char *origin, const char *why)
+{
+	FILE *in = fmemopen((void *)text, size, "r");
+	struct rk_plan *plan = (void *)1;
+
+	assert_non_null(in);
+	log_capture_start();
+	assert_int_equal(rk_plan_parse(in, origin, &plan, NULL), -EBADMSG);
+	assert_null(plan);
+	assert_int_equal(log_capture_count(why), 1);
+	assert_int_equal(log_capture_count("plan refused"), 1);
+	fclose(in);
+}
+
+/* XML a plan cannot be read from is refused whole, saying where and why. */
+static void ibfabricconf_not_well_formed_is_refused(void **state)
+{
+	static const struct {
+		const char *text, *origin, *why;
+	} cases[] = {
+	    {"<ibfabric>\n<linklist name=\"a\">", "p",
+	     "p:2: not well-formed XML: the file ends inside <linklist> of line 2"},
+	    {"<ibfabric></linklist></ibfabric>", "p", "</linklist> where <ibfabric> of line 1"},
+	    {"<ibfabric><port num=1/></ibfabric>", "p", "an attribute value without quotes"},
+	    {"<ibfabric><port num=\"1></ibfabric>", "p", "a < inside an attribute value"},
+	    {"<plan/>", "p", "the root element is <plan>, not <ibfabric>"},
+	    {"<ibfabric/>\n<ibfabric/>", "p", "p:2: not well-formed XML: a second root element"},
+	    {"<!-- never closed <ibfabric/>", "p", "an unterminated comment"},
+	    {"<\x01\x02\x89garbage", "p", "a bad element name after <"},
+	    {"", "p.xml", "no <ibfabric> element"},
+	    {"<ibfabric><![CDATA[ open", "p", "an unterminated CDATA section"},
+	    {"<ibfabric a=\"b\" / >", "p", "a / not before >"},
+	};
+	static const char binary[] = "\x89PNG\r\n\x1a\n\x00\x00";
+	char deep[512] = "<ibfabric>";
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		refused(cases[i].text, strlen(cases[i].text), cases[i].origin, cases[i].why);
+	refused(binary, sizeof(binary) - 1, "p.xml", "no <ibfabric> element");
+	for (int i = 0; i < 40; i++)
+		strcat(deep, "<a>");
+	refused(deep, strlen(deep), "p", "elements nested deeper than 32");
+}
+
+static void ibfabricconf_on_one_long_line(void **state)
+{
+	size_t size = 64 * 1024;
+	char *text = malloc(size), *p = text;
+	unsigned errors = 99;
+	struct rk_plan *plan;
+
+	(void)state;
+	assert_non_null(text);
+	p += sprintf(p, "<ibfabric><linklist name=\"S\">");
+	for (int i = 1; i <= 200; i++)
+		p += sprintf(p, "<port num=\"%d\"><r_port>1</r_port><r_node>h%d</r_node></port>", i,
+			     i);
+	sprintf(p, "</linklist></ibfabric>");
+	plan = parse_as(text, "one-line", &errors);
+	assert_int_equal(errors, 0);
+	assert_int_equal(rk_plan_named_links(plan), 200);
+	rk_plan_free(plan);
+	free(text);
+}
+
+static void too_many_named_links_refused(void **state)
+{
+	size_t size = (size_t)(RK_PLAN_MAX_LINKS + 2) * 24;
+	char *text = malloc(size), *p = text;
+	struct rk_plan *plan = (void *)1;
+	FILE *in;
+
+	(void)state;
+	assert_non_null(text);
+	p += sprintf(p, "StartDevice,StartPort,EndDevice,EndPort\n");
+	for (unsigned i = 0; i <= RK_PLAN_MAX_LINKS; i++)
+		p += sprintf(p, "s%u,1,h%u,1\n", i, i);
+	in = fmemopen(text, (size_t)(p - text), "r");
+	assert_int_equal(rk_plan_parse(in, "big", &plan, NULL), -E2BIG);
+	assert_null(plan);
+	fclose(in);
+	free(text);
 }
 
 int main(void)
@@ -466,6 +853,16 @@ int main(void)
 	    cmocka_unit_test(too_many_nodes_refused),
 	    cmocka_unit_test(live_fabric_against_plan),
 	    cmocka_unit_test(missing_file_is_an_error),
+	    cmocka_unit_test(ndt_of_the_fabric_gives_no_finding),
+	    cmocka_unit_test(ndt_miswire_is_found),
+	    cmocka_unit_test(ndt_bad_rows_named_and_counted),
+	    cmocka_unit_test(names_not_placed_named_and_counted),
+	    cmocka_unit_test(ibfabricconf_of_the_fabric_gives_no_finding),
+	    cmocka_unit_test(ibfabricconf_rates_and_miswire),
+	    cmocka_unit_test(ibfabricconf_bad_elements_named_and_counted),
+	    cmocka_unit_test(ibfabricconf_not_well_formed_is_refused),
+	    cmocka_unit_test(ibfabricconf_on_one_long_line),
+	    cmocka_unit_test(too_many_named_links_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,7 +2,9 @@
 /* Unit tests of the watch engine's cabling plan (common/src/watch/watch_plan.c): the file read
  * again only when another inode, size, mtime or ctime shows it changed; a file gone or not a
  * regular file keeps the last plan, logged once, PLAN_UNREADABLE until it is back; bad lines
- * logged once per version and PLAN_LINES_SKIPPED; a reload's new path or none. The comparison
+ * logged once per version and PLAN_LINES_SKIPPED; the links a plan by name cannot place logged
+ * once per version, then once when their number changes; a reload's new path or none. The
+ * comparison
  * itself is tests/unit/test_plan.c; the daemons on a simulated fabric are
  * tests/collectd/test_fabric.py and tests/snmp/test_fabric.py. */
 #include "fixture_util.h"
@@ -195,6 +197,48 @@ static void bad_lines_are_logged_once_per_version(void **state)
 	rk_watch_stop(watch);
 }
 
+/* How many findings of one check have this code. */
+static size_t count_code(struct rk_watch *watch, const char *code)
+{
+	struct rk_findings findings = {0};
+	size_t count = 0;
+
+	assert_int_equal(watch_plan_check(watch, &findings), 0);
+	for (size_t i = 0; i < findings.count; i++)
+		count += strcmp(findings.items[i].code, code) == 0;
+	rk_findings_free(&findings);
+	return count;
+}
+
+static void unplaced_links_are_logged_once_then_when_they_change(void **state)
+{
+	static const struct test_node nodes[] = {{0x11, RK_NODE_SWITCH, 8, "Leaf1"},
+						 {0x31, RK_NODE_CA, 1, "host1"}};
+	static const struct test_link links[] = {{0, 1, 1, 1}};
+	struct rk_watch *watch;
+	char message[320];
+
+	(void)state;
+	write_plan("StartDevice,StartPort,EndDevice,EndPort\nLeaf1,1,host1,1\nLeaf1,2,nosuch,1\n",
+		   false, 5000);
+	watch = new_watch(path);
+	watch->monitor.fabric = test_fabric(nodes, 2, links, 1);
+	log_capture_start();
+	rk_log_set_level(RK_LOG_WARNING); /* what a daemon logs */
+	assert_int_equal(check(watch, "PLAN_LINES_SKIPPED", message, sizeof(message)), 1);
+	assert_int_equal(check(watch, "PLAN_LINES_SKIPPED", NULL, 0), 1);
+	assert_non_null(strstr(message, "1 line(s) of the plan could not be read or placed"));
+	assert_int_equal(log_capture_count(":3: \"nosuch\" is not in the node name map"), 1);
+	snprintf(watch->monitor.fabric->nodes[1].description, 65, "host9");
+	assert_int_equal(count_code(watch, "PLAN_LINES_SKIPPED"), 1);
+	assert_int_equal(count_code(watch, "PLAN_LINES_SKIPPED"), 1);
+	assert_int_equal(log_capture_count("2 link(s) cannot be placed on the fabric now (1 "
+					   "before)"),
+			 1);
+	assert_int_equal(log_capture_count(":2: \"host1\" is not"), 0); /* not one by one */
+	rk_watch_stop(watch);
+}
+
 static void a_reload_changes_the_plan_or_drops_it(void **state)
 {
 	char other[sizeof(path) + 8];
@@ -225,6 +269,7 @@ int main(void)
 	    cmocka_unit_test(a_vanished_plan_is_kept_logged_once_and_found),
 	    cmocka_unit_test(a_plan_never_read_says_so),
 	    cmocka_unit_test(bad_lines_are_logged_once_per_version),
+	    cmocka_unit_test(unplaced_links_are_logged_once_then_when_they_change),
 	    cmocka_unit_test(a_reload_changes_the_plan_or_drops_it),
 	};
 

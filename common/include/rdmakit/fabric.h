@@ -150,6 +150,10 @@ int rk_name_map_load(const char *path, struct rk_name_map **out);
 /** The name for guid, or NULL. */
 const char *rk_name_map_lookup(const struct rk_name_map *map, uint64_t guid);
 
+/** How many GUIDs the map gives name (compared without regard to case); *guid is the last of
+ * them when there is any. */
+size_t rk_name_map_find(const struct rk_name_map *map, const char *name, uint64_t *guid);
+
 /** Free a node name map. */
 void rk_name_map_free(struct rk_name_map *map);
 

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
-/* The fabric as designed: a plan of nodes and links, read from rdmakit's own line format or
- * from ibnetdiscover's topology text, written in rdmakit's format, and compared with the
- * live fabric into findings (LINK_MISSING, LINK_MISWIRED, NODE_REPLACED, ...). */
+/* The fabric as designed: a plan of nodes and links, read from rdmakit's own line format, from
+ * ibnetdiscover's topology text, from an NDT (UFM's network design topology CSV) or from an
+ * LLNL ibfabricconf.xml, written in rdmakit's format, and compared with the live fabric into
+ * findings (LINK_MISSING, LINK_MISWIRED, NODE_REPLACED, ...). */
 #ifndef RDMAKIT_PLAN_H
 #define RDMAKIT_PLAN_H
 
 #include "rdmakit/fabric.h"
 #include "rdmakit/findings.h"
+#include "rdmakit/log.h"
 
 #include <stdio.h>
 
@@ -31,19 +33,28 @@ struct rk_plan_link {
 	unsigned line;	     /* where the plan file has it (0 for a live fabric's link) */
 };
 
+/* The links of a plan that names its nodes (common/src/fabric/plan_internal.h). */
+struct rk_plan_named;
+
 struct rk_plan {
 	struct rk_plan_node *nodes; /* sorted by GUID, unique */
 	size_t nnodes, node_cap;
 	struct rk_plan_link *links; /* sorted by (guid_a, port_a), every end in one link only */
 	size_t nlinks, link_cap;
+	struct rk_plan_named *named; /* an NDT's or ibfabricconf's links, by node name (the nodes
+				      * and links above then empty): placed on GUIDs when the
+				      * plan is compared; NULL for a plan by GUID */
 };
 
 /** The live fabric as a plan (names from its nodes); 0 or -ENOMEM. */
 int rk_plan_from_fabric(const struct rk_fabric *fabric, struct rk_plan **out);
 
-/** Read a plan from text in rdmakit's format or ibnetdiscover's (one file may mix them);
- * each bad line is logged as ORIGIN:LINE: reason and skipped, *errors counts them (may be
- * NULL). 0, or -ENOMEM, or -E2BIG when the bounds above are passed. */
+/** Read a plan from in (a seekable stream: its start is read twice) in rdmakit's format or
+ * ibnetdiscover's (one file may mix them), an NDT or an ibfabricconf.xml: told apart by the
+ * content, else by origin's extension (.csv or .ndt, .xml). Each bad line (XML: element) is
+ * logged as ORIGIN:LINE: reason and skipped, *errors counts them (may be NULL). 0, -ENOMEM,
+ * -E2BIG when the bounds above are passed, -EBADMSG (logged) for XML that is not well-formed,
+ * or the stream's -errno. */
 int rk_plan_parse(FILE *in, const char *origin, struct rk_plan **out, unsigned *errors);
 
 /** rk_plan_parse on the file at path; -errno (logged) when it cannot be opened. */
@@ -56,6 +67,9 @@ int rk_plan_write(FILE *out, const struct rk_plan *plan);
  * anything but a regular file (-EEXIST); 0 or -errno, logged. */
 int rk_plan_save(const char *path, const struct rk_plan *plan);
 
+/** How many links the plan gives by node name (an NDT or ibfabricconf; 0 for a plan by GUID). */
+size_t rk_plan_named_links(const struct rk_plan *plan);
+
 /** Index of the plan's node with this GUID, or -1. */
 int rk_plan_find_node(const struct rk_plan *plan, uint64_t guid);
 
@@ -64,9 +78,16 @@ int rk_plan_find_node(const struct rk_plan *plan, uint64_t guid);
 int rk_plan_diff(const struct rk_plan *live, const struct rk_plan *plan,
 		 const struct rk_name_map *names, struct rk_findings *out);
 
-/** rk_plan_diff of the live fabric against plan. */
+/** rk_plan_diff of the live fabric against plan. The nodes of a plan that names them are
+ * first placed on GUIDs: a name the node name map gives exactly one GUID is that node, else
+ * the one live node whose description is the name (or, for an NVIDIA switch described
+ * "MF0;NAME:MODEL/Un", whose NAME is), names compared without regard to case; each link that
+ * cannot be placed (a name unknown or given to several nodes, a port above the node's port
+ * count, a port two links claim) is logged at level as ORIGIN:LINE: reason and counted in
+ * *unplaced. 0, -ENOMEM, or -E2BIG (logged) when the placed plan is too large. */
 int rk_plan_compare(const struct rk_fabric *fabric, const struct rk_plan *plan,
-		    const struct rk_name_map *names, struct rk_findings *out);
+		    const struct rk_name_map *names, enum rk_log_level level, unsigned *unplaced,
+		    struct rk_findings *out);
 
 /** The PLAN_LINES_SKIPPED finding of a plan read from path with skipped bad lines (none when
  * skipped is 0); 0 or -ENOMEM. */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 struct name_entry {
 	uint64_t guid;
@@ -16,8 +17,9 @@ struct name_entry {
 };
 
 struct rk_name_map {
-	struct name_entry *entries;
+	struct name_entry *entries; /* sorted by GUID */
 	size_t count, capacity;
+	const struct name_entry **by_name; /* the entries sorted by name (in any case), then GUID */
 };
 
 static int compare_entries(const void *a, const void *b)
@@ -25,6 +27,15 @@ static int compare_entries(const void *a, const void *b)
 	const struct name_entry *x = a, *y = b;
 
 	return x->guid < y->guid ? -1 : x->guid > y->guid;
+}
+
+/* By name without regard to case, then by GUID. */
+static int compare_names(const void *a, const void *b)
+{
+	const struct name_entry *const *x = a, *const *y = b;
+	int c = strcasecmp((*x)->name, (*y)->name);
+
+	return c ? c : compare_entries(*x, *y);
 }
 
 /* The name after the GUID: "quoted" (as OpenSM writes it) or the rest of the line. */
@@ -122,6 +133,14 @@ int rk_name_map_load(const char *path, struct rk_name_map **out)
 	}
 	if (map->count) /* an empty map has no array to sort */
 		qsort(map->entries, map->count, sizeof(*map->entries), compare_entries);
+	if (!(map->by_name = calloc(map->count + 1, sizeof(*map->by_name)))) {
+		rk_name_map_free(map);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < map->count; i++)
+		map->by_name[i] = &map->entries[i];
+	if (map->count)
+		qsort(map->by_name, map->count, sizeof(*map->by_name), compare_names);
 	*out = map;
 	return 0;
 }
@@ -137,6 +156,27 @@ const char *rk_name_map_lookup(const struct rk_name_map *map, uint64_t guid)
 	return hit ? hit->name : NULL;
 }
 
+size_t rk_name_map_find(const struct rk_name_map *map, const char *name, uint64_t *guid)
+{
+	size_t lo = 0, hi = map->count, found = 0;
+
+	while (lo < hi) { /* the first entry not before name */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcasecmp(map->by_name[mid]->name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < map->count && strcasecmp(map->by_name[i]->name, name) == 0; i++) {
+		if (found && map->by_name[i]->guid == *guid)
+			continue;
+		*guid = map->by_name[i]->guid;
+		found++;
+	}
+	return found;
+}
+
 void rk_name_map_free(struct rk_name_map *map)
 {
 	if (!map)
@@ -144,5 +184,6 @@ void rk_name_map_free(struct rk_name_map *map)
 	for (size_t i = 0; i < map->count; i++)
 		free(map->entries[i].name);
 	free(map->entries);
+	free(map->by_name);
 	free(map);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Fabric plans: built from a live fabric, read from rdmakit's line format or ibnetdiscover's
- * topology text, written in rdmakit's format (docs/cli.md, "Fabric plans"). */
-#include "rdmakit/plan.h"
+ * topology text (or, through plan_ndt.c and plan_ibfc.c, from an NDT or an ibfabricconf.xml,
+ * told apart here), written in rdmakit's format (docs/cli.md, "Fabric plans"). */
+#include "plan_internal.h"
 
 #include "rdmakit/array.h"
 #include "rdmakit/file.h"
@@ -11,24 +12,22 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* What a parse is building, and where it is in the input. */
-struct parser {
-	struct rk_plan *plan;
-	const char *origin;
-	unsigned line, errors;
-	int current; /* ibnetdiscover: the node whose port lines follow, -1 before any */
-	uint64_t current_guid;
-	bool too_big;
-};
-
-static void bad_line(struct parser *p, const char *reason)
+void plan_bad(struct plan_parser *p, const char *fmt, ...)
 {
-	rk_log(RK_LOG_WARNING, "%s:%u: %s, line skipped", p->origin, p->line, reason);
+	char reason[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(reason, sizeof(reason), fmt, ap);
+	va_end(ap);
+	rk_log(p->level, "%s:%u: %s, %s skipped", p->origin, p->line, reason, p->unit);
 	p->errors++;
 }
 
@@ -42,8 +41,8 @@ static void clean_name(char *dst, size_t size, const char *src)
 	dst[i] = '\0';
 }
 
-static int add_node(struct parser *p, uint64_t guid, enum rk_node_type type, int nports,
-		    const char *name)
+int plan_add_node(struct plan_parser *p, uint64_t guid, enum rk_node_type type, int nports,
+		  const char *name)
 {
 	struct rk_plan *plan = p->plan;
 	struct rk_plan_node *nodes, *node;
@@ -62,8 +61,8 @@ static int add_node(struct parser *p, uint64_t guid, enum rk_node_type type, int
 	return 0;
 }
 
-static int add_link(struct parser *p, uint64_t ga, int pa, uint64_t gb, int pb, int width,
-		    enum rk_speed speed)
+int plan_add_link(struct plan_parser *p, uint64_t ga, int pa, uint64_t gb, int pb, int width,
+		  enum rk_speed speed)
 {
 	struct rk_plan *plan = p->plan;
 	bool swap = ga > gb || (ga == gb && pa > pb);
@@ -117,7 +116,7 @@ static bool parse_guid(const char **s, uint64_t *guid)
 	return true;
 }
 
-static bool parse_int(const char **s, int max, int *value)
+bool plan_parse_int(const char **s, int max, int *value)
 {
 	const char *t = *s;
 	long v = 0;
@@ -137,7 +136,7 @@ static bool parse_port(const char **s, int *port)
 {
 	const char *t = *s;
 
-	if (*t++ != '[' || !parse_int(&t, RK_PLAN_MAX_PORT, port) || *port < 1 || *t++ != ']')
+	if (*t++ != '[' || !plan_parse_int(&t, RK_PLAN_MAX_PORT, port) || *port < 1 || *t++ != ']')
 		return false;
 	*s = t;
 	return true;
@@ -167,7 +166,7 @@ static bool parse_rate(const char *s, int *width, enum rk_speed *speed)
 	size_t len;
 	int lanes;
 
-	if (!parse_int(&s, RK_WIDTH_MAX, &lanes) || lanes < 1 || (*s != 'x' && *s != 'X'))
+	if (!plan_parse_int(&s, RK_WIDTH_MAX, &lanes) || lanes < 1 || (*s != 'x' && *s != 'X'))
 		return false;
 	s = skip_space(s + 1);
 	len = strcspn(s, " \t\r\n#");
@@ -199,7 +198,7 @@ static enum rk_node_type type_from_name(const char *s, size_t len)
 }
 
 /* rdmakit: node 0xGUID TYPE PORTS "NAME" */
-static int own_node(struct parser *p, const char *s)
+static int own_node(struct plan_parser *p, const char *s)
 {
 	char name[96] = "";
 	enum rk_node_type type;
@@ -209,59 +208,59 @@ static int own_node(struct parser *p, const char *s)
 
 	s = skip_space(s + 4);
 	if (!parse_guid(&s, &guid))
-		return bad_line(p, "expected node 0xGUID TYPE PORTS \"NAME\""), 0;
+		return plan_bad(p, "expected node 0xGUID TYPE PORTS \"NAME\""), 0;
 	s = skip_space(s);
 	len = strcspn(s, " \t\r\n");
 	if (!(type = type_from_name(s, len)))
-		return bad_line(p, "node type must be switch, ca or router"), 0;
+		return plan_bad(p, "node type must be switch, ca or router"), 0;
 	s = skip_space(s + len);
-	if (!parse_int(&s, RK_PLAN_MAX_PORT, &nports))
-		return bad_line(p, "expected a port count up to 254"), 0;
+	if (!plan_parse_int(&s, RK_PLAN_MAX_PORT, &nports))
+		return plan_bad(p, "expected a port count up to 254"), 0;
 	s = skip_space(s);
 	if (*s == '"' && !parse_quoted(&s, name, sizeof(name)))
-		return bad_line(p, "unterminated quoted name"), 0;
+		return plan_bad(p, "unterminated quoted name"), 0;
 	if (!at_end(s))
-		return bad_line(p, "unexpected text after the node's name"), 0;
-	return add_node(p, guid, type, nports, name);
+		return plan_bad(p, "unexpected text after the node's name"), 0;
+	return plan_add_node(p, guid, type, nports, name);
 }
 
 /* rdmakit: 0xGUID[P] -> 0xGUID[P] [WIDTH SPEED] [# comment] */
-static int own_link(struct parser *p, const char *s)
+static int own_link(struct plan_parser *p, const char *s)
 {
 	enum rk_speed speed = RK_SPEED_NONE;
 	uint64_t ga, gb;
 	int pa, pb, width = 0;
 
 	if (!parse_guid(&s, &ga) || !parse_port(&s, &pa))
-		return bad_line(p, "expected 0xGUID[PORT] -> 0xGUID[PORT] WIDTH SPEED"), 0;
+		return plan_bad(p, "expected 0xGUID[PORT] -> 0xGUID[PORT] WIDTH SPEED"), 0;
 	s = skip_space(s);
 	if (strncmp(s, "->", 2) != 0)
-		return bad_line(p, "expected -> between the link's two ends"), 0;
+		return plan_bad(p, "expected -> between the link's two ends"), 0;
 	s = skip_space(s + 2);
 	if (!parse_guid(&s, &gb) || !parse_port(&s, &pb))
-		return bad_line(p, "expected 0xGUID[PORT] after ->"), 0;
+		return plan_bad(p, "expected 0xGUID[PORT] after ->"), 0;
 	s = skip_space(s);
 	if (!at_end(s) && !parse_rate(s, &width, &speed))
-		return bad_line(p, "expected a rate like 4X EDR after the link's ends"), 0;
-	return add_link(p, ga, pa, gb, pb, width, speed);
+		return plan_bad(p, "expected a rate like 4X EDR after the link's ends"), 0;
+	return plan_add_link(p, ga, pa, gb, pb, width, speed);
 }
 
 /* ibnetdiscover: Switch 36 "S-0002c903..." # "desc" ... (and Ca, Rt) */
-static int ibnd_node(struct parser *p, const char *s, enum rk_node_type type)
+static int ibnd_node(struct plan_parser *p, const char *s, enum rk_node_type type)
 {
 	char name[96] = "";
 	uint64_t guid;
 	int nports;
 
 	s = skip_space(s + strcspn(s, " \t"));
-	if (!parse_int(&s, RK_PLAN_MAX_PORT, &nports))
-		return bad_line(p, "expected the node's port count (up to 254)"), 0;
+	if (!plan_parse_int(&s, RK_PLAN_MAX_PORT, &nports))
+		return plan_bad(p, "expected the node's port count (up to 254)"), 0;
 	s = skip_space(s);
 	if (strncmp(s, "\"S-", 3) && strncmp(s, "\"H-", 3) && strncmp(s, "\"R-", 3))
-		return bad_line(p, "expected \"S-GUID\", \"H-GUID\" or \"R-GUID\""), 0;
+		return plan_bad(p, "expected \"S-GUID\", \"H-GUID\" or \"R-GUID\""), 0;
 	s += 3;
 	if (!parse_guid(&s, &guid) || *s++ != '"')
-		return bad_line(p, "bad GUID in the node's id"), 0;
+		return plan_bad(p, "bad GUID in the node's id"), 0;
 	s = skip_space(s);
 	if (*s == '#')
 		s = skip_space(s + 1);
@@ -269,7 +268,7 @@ static int ibnd_node(struct parser *p, const char *s, enum rk_node_type type)
 		parse_quoted(&s, name, sizeof(name));
 	p->current = (int)p->plan->nnodes;
 	p->current_guid = guid;
-	return add_node(p, guid, type, nports, name);
+	return plan_add_node(p, guid, type, nports, name);
 }
 
 /* The last WIDTHxSPEED word of an ibnetdiscover comment, outside quotes. */
@@ -286,28 +285,28 @@ static void ibnd_rate(const char *s, int *width, enum rk_speed *speed)
 }
 
 /* ibnetdiscover: [1](portguid) "S-GUID"[2](portguid) # ... 4xEDR; also [1][ext 3]. */
-static int ibnd_port(struct parser *p, const char *s)
+static int ibnd_port(struct plan_parser *p, const char *s)
 {
 	enum rk_speed speed = RK_SPEED_NONE;
 	int port, peer_port, width = 0;
 	uint64_t peer, ignored;
 
 	if (p->current < 0)
-		return bad_line(p, "port line before any Switch, Ca or Rt line"), 0;
+		return plan_bad(p, "port line before any Switch, Ca or Rt line"), 0;
 	if (!parse_port(&s, &port))
-		return bad_line(p, "expected [PORT] from 1 to 254"), 0;
+		return plan_bad(p, "expected [PORT] from 1 to 254"), 0;
 	if (strncmp(s, "[ext ", 5) == 0)
 		s += strcspn(s, "]") + (s[strcspn(s, "]")] ? 1 : 0);
 	if (*s == '(' && (++s, !parse_guid(&s, &ignored) || *s++ != ')'))
-		return bad_line(p, "bad port GUID"), 0;
+		return plan_bad(p, "bad port GUID"), 0;
 	s = skip_space(s);
 	if (strncmp(s, "\"S-", 3) && strncmp(s, "\"H-", 3) && strncmp(s, "\"R-", 3))
-		return bad_line(p, "expected the peer's \"S-GUID\", \"H-GUID\" or \"R-GUID\""), 0;
+		return plan_bad(p, "expected the peer's \"S-GUID\", \"H-GUID\" or \"R-GUID\""), 0;
 	s += 3;
 	if (!parse_guid(&s, &peer) || *s++ != '"' || !parse_port(&s, &peer_port))
-		return bad_line(p, "expected the peer's \"S-GUID\"[PORT]"), 0;
+		return plan_bad(p, "expected the peer's \"S-GUID\"[PORT]"), 0;
 	ibnd_rate(s, &width, &speed);
-	return add_link(p, p->current_guid, port, peer, peer_port, width, speed);
+	return plan_add_link(p, p->current_guid, port, peer, peer_port, width, speed);
 }
 
 /* Lines ibnetdiscover writes that a plan does not need. */
@@ -322,26 +321,58 @@ static bool ibnd_ignored(const char *s)
 	return false;
 }
 
-static int parse_line(struct parser *p, const char *line)
+/* What an rdmakit or ibnetdiscover line is, by how it starts. */
+enum line_kind {
+	LINE_NONE, /* blank, a comment, or ibnetdiscover's that a plan does not need */
+	LINE_NODE,
+	LINE_LINK,
+	LINE_SWITCH,
+	LINE_CA,
+	LINE_ROUTER,
+	LINE_PORT,
+	LINE_OTHER,
+};
+
+static enum line_kind kind_of(const char *s)
+{
+	if (at_end(s) || ibnd_ignored(s))
+		return LINE_NONE;
+	if (strncmp(s, "node ", 5) == 0 || strncmp(s, "node\t", 5) == 0)
+		return LINE_NODE;
+	if (strncmp(s, "0x", 2) == 0)
+		return LINE_LINK;
+	if (strncmp(s, "Switch", 6) == 0 && isspace((unsigned char)s[6]))
+		return LINE_SWITCH;
+	if (strncmp(s, "Ca", 2) == 0 && isspace((unsigned char)s[2]))
+		return LINE_CA;
+	if (strncmp(s, "Rt", 2) == 0 && isspace((unsigned char)s[2]))
+		return LINE_ROUTER;
+	return *s == '[' ? LINE_PORT : LINE_OTHER;
+}
+
+static int parse_line(struct plan_parser *p, const char *line)
 {
 	const char *s = skip_space(line);
 
-	if (at_end(s) || ibnd_ignored(s))
+	switch (kind_of(s)) {
+	case LINE_NONE:
 		return 0;
-	if (strncmp(s, "node ", 5) == 0 || strncmp(s, "node\t", 5) == 0)
+	case LINE_NODE:
 		return own_node(p, s);
-	if (strncmp(s, "0x", 2) == 0)
+	case LINE_LINK:
 		return own_link(p, s);
-	if (strncmp(s, "Switch", 6) == 0 && isspace((unsigned char)s[6]))
+	case LINE_SWITCH:
 		return ibnd_node(p, s, RK_NODE_SWITCH);
-	if (strncmp(s, "Ca", 2) == 0 && isspace((unsigned char)s[2]))
+	case LINE_CA:
 		return ibnd_node(p, s, RK_NODE_CA);
-	if (strncmp(s, "Rt", 2) == 0 && isspace((unsigned char)s[2]))
+	case LINE_ROUTER:
 		return ibnd_node(p, s, RK_NODE_ROUTER);
-	if (*s == '[')
+	case LINE_PORT:
 		return ibnd_port(p, s);
-	bad_line(p, "not a node, link or ibnetdiscover line");
-	return 0;
+	default:
+		plan_bad(p, "not a node, link or ibnetdiscover line");
+		return 0;
+	}
 }
 
 static int compare_nodes(const void *a, const void *b)
@@ -384,8 +415,7 @@ static int compare_ends(const void *a, const void *b)
 	return x->link < y->link ? -1 : x->link > y->link;
 }
 
-/* Sort the nodes and drop a GUID declared twice (the first line kept). */
-static void finish_nodes(struct parser *p)
+void plan_finish_nodes(struct plan_parser *p, bool report)
 {
 	struct rk_plan *plan = p->plan;
 	size_t kept = 0;
@@ -394,9 +424,10 @@ static void finish_nodes(struct parser *p)
 		qsort(plan->nodes, plan->nnodes, sizeof(*plan->nodes), compare_nodes);
 	for (size_t i = 0; i < plan->nnodes; i++) {
 		if (kept && plan->nodes[kept - 1].guid == plan->nodes[i].guid) {
-			rk_log(RK_LOG_WARNING, "%s: node 0x%016llx declared twice, first kept",
-			       p->origin, (unsigned long long)plan->nodes[i].guid);
-			p->errors++;
+			if (report)
+				rk_log(p->level, "%s: node 0x%016llx declared twice, first kept",
+				       p->origin, (unsigned long long)plan->nodes[i].guid);
+			p->errors += report;
 			continue;
 		}
 		plan->nodes[kept++] = plan->nodes[i];
@@ -405,12 +436,11 @@ static void finish_nodes(struct parser *p)
 }
 
 /* A link is kept when both its ends are declared nodes with that port. */
-static bool link_ends_known(struct parser *p, const struct rk_plan_link *link)
+static bool link_ends_known(struct plan_parser *p, const struct rk_plan_link *link)
 {
 	int a = rk_plan_find_node(p->plan, link->guid_a),
 	    b = rk_plan_find_node(p->plan, link->guid_b);
 	const char *reason = NULL;
-	char buf[96];
 
 	if (a < 0 || b < 0)
 		reason = "a node no node line declares";
@@ -421,15 +451,14 @@ static bool link_ends_known(struct parser *p, const struct rk_plan_link *link)
 		reason = "a port cabled to itself";
 	if (!reason)
 		return true;
-	snprintf(buf, sizeof(buf), "the link goes to %s", reason);
 	p->line = link->line;
-	bad_line(p, buf);
+	plan_bad(p, "the link goes to %s", reason);
 	return false;
 }
 
 /* Of the links that claim one port, keep the earliest line's (a dropped one's line is
  * UINT32_MAX). */
-static void drop_claimed_twice(struct parser *p, const struct end *run, size_t n)
+static void drop_claimed_twice(struct plan_parser *p, const struct end *run, size_t n)
 {
 	struct rk_plan_link *links = p->plan->links, *keep = NULL;
 
@@ -442,14 +471,12 @@ static void drop_claimed_twice(struct parser *p, const struct end *run, size_t n
 		if (l == keep || l->line == UINT32_MAX)
 			continue;
 		p->line = l->line;
-		bad_line(p, "this port is already in a link on an earlier line");
+		plan_bad(p, "this port is already in a link on an earlier line");
 		l->line = UINT32_MAX;
 	}
 }
 
-/* Drop links to unknown nodes and the second mention of a link (ibnetdiscover writes each
- * from both ends); a port two different links claim keeps the first line's. */
-static int finish_links(struct parser *p)
+int plan_finish_links(struct plan_parser *p)
 {
 	struct rk_plan *plan = p->plan;
 	struct end *ends;
@@ -493,8 +520,7 @@ static int finish_links(struct parser *p)
 	return 0;
 }
 
-/* Read one line into buf; a longer one is consumed whole and reported. */
-static bool read_line(struct parser *p, FILE *in, char *buf, size_t size, bool *too_long)
+bool plan_read_line(struct plan_parser *p, FILE *in, char *buf, size_t size, bool *too_long)
 {
 	size_t len;
 	int c;
@@ -510,30 +536,121 @@ static bool read_line(struct parser *p, FILE *in, char *buf, size_t size, bool *
 	return true;
 }
 
-int rk_plan_parse(FILE *in, const char *origin, struct rk_plan **out, unsigned *errors)
+const char *plan_line_start(const struct plan_parser *p, const char *line)
 {
-	struct parser p = {.origin = origin, .current = -1};
+	return p->line == 1 && strncmp(line, "\xef\xbb\xbf", 3) == 0 ? line + 3 : line;
+}
+
+/* rdmakit's and ibnetdiscover's lines. */
+static int read_lines(struct plan_parser *p, FILE *in)
+{
 	char buf[RK_PLAN_MAX_LINE + 2];
 	bool too_long;
 	int err = 0;
 
+	while (!err && !p->too_big && plan_read_line(p, in, buf, sizeof(buf), &too_long)) {
+		if (too_long)
+			plan_bad(p, "line longer than 1024 characters");
+		else
+			err = parse_line(p, plan_line_start(p, buf));
+	}
+	return err;
+}
+
+/* The formats a plan file may be in. */
+enum plan_format {
+	FORMAT_LINES, /* rdmakit's and ibnetdiscover's */
+	FORMAT_NDT,
+	FORMAT_IBFC,
+};
+
+/* What the extension of origin says: .csv or .ndt an NDT, .xml an ibfabricconf. */
+static enum plan_format format_of_name(const char *origin)
+{
+	const char *dot = strrchr(origin, '.');
+
+	if (!dot || strchr(dot, '/'))
+		return FORMAT_LINES;
+	if (strcasecmp(dot, ".csv") == 0 || strcasecmp(dot, ".ndt") == 0)
+		return FORMAT_NDT;
+	return strcasecmp(dot, ".xml") == 0 ? FORMAT_IBFC : FORMAT_LINES;
+}
+
+/* The first byte past blanks and a byte order mark. */
+static int first_byte(FILE *in)
+{
+	int c;
+
+	while ((c = getc(in)) != EOF && (isspace(c) || c == 0xef || c == 0xbb || c == 0xbf))
+		;
+	return c;
+}
+
+/* The format of the plan from in's start (read, not put back): '<' first is an ibfabricconf,
+ * an NDT header before any other line an NDT, a line of rdmakit's or ibnetdiscover's that;
+ * else, or when the first line is too long, what origin's extension says. */
+static enum plan_format detect(FILE *in, long start, const char *origin)
+{
+	struct plan_parser quiet = {.unit = "line"};
+	char buf[RK_PLAN_MAX_LINE + 2];
+	bool too_long;
+
+	if (first_byte(in) == '<')
+		return FORMAT_IBFC;
+	if (fseek(in, start, SEEK_SET) != 0)
+		return format_of_name(origin);
+	while (plan_read_line(&quiet, in, buf, sizeof(buf), &too_long)) {
+		const char *s = skip_space(plan_line_start(&quiet, buf));
+
+		if (!too_long && plan_ndt_header(s))
+			return FORMAT_NDT;
+		if (too_long || kind_of(s) != LINE_NONE)
+			return too_long || kind_of(s) == LINE_OTHER ? format_of_name(origin)
+								    : FORMAT_LINES;
+	}
+	return format_of_name(origin);
+}
+
+/* Read the plan in its format from the start of in. */
+static int read_format(struct plan_parser *p, FILE *in, long start)
+{
+	enum plan_format format = detect(in, start, p->origin);
+
+	clearerr(in);
+	if (fseek(in, start, SEEK_SET) != 0)
+		return -errno;
+	switch (format) {
+	case FORMAT_NDT:
+		return plan_read_ndt(p, in);
+	case FORMAT_IBFC:
+		p->unit = "element";
+		return plan_read_ibfc(p, in);
+	default:
+		return read_lines(p, in);
+	}
+}
+
+int rk_plan_parse(FILE *in, const char *origin, struct rk_plan **out, unsigned *errors)
+{
+	struct plan_parser p = {
+	    .origin = origin, .unit = "line", .level = RK_LOG_WARNING, .current = -1};
+	long start = ftell(in);
+	int err;
+
 	*out = NULL;
+	if (start < 0)
+		return -errno;
 	if (!(p.plan = calloc(1, sizeof(*p.plan))))
 		return -ENOMEM;
-	while (!err && !p.too_big && read_line(&p, in, buf, sizeof(buf), &too_long)) {
-		if (too_long)
-			bad_line(&p, "line longer than 1024 characters");
-		else
-			err = parse_line(&p, buf);
-	}
+	err = read_format(&p, in, start);
 	if (!err && p.too_big) {
 		rk_log(RK_LOG_ERR, "%s:%u: more than %d nodes or %d links, plan refused", origin,
 		       p.line, RK_PLAN_MAX_NODES, RK_PLAN_MAX_LINKS);
 		err = -E2BIG;
 	}
 	if (!err) {
-		finish_nodes(&p);
-		err = finish_links(&p);
+		plan_finish_nodes(&p, true);
+		err = plan_finish_links(&p);
 	}
 	if (errors)
 		*errors = p.errors;
@@ -615,7 +732,8 @@ int rk_plan_save(const char *path, const struct rk_plan *plan)
 
 int rk_plan_from_fabric(const struct rk_fabric *fabric, struct rk_plan **out)
 {
-	struct parser p = {.origin = "live fabric", .current = -1};
+	struct plan_parser p = {
+	    .origin = "live fabric", .unit = "line", .level = RK_LOG_WARNING, .current = -1};
 	int err = 0;
 
 	*out = NULL;
@@ -624,13 +742,13 @@ int rk_plan_from_fabric(const struct rk_fabric *fabric, struct rk_plan **out)
 	for (size_t i = 0; i < fabric->nnodes && !err; i++) {
 		const struct rk_fabric_node *n = &fabric->nodes[i];
 
-		err = add_node(&p, n->guid, n->type, n->nports, n->name);
+		err = plan_add_node(&p, n->guid, n->type, n->nports, n->name);
 	}
 	for (size_t i = 0; i < fabric->nlinks && !err; i++) {
 		const struct rk_fabric_link *l = &fabric->links[i];
 
-		err = add_link(&p, fabric->nodes[l->node_a].guid, l->port_a,
-			       fabric->nodes[l->node_b].guid, l->port_b, l->width, l->speed);
+		err = plan_add_link(&p, fabric->nodes[l->node_a].guid, l->port_a,
+				    fabric->nodes[l->node_b].guid, l->port_b, l->width, l->speed);
 	}
 	if (!err) {
 		if (p.plan->nnodes)
@@ -690,11 +808,78 @@ int rk_plan_write(FILE *out, const struct rk_plan *plan)
 	return ferror(out) ? -EIO : 0;
 }
 
+/* The named links of the plan being read, made on the first. */
+static struct rk_plan_named *named_of(struct plan_parser *p)
+{
+	struct rk_plan_named *named = p->plan->named;
+
+	if (named)
+		return named;
+	if (!(named = calloc(1, sizeof(*named))) || !(named->origin = strdup(p->origin))) {
+		free(named);
+		return NULL;
+	}
+	named->unit = p->unit;
+	return p->plan->named = named;
+}
+
+int plan_add_named_link(struct plan_parser *p, const char *name_a, int port_a, const char *name_b,
+			int port_b, int width, enum rk_speed speed)
+{
+	struct rk_plan_named *named = named_of(p);
+	struct plan_named_link *links, *l;
+
+	if (!named)
+		return -ENOMEM;
+	if (named->nlinks >= RK_PLAN_MAX_LINKS) {
+		p->too_big = true;
+		return 0;
+	}
+	links = rk_array_room(named->links, &named->link_cap, named->nlinks, sizeof(*links), 64);
+	if (!links)
+		return -ENOMEM;
+	named->links = links;
+	l = &links[named->nlinks];
+	*l = (struct plan_named_link){.name_a = strdup(name_a),
+				      .name_b = strdup(name_b),
+				      .port_a = port_a,
+				      .port_b = port_b,
+				      .width = width,
+				      .speed = speed,
+				      .line = p->line};
+	if (!l->name_a || !l->name_b) {
+		free(l->name_a);
+		free(l->name_b);
+		return -ENOMEM;
+	}
+	named->nlinks++;
+	return 0;
+}
+
+size_t rk_plan_named_links(const struct rk_plan *plan)
+{
+	return plan->named ? plan->named->nlinks : 0;
+}
+
+static void free_named(struct rk_plan_named *named)
+{
+	if (!named)
+		return;
+	for (size_t i = 0; i < named->nlinks; i++) {
+		free(named->links[i].name_a);
+		free(named->links[i].name_b);
+	}
+	free(named->links);
+	free(named->origin);
+	free(named);
+}
+
 void rk_plan_free(struct rk_plan *plan)
 {
 	if (!plan)
 		return;
 	free(plan->nodes);
 	free(plan->links);
+	free_named(plan->named);
 	free(plan);
 }

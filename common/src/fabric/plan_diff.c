@@ -2,7 +2,7 @@
 /* The live fabric against its plan: nodes missing, new or replaced (a new GUID cabled where
  * the plan has another), links missing, unexpected, miswired (a missing and an unexpected
  * link that share their two nodes or one end) or below the plan's rate. */
-#include "rdmakit/plan.h"
+#include "plan_internal.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -485,14 +485,21 @@ int rk_plan_diff(const struct rk_plan *live, const struct rk_plan *plan,
 }
 
 int rk_plan_compare(const struct rk_fabric *fabric, const struct rk_plan *plan,
-		    const struct rk_name_map *names, struct rk_findings *out)
+		    const struct rk_name_map *names, enum rk_log_level level, unsigned *unplaced,
+		    struct rk_findings *out)
 {
-	struct rk_plan *live;
-	int err = rk_plan_from_fabric(fabric, &live);
+	struct rk_plan *live = NULL, *placed = NULL;
+	int err = 0;
 
+	*unplaced = 0;
+	if (plan->named)
+		err = plan_place(plan, fabric, names, level, &placed, unplaced);
 	if (!err)
-		err = rk_plan_diff(live, plan, names, out);
+		err = rk_plan_from_fabric(fabric, &live);
+	if (!err)
+		err = rk_plan_diff(live, placed ? placed : plan, names, out);
 	rk_plan_free(live);
+	rk_plan_free(placed);
 	return err;
 }
 
@@ -502,7 +509,7 @@ int rk_plan_skipped_finding(const char *path, unsigned skipped, struct rk_findin
 		return 0;
 	return rk_findings_add(out, RK_SEVERITY_WARNING, "PLAN_LINES_SKIPPED", path,
 			       "fix the lines reported as FILE:LINE when the plan was read",
-			       "%u line(s) of the plan could not be read and were skipped: "
-			       "the comparison is against the rest",
+			       "%u line(s) of the plan could not be read or placed on the fabric "
+			       "and were skipped: the comparison is against the rest",
 			       skipped);
 }

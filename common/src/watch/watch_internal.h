@@ -43,6 +43,8 @@ struct watch_plan {
 	struct watch_plan_stamp stamp; /* of the file at the last look */
 	int failing;		       /* the last look's -errno (0: the plan is the file's) */
 	unsigned reads;		       /* plans read so far */
+	unsigned unplaced;	       /* links the last comparison could not place (NDT, ...) */
+	unsigned placed_reads;	       /* the read whose unplaced links were last logged */
 };
 
 /* A thread of the engine and the jobs it runs, one after the other, at one interval. */

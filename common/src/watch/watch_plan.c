@@ -43,6 +43,8 @@ static const char *failure(int err)
 	switch (err) {
 	case -E2BIG:
 		return "more nodes or links than a plan may have";
+	case -EBADMSG:
+		return "not well-formed XML";
 	default:
 		return rk_sysfs_error(err);
 	}
@@ -70,10 +72,17 @@ static void reread(struct watch_plan *kept)
 	rk_plan_free(kept->plan);
 	kept->plan = plan;
 	kept->skipped = skipped;
+	kept->unplaced = 0;
 	kept->failing = 0;
 	kept->reads++;
-	rk_log(RK_LOG_INFO, "fabric plan %s read: %zu nodes, %zu links, %u line(s) skipped",
-	       kept->path, plan->nnodes, plan->nlinks, skipped);
+	if (plan->named)
+		rk_log(RK_LOG_INFO,
+		       "fabric plan %s read: %zu links between named nodes, %u line(s) "
+		       "skipped",
+		       kept->path, rk_plan_named_links(plan), skipped);
+	else
+		rk_log(RK_LOG_INFO, "fabric plan %s read: %zu nodes, %zu links, %u line(s) skipped",
+		       kept->path, plan->nnodes, plan->nlinks, skipped);
 }
 
 void watch_plan_refresh(struct watch_plan *kept, const char *path)
@@ -121,6 +130,29 @@ static void current_path(struct rk_watch *watch, char *path, size_t size)
 	pthread_mutex_unlock(&watch->lock);
 }
 
+/* The kept plan against the fabric. The links a plan that names its nodes cannot place are
+ * logged one by one at the first comparison of each version of the file, and in one line when
+ * their number changes later (the fabric changed): not at every sweep. */
+static int compare(struct watch_plan *kept, const struct rk_fabric *fabric,
+		   const struct rk_name_map *names, struct rk_findings *findings)
+{
+	bool first = kept->placed_reads != kept->reads;
+	unsigned unplaced = 0;
+	int err = rk_plan_compare(fabric, kept->plan, names, first ? RK_LOG_WARNING : RK_LOG_DEBUG,
+				  &unplaced, findings);
+
+	if (!err && !first && unplaced != kept->unplaced)
+		rk_log(RK_LOG_WARNING,
+		       "fabric plan %s: %u link(s) cannot be placed on the fabric now (%u before); "
+		       "rdmakit fabric --expect %s names them",
+		       kept->path, unplaced, kept->unplaced, kept->path);
+	if (!err) {
+		kept->unplaced = unplaced;
+		kept->placed_reads = kept->reads;
+	}
+	return err;
+}
+
 int watch_plan_check(struct rk_watch *watch, struct rk_findings *findings)
 {
 	struct watch_plan *kept = &watch->plan;
@@ -138,9 +170,9 @@ int watch_plan_check(struct rk_watch *watch, struct rk_findings *findings)
 	if (kept->failing == -ENOMEM)
 		return -ENOMEM;
 	if (kept->plan && fabric)
-		err = rk_plan_compare(fabric, kept->plan, watch->names, findings);
+		err = compare(kept, fabric, watch->names, findings);
 	if (!err && kept->plan)
-		err = rk_plan_skipped_finding(kept->path, kept->skipped, findings);
+		err = rk_plan_skipped_finding(kept->path, kept->skipped + kept->unplaced, findings);
 	if (!err && kept->failing)
 		err = add_unreadable(kept, findings);
 	return err;
