@@ -17,7 +17,7 @@ static const char audit_usage[] =
     "ports without a LID, LIDs used twice or not aligned to their LMC, ports whose\n"
     "link is up but that the SM left in INIT or ARMED (with the directed route to\n"
     "their node), SLs mapped to VL15 or past the VLs a port runs, links slower or\n"
-    "narrower than their ends allow (the link findings of doctor --fabric), and with\n"
+    "narrower than their ends allow (the fabric link findings doctor gives), and with\n"
     "--partitions every CA port's P_Key table against that partitions.conf. Each\n"
     "finding names the port by name and GUID; one broken switch is one finding.\n"
     "\n";
