@@ -212,9 +212,10 @@ static void send_sweep(struct cd_fabric *f, const struct rk_watch_snapshot *snap
 	send_facts(f, snap, now);
 }
 
-/* Whether this watcher is the active one (watcher_active), once an interval whatever its
- * role, under collectd's Hostname: a fact of this node, which FabricHost would otherwise make
- * one series fed by every watcher of the subnet. A standby sends nothing else. */
+/* Whether this watcher is the active one (watcher_active), once an interval, under collectd's
+ * Hostname: a fact of this node, which FabricHost would otherwise make one series fed by every
+ * watcher of the subnet. A standby sends nothing else; an active one that has no fabric (no
+ * port) sends nothing at all. */
 static void send_role(struct cd_fabric *f, const struct rk_watch_snapshot *snap, cdtime_t now)
 {
 	size_t count;
@@ -222,7 +223,8 @@ static void send_role(struct cd_fabric *f, const struct rk_watch_snapshot *snap,
 	double values[RK_FACT_COUNT];
 	struct cd_batch batch;
 
-	if (!snap->elects || now - f->role_sent_at < cd_mon_pass_interval(f->config))
+	if (!snap->elects || (!snap->standby && !snap->fabric) ||
+	    now - f->role_sent_at < cd_mon_pass_interval(f->config))
 		return;
 	rk_watch_fact_values(snap, values);
 	if (isnan(values[RK_FACT_FABRIC_WATCHER_ACTIVE]))

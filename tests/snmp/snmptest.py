@@ -215,6 +215,18 @@ class Setup:
         return values
 
 
+def finding_rows(setup, prefixes):
+    """[(code, subject)] of the rows of rdmakitFindingTable whose code starts with one of
+    prefixes (a string or a tuple), sorted."""
+    table = setup.named("RDMAKIT-MIB::rdmakitFindingTable")
+    codes = {m.group(1): v for n, v in table.items()
+             if (m := re.match(r"rdmakitFindingCode\.(\d+)$", n))}
+    subjects = {m.group(1): v for n, v in table.items()
+                if (m := re.match(r"rdmakitFindingSubject\.(\d+)$", n))}
+    return sorted((c.strip('"'), subjects.get(i, "").strip('"')) for i, c in codes.items()
+                  if c.strip('"').startswith(prefixes))
+
+
 def finding_traps(text):
     """[(Raised or Cleared, code, node GUID text, port)] of the subagent's finding traps (one
     a line, its varbinds separated by tabs)."""

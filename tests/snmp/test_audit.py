@@ -29,13 +29,7 @@ PORT_GUID = {n: 0x0002c90300000001 + 16 * n for n in range(1, 17)}
 
 def audit_rows(setup):
     """[(code, subject)] of the audit findings in rdmakitFindingTable."""
-    table = setup.named("RDMAKIT-MIB::rdmakitFindingTable")
-    codes = {m.group(1): v for n, v in table.items()
-             if (m := re.match(r"rdmakitFindingCode\.(\d+)$", n))}
-    subjects = {m.group(1): v for n, v in table.items()
-                if (m := re.match(r"rdmakitFindingSubject\.(\d+)$", n))}
-    return sorted((c.strip('"'), subjects.get(i, "").strip('"')) for i, c in codes.items()
-                  if c.strip('"').startswith(AUDIT_CODES))
+    return snmptest.finding_rows(setup, AUDIT_CODES)
 
 
 def blocks(trapd, kind):

@@ -24,13 +24,7 @@ import simlib  # noqa: E402
 
 def route_rows(setup):
     """[(code, subject)] of the route findings in rdmakitFindingTable."""
-    table = setup.named("RDMAKIT-MIB::rdmakitFindingTable")
-    codes = {m.group(1): v for n, v in table.items()
-             if (m := re.match(r"rdmakitFindingCode\.(\d+)$", n))}
-    subjects = {m.group(1): v for n, v in table.items()
-                if (m := re.match(r"rdmakitFindingSubject\.(\d+)$", n))}
-    return sorted((c.strip('"'), subjects.get(i, "").strip('"')) for i, c in codes.items()
-                  if c.strip('"').startswith("ROUTE"))
+    return snmptest.finding_rows(setup, "ROUTE")
 
 
 class Routes(unittest.TestCase):

@@ -217,7 +217,7 @@ static int ndt_row(struct plan_parser *p, const struct ndt_header *h, const char
 int plan_read_ndt(struct plan_parser *p, FILE *in)
 {
 	char buf[RK_PLAN_MAX_LINE + 2];
-	struct ndt_header h, next;
+	struct ndt_header h = {0}, next; /* h is read only once a header set it */
 	bool header = false, too_long;
 	int err = 0;
 
