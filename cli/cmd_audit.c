@@ -82,7 +82,7 @@ int cmd_audit(int argc, char **argv)
 
 	if (!cli_parse(&audit_command, argc, argv, &args, &args.mad, &status))
 		return status;
-	if (args.partitions && rk_partitions_load(NULL, args.partitions, &partitions, NULL) != 0)
+	if (args.partitions && rk_partitions_load(args.partitions, &partitions, NULL) != 0)
 		return EXIT_TROUBLE;
 	if (!cli_load_name_map(&args.mad, &names)) {
 		rk_partitions_free(&partitions);

@@ -122,7 +122,7 @@ static void load_partitions(const char *text, struct rk_partitions *out, unsigne
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
 	close(fd);
-	assert_int_equal(rk_partitions_load(NULL, path, out, errors), 0);
+	assert_int_equal(rk_partitions_load(path, out, errors), 0);
 	unlink(path);
 }
 
@@ -169,9 +169,18 @@ static void partitions_as_opensm_makes_them(void **state)
 	assert_int_equal(p->members[1].who, RK_PARTITION_SELF);
 	assert_int_equal(p->members[1].membership, RK_PARTITION_FULL);
 	rk_partitions_free(&parts);
-	assert_int_equal(rk_partitions_load(NULL, "/nonexistent/partitions.conf", &parts, NULL),
-			 -ENOENT);
-	assert_int_equal(rk_partitions_load(NULL, "/tmp", &parts, NULL), -EINVAL);
+	assert_int_equal(rk_partitions_load("/nonexistent/partitions.conf", &parts, NULL), -ENOENT);
+	assert_int_equal(rk_partitions_load("/tmp", &parts, NULL), -EISDIR);
+	{
+		char path[] = "/tmp/rk-partitions-XXXXXX";
+		int fd = mkstemp(path);
+
+		assert_true(fd >= 0);
+		assert_int_equal(write(fd, "Default=0x7fff : ALL ;\0\1", 25), 25);
+		close(fd);
+		assert_int_equal(rk_partitions_load(path, &parts, NULL), -EILSEQ);
+		unlink(path);
+	}
 }
 
 /* The findings of the CA port's P_Key table (count entries) against the partitions. */

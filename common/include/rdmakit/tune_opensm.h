@@ -96,13 +96,13 @@ struct rk_partitions {
 	size_t count, capacity;
 };
 
-/** Read the partitions of partitions.conf at path (under root, NULL: "/") as OpenSM makes them:
- * members by GUID or keyword with their membership (defmember= or limited), partitions with
- * the same P_Key merged, and "Default=0x7fff : ALL=limited, SELF=full" when the file has no
- * Default rule; *errors counts the statements OpenSM would drop (logged). 0, or -errno
- * (logged) when the file cannot be read or holds binary data. */
-int rk_partitions_load(const char *root, const char *path, struct rk_partitions *out,
-		       unsigned *errors);
+/** Read the partitions of the partitions.conf at path (an operator's file: only a regular one,
+ * at most 16 MiB) as OpenSM makes them: members by GUID or keyword with their membership
+ * (defmember= or limited), partitions with the same P_Key merged, and "Default=0x7fff :
+ * ALL=limited, SELF=full" when the file has no Default rule; *errors counts the statements
+ * OpenSM would drop (logged). 0, or -errno (logged) when the file cannot be read, -EILSEQ when
+ * it holds binary data. */
+int rk_partitions_load(const char *path, struct rk_partitions *out, unsigned *errors);
 
 /** Free what rk_partitions_load read. */
 void rk_partitions_free(struct rk_partitions *partitions);

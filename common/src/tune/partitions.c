@@ -4,7 +4,9 @@
 #include "rdmakit/tune_opensm.h"
 
 #include "rdmakit/array.h"
+#include "rdmakit/file.h"
 #include "rdmakit/log.h"
+#include "rdmakit/sysfs.h"
 #include "tune_internal.h"
 
 #include <arpa/inet.h>
@@ -540,47 +542,78 @@ static void model_default(struct part_scan *scan)
 	model_member(scan, RK_PARTITION_SELF, 0, RK_PARTITION_FULL);
 }
 
-/* path as tune_slurp takes it: under root, a relative one from the working directory. */
-static int absolute_path(const char *path, char *out, size_t size)
+/* Double *buf's room (*cap bytes, one more for the NUL); 0 or -ENOMEM (*buf as it was). */
+static int grow(char **buf, size_t *cap)
 {
-	char cwd[4096];
+	char *bigger = realloc(*buf, 2 * *cap + 1);
 
-	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
-		return snprintf(out, size, "%s", path) < (int)size ? 0 : -ENAMETOOLONG;
-	return snprintf(out, size, "%s/%s", cwd, path) < (int)size ? 0 : -ENAMETOOLONG;
+	if (!bigger)
+		return -ENOMEM;
+	*buf = bigger;
+	*cap *= 2;
+	return 0;
 }
 
-int rk_partitions_load(const char *root, const char *path, struct rk_partitions *out,
-		       unsigned *errors)
+/* The whole regular file at path (an operator's, opened as hostile input) into *data, at most
+ * TUNE_MAX_FILE bytes; 0 or -errno, -EILSEQ for binary data (a NUL byte). */
+static int read_whole(const char *path, char **data)
+{
+	int err = 0;
+	FILE *in = rk_file_open_regular(path, &err);
+	size_t used = 0, cap = 4096;
+	char *buf = in ? malloc(cap + 1) : NULL;
+
+	if (in && !buf)
+		err = -ENOMEM;
+	while (buf && !err && !feof(in)) {
+		used += fread(buf + used, 1, cap - used, in);
+		if (ferror(in))
+			err = -EIO;
+		else if (used == cap && cap >= TUNE_MAX_FILE)
+			err = -EFBIG;
+		else if (used == cap)
+			err = grow(&buf, &cap);
+	}
+	if (in)
+		fclose(in);
+	if (!err && memchr(buf, '\0', used))
+		err = -EILSEQ;
+	if (err) {
+		free(buf);
+		return err;
+	}
+	buf[used] = '\0';
+	*data = buf;
+	return 0;
+}
+
+int rk_partitions_load(const char *path, struct rk_partitions *out, unsigned *errors)
 {
 	struct rk_tune_audit quiet = {0};
 	struct part_scan *scan = calloc(1, sizeof(*scan));
-	char *data = NULL, full[4096];
-	size_t len = 0;
-	int err = absolute_path(path, full, sizeof(full));
+	char *data = NULL;
+	int err = scan ? read_whole(path, &data) : -ENOMEM;
 
 	*out = (struct rk_partitions){0};
-	if (!scan)
-		return -ENOMEM;
-	*scan = (struct part_scan){.path = path, .audit = &quiet, .model = out, .partition = -1};
-	if (!err)
-		err = tune_slurp(root ? root : "/", root ? path : full, &data, &len, NULL);
-	if (!err && memchr(data, '\0', len))
-		err = -EINVAL;
-	if (!err)
-		err = parse_text(scan, data);
-	if (!err)
-		model_default(scan);
-	err = err ? err : scan->err;
+	if (scan) {
+		*scan = (struct part_scan){
+		    .path = path, .audit = &quiet, .model = out, .partition = -1};
+		if (!err)
+			err = parse_text(scan, data);
+		if (!err)
+			model_default(scan);
+		err = err ? err : scan->err;
+		if (errors)
+			*errors = scan->errors;
+	}
 	if (err)
 		rk_log(RK_LOG_ERR, "partitions: %s: %s", path,
-		       err == -EINVAL ? "binary data or not a regular file" : strerror(-err));
+		       err == -EILSEQ ? "binary data (a NUL byte), not a partitions.conf"
+				      : rk_sysfs_error(err));
 	for (size_t i = 0; i < quiet.findings.count; i++)
 		if (quiet.findings.items[i].severity == RK_SEVERITY_CRITICAL)
 			rk_log(RK_LOG_WARNING, "partitions: %s: %s",
 			       quiet.findings.items[i].subject, quiet.findings.items[i].message);
-	if (errors)
-		*errors = scan->errors;
 	if (err)
 		rk_partitions_free(out);
 	free(data);

@@ -25,7 +25,7 @@ static int run_audit(struct rk_watch *watch)
 	const char *path = watch->settings.audit_partitions;
 	struct rk_partitions partitions = {0};
 	struct rk_findings found = {0};
-	int err = path ? rk_partitions_load(NULL, path, &partitions, NULL) : 0;
+	int err = path ? rk_partitions_load(path, &partitions, NULL) : 0;
 
 	if (!err)
 		err = rk_audit_run(m->port, m->fabric, &m->options.mad, path ? &partitions : NULL,
