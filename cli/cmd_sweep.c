@@ -25,8 +25,9 @@ static const char sweep_usage[] =
     "the ports shown; the text shows their error counters that are not zero (the\n"
     "JSON every counter).\n"
     "With --top, two sweeps --interval apart rank the ports by how long they\n"
-    "waited to send (port_xmit_wait): a share of the interval where the node's\n"
-    "tick is known, else ticks per word sent.\n"
+    "waited to send (port_xmit_wait): a share of the interval, and the bandwidth\n"
+    "the link lost to it, where the node's tick is known, else ticks per word sent;\n"
+    "and which VLs waited (PortVLXmitWaitCounters, read where a port's wait rose).\n"
     "\n";
 
 struct sweep_args {
@@ -218,6 +219,7 @@ int cmd_sweep(int argc, char **argv)
 	cli_monitor_options(&args.mad, names, args.count != 1, &options);
 	options.rediscover_seconds = args.rediscover;
 	options.errors_only = args.errors_only;
+	options.vl_wait = args.top > 0;
 	options.congestion = args.congestion;
 	rk_monitor_init(&monitor, &options);
 	err = run_sweeps(&args, &monitor, &unread);

@@ -2,8 +2,10 @@
 /* The most congested ports of a fabric, through the one writer (print.h). */
 #include "congestion_out.h"
 
+#include "fabric_out.h"
 #include "facts_out.h"
 #include "host_out.h"
+#include "rdmakit/catalog.h"
 
 #include <stdio.h>
 
@@ -73,7 +75,8 @@ static void print_rate(struct printer *p, double rate)
 	print_text(p, "  data %6.1f %-4s", shown, units[u]);
 }
 
-/* The wait: a share of the interval, or per word sent where the tick is unknown. */
+/* The wait: a share of the interval (and the bandwidth lost to it), or per word sent where the
+ * tick is unknown. */
 static void print_wait(struct printer *p, const struct rk_port_wait *w)
 {
 	char text[96];
@@ -84,9 +87,14 @@ static void print_wait(struct printer *p, const struct rk_port_wait *w)
 			     w->tick_ns > 0 ? w->tick_ns : -1);
 	print_double_or_null(p, PRINT_JSON, rk_fact(RK_FACT_FABRIC_COUNTER_XMIT_WAIT)->cli_name,
 			     NULL, w->percent);
+	print_double_or_null(p, PRINT_JSON, fact_key(RK_FACT_FABRIC_COUNTER_LOST_BANDWIDTH), NULL,
+			     w->lost_gbps);
 	print_double_or_null(p, PRINT_JSON, RK_XMIT_WAIT_PER_WORD_KEY, NULL,
 			     w->basis == RK_WAIT_PER_DATA ? w->per_word : -1);
-	if (w->basis == RK_WAIT_TIME)
+	if (w->basis == RK_WAIT_TIME && w->lost_gbps >= 0)
+		snprintf(text, sizeof(text), "wait %5.1f%% (%.1f Gb/s lost)", w->percent,
+			 w->lost_gbps);
+	else if (w->basis == RK_WAIT_TIME)
 		snprintf(text, sizeof(text), "wait %5.1f%%", w->percent);
 	else if (w->basis == RK_WAIT_PER_DATA)
 		snprintf(text, sizeof(text), "wait %.3g ticks/word (tick unknown)", w->per_word);
@@ -95,6 +103,39 @@ static void print_wait(struct printer *p, const struct rk_port_wait *w)
 			 "wait ? (port_xmit_wait saturated: clear the port's "
 			 "counters)");
 	print_text(p, "  %-36s", text);
+}
+
+/* The VLs that waited, under the catalog's name of their counter: "VL3:1200" in text, ">="
+ * before the rise of a counter that reached its maximum (JSON: "saturated", its ticks a lower
+ * bound, null when not known); null where the VLs are not known. */
+static void print_vl_waits(struct printer *p, const struct rk_sweep_port *port)
+{
+	const char *key = rk_catalog_find(RK_SRC_PORT_VL_COUNTERS, "port_vl_xmit_wait")->name;
+	struct rk_vl_wait waits[RK_SWEEP_VLS];
+	int n = rk_sweep_vl_waits(port, waits);
+
+	if (n < 0) {
+		print_null(p, PRINT_JSON, key, NULL);
+		return;
+	}
+	print_open_array(p, key);
+	for (int i = 0; i < n; i++) {
+		const struct rk_vl_wait *v = &waits[i];
+
+		print_open_object(p, NULL);
+		print_uint(p, PRINT_ANY, "vl", i ? " VL%llu:" : "  VL%llu:", v->vl);
+		print_number_or_null(p, PRINT_JSON, "ticks", NULL,
+				     v->saturated && !v->ticks ? -1 : v->ticks);
+		print_bool(p, PRINT_JSON, "saturated", NULL, v->saturated);
+		if (!v->saturated)
+			print_text(p, "%u", v->ticks);
+		else if (v->ticks)
+			print_text(p, ">=%u", v->ticks);
+		else
+			print_text(p, "saturated");
+		print_close(p);
+	}
+	print_close(p);
 }
 
 static void print_ranked(struct printer *p, const struct rk_fabric *fabric,
@@ -113,6 +154,7 @@ static void print_ranked(struct printer *p, const struct rk_fabric *fabric,
 	print_width(p, fact_key(RK_FACT_FABRIC_PORT_WIDTH), "  %s", port->active_width);
 	print_speed(p, fact_key(RK_FACT_FABRIC_PORT_SPEED), " %s", port->active_speed);
 	print_bool(p, PRINT_ANY, "congested", w->score >= 1 ? "  CONGESTED" : NULL, w->score >= 1);
+	print_vl_waits(p, sp);
 	print_text(p, "\n");
 	print_close(p);
 }
@@ -136,7 +178,9 @@ void print_congestion(struct printer *p, const struct congestion_view *view)
 	for (size_t i = 0; i < shown; i++)
 		print_ranked(p, view->fabric, view->sweep, &view->ranked[i], i + 1);
 	print_close(p);
-	print_uint(p, PRINT_ANY, "measured", "%llu ports measured\n", view->count);
+	print_uint(p, PRINT_ANY, "measured", "%llu ports measured", view->count);
+	print_double(p, PRINT_ANY, "seconds", " by a sweep of %.2f s", view->sweep->seconds);
+	print_mad_stats(p, &view->sweep->stats);
 	print_findings_array(p, view->findings);
 	print_close(p);
 }

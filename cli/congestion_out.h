@@ -16,9 +16,10 @@ struct congestion_view {
 	const struct rk_findings *findings; /* rk_health_check_congestion's */
 };
 
-/** {"interval", "threshold", "ranked": [...], "measured", "findings": [...]}: the first top
- * of the ranked ports, each with its node and port, its peer, its wait, data rate and link,
- * then the PORT_CONGESTED findings. */
+/** {"interval", "threshold", "ranked": [...], "measured", "seconds", "mads", "findings": [...]}:
+ * the first top of the ranked ports, each with its node and port, its peer, its wait, the
+ * bandwidth lost to it, data rate, link and the VLs that waited; the last sweep's time and
+ * MADs; then the PORT_CONGESTED findings. */
 void print_congestion(struct printer *p, const struct congestion_view *view);
 
 #endif

@@ -317,8 +317,7 @@ static size_t print_unreached(struct printer *p, const struct rk_fabric *fabric)
 	return count;
 }
 
-/* The sweep's MAD statistics, in text " (N MADs: N answered, ...)". */
-static void print_mad_stats(struct printer *p, const struct rk_mad_stats *stats)
+void print_mad_stats(struct printer *p, const struct rk_mad_stats *stats)
 {
 	static const char *const keys[] = {"sent", "answered", "timeouts", "retried", "errors"};
 	static const char *const texts[] = {" (%llu MADs", ": %llu answered", ", %llu timeouts",

@@ -37,4 +37,8 @@ enum sweep_selection {
 size_t print_sweep(struct printer *p, const struct rk_fabric *fabric, const struct rk_sweep *sweep,
 		   enum sweep_selection selection);
 
+/** The sweep's MAD statistics {"mads": {"sent", ...}}, in text " (N MADs: N answered, ...)"
+ * and the end of the line. */
+void print_mad_stats(struct printer *p, const struct rk_mad_stats *stats);
+
 #endif

@@ -281,6 +281,12 @@ static double reading_xmit_wait(const struct rk_sweep_reading *reading)
 	return reading->xmit_wait < 100 ? reading->xmit_wait : 100;
 }
 
+/* The Gb/s the port's link lost to that wait, where the port answered and its tick is known. */
+static double reading_lost_bandwidth(const struct rk_sweep_reading *reading)
+{
+	return reading->status == 0 && reading->lost_gbps >= 0 ? reading->lost_gbps : -1;
+}
+
 /* The number RdmakitLinkSpeed gives a speed's name: enum rk_speed's (0 when unknown). */
 static unsigned speed_code(const char *name)
 {
@@ -638,6 +644,13 @@ static const struct rk_fact facts[RK_FACT_TABLE_SIZE] = {
 	      "(port_xmit_wait times its tick)",
 	      CD("percent", "xmit_wait", "where the tick is known"), SNMP_X(GAUGE, KNOWN, 100),
 	      TEXT("Transmit wait", "%")),
+    COUNTER_G(RK_FACT_FABRIC_COUNTER_LOST_BANDWIDTH, 94, "lost_bandwidth", "Gb/s",
+	      "lost_bandwidth_gbps", lost_bandwidth,
+	      "Data rate the port's link lost to waiting over the last sweep interval: the share "
+	      "of it the port had data to send and sent none (xmit_wait) times the link's data "
+	      "rate (lanes times a lane's rate after line encoding)",
+	      CD("gauge", "lost_bandwidth", "where the tick is known"), SNMP_X(GAUGE, KNOWN, 1000),
+	      TEXT("Lost bandwidth", "Gb/s")),
 };
 
 static const struct rk_counter_pair pairs[] = {

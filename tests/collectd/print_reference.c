@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Prints what rdmakit.so sends, one tab-separated row per value, for the collectd tests to
  * compare with collectd-plugin/README.md and to find each counter among the daemon's values.
- * Without arguments, the host mode: every catalog entry and port gauge (from, type, type
+ * Without arguments, the host mode: every catalog entry read from sysfs (the per-VL counters
+ * are the fabric sweep's only) and port gauge (from, type, type
  * instance, data source, unit, scale, help; units and help from the core's catalog and facts). With
  * --fabric, the fabric and SM modes: plugin, plugin instance, type, type instance, data source,
  * unit, when it is sent, help. With --errors, the error counters (the catalog's is_error) each
@@ -33,7 +34,8 @@ static void print_host(void)
 	const struct cd_port_gauge *gauges;
 
 	for (size_t i = 0; i < count; i++)
-		print_metric(&all[i]);
+		if (all[i].source != RK_SRC_PORT_VL_COUNTERS)
+			print_metric(&all[i]);
 	gauges = cd_port_gauges(&count);
 	for (size_t i = 0; i < count; i++)
 		printf("%s\tgauge\t%s\tvalue\t%s\t1\t%s\n", gauges[i].type_instance,

@@ -166,7 +166,8 @@ class FabricMode(unittest.TestCase):
 
     def test_congested_port_sends_its_wait_and_is_notified_once(self):
         """A port whose wait rises 5,000,000 ticks a second at 100 ns a tick (XmitWaitTick)
-        waits about half of each interval: percent-xmit_wait, PORT_CONGESTED after two
+        waits about half of each interval: percent-xmit_wait, and gauge-lost_bandwidth the
+        same share of its 4X EDR link's 100 Gb/s at each sweep; PORT_CONGESTED after two
         intervals, cleared when the wait stops rising; each notified once."""
         started = time.monotonic()
         instance = f"0x{SPINE + 2:016x}-4"
@@ -177,10 +178,17 @@ class FabricMode(unittest.TestCase):
                             "the congestion notification")
             wait = self.last(instance, "percent-xmit_wait")
             idle = self.last(f"0x{SPINE + 2:016x}-3", "percent-xmit_wait")
+            idle_lost = self.last(f"0x{SPINE + 2:016x}-3", "gauge-lost_bandwidth")
         finally:
             raiser.stop()
         self.assertTrue(10 <= wait[0] <= 100, wait)
         self.assertEqual(idle, [0.0])
+        self.assertEqual(idle_lost, [0.0])
+        waits = {r[0]: r[1] for r in self.daemon.rows(instance, "percent-xmit_wait", PLUGIN)}
+        lost = {r[0]: r[1] for r in self.daemon.rows(instance, "gauge-lost_bandwidth", PLUGIN)}
+        self.assertEqual(set(lost), set(waits))  # sent together, by the same sweep
+        for at, gbps in lost.items():
+            self.assertAlmostEqual(gbps, waits[at], places=3, msg=at)  # 1% of 100 Gb/s: 1
         cdtest.wait_for(lambda: len(self.notes(plugin_instance=instance,
                                                type_instance="PORT_CONGESTED")) == 2, 20,
                         "the congestion cleared")

@@ -227,6 +227,39 @@ class Sweep(simlib.SimTestCase):
         self.assertEqual({s for r in raised for s in r}, {"Spine2[4]"})
         print(f"top and PORT_CONGESTED: {time.monotonic() - started:.1f} s", file=sys.stderr)
 
+    def test_top_names_the_waiting_vl_and_the_bandwidth_lost(self):
+        """On a healthy fabric no port shows a VL that waited. Then PortVLXmitWaitCounters of
+        VL 3 of Leaf3[6] (an uplink) rises between the two sweeps, with its PortXmitWait as
+        hardware counts both: that port and only that VL are named, and its lost bandwidth is
+        1e8 ticks of 2 ns (--tick-ns: ibsim has no PortSamplesControl) over the interval times
+        4X EDR's 100 Gb/s of data. The second sweep asks the VL counters of that port only."""
+        healthy = sim_json(self.sim, "sweep", "--interval", "1", "--top", "64", "--tick-ns", "2")
+        self.assertEqual(len(healthy["ranked"]), 64)
+        self.assertEqual([p for p in healthy["ranked"] if p["port_vl_xmit_wait"] != []], [])
+        self.assertEqual(healthy["mads"]["sent"] - healthy["mads"]["retried"], 2 * 64)
+        port = '"Leaf3"[6]'
+        self.sim.cmd(f"PerformanceSet {port} PortCounters.PortXmitWait=1000")
+        self.sim.cmd(f"PerformanceSet {port} PortVLXmitWaitCounters.PortVLXmitWaitCounters3=100")
+        child = simlib.start(self.sim, RDMAKIT, "sweep", "--interval", "4", "--top", "64",
+                             "--tick-ns", "2", "--json")
+        time.sleep(2.0)  # discovery and the first sweep take well under 2 s on this small tree
+        self.sim.cmd(f"PerformanceSet {port} PortCounters.PortXmitWait=100001000")
+        self.sim.cmd(f"PerformanceSet {port} PortVLXmitWaitCounters.PortVLXmitWaitCounters3=40100")
+        out, err = child.communicate(timeout=60)
+        self.assertEqual(child.returncode, 0, err)
+        doc = json.loads(out)
+        waited = {(p["name"], p["port"]): p["port_vl_xmit_wait"] for p in doc["ranked"]
+                  if p["port_vl_xmit_wait"] != []}
+        self.assertEqual(waited, {("Leaf3", 6): [{"vl": 3, "ticks": 40000, "saturated": False}]})
+        top = doc["ranked"][0]
+        self.assertEqual((top["name"], top["port"], top["width"], top["speed"]),
+                         ("Leaf3", 6, "4X", "EDR"))
+        self.assertEqual((top["basis"], top["xmit_wait_ticks"], top["tick_ns"]),
+                         ("time", 100000000, 2.0))
+        self.assertAlmostEqual(top["lost_bandwidth_gbps"], 0.2 / doc["interval"] * 100, places=9)
+        self.assertTrue(all(p["lost_bandwidth_gbps"] == 0 for p in doc["ranked"][1:]))
+        self.assertEqual(doc["mads"]["sent"] - doc["mads"]["retried"], 2 * 64 + 1)
+
     def test_rising_errors_reported_by_doctor(self):
         # Raise a counter while doctor waits between its two sweeps.
         child = start_doctor(self.sim, 4)

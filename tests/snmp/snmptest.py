@@ -191,6 +191,16 @@ class Setup:
                              capture_output=True, text=True, env=env(self.workdir), timeout=30)
         return out.stdout.strip() if out.returncode == 0 else ""
 
+    def get_values(self, *oids):
+        """The values of oids (-Oqv) from one GET request: the subagent answers it from one
+        snapshot."""
+        out = subprocess.run(["snmpget", "-v2c", "-c", "public", "-Oqv", "-M", MIBDIRS, "-m",
+                              "RDMAKIT-MIB", f"127.0.0.1:{self.snmpd.port}", *oids],
+                             capture_output=True, text=True, env=env(self.workdir), timeout=30)
+        values = out.stdout.splitlines()
+        assert out.returncode == 0 and len(values) == len(oids), out
+        return values
+
     def walk(self, oid=ROOT_OID, bulk=False, extra=()):
         """[(numeric OID tuple, type, value)] of a walk, with -On -OQ -Oe-free output."""
         out = self.tool("snmpbulkwalk" if bulk else "snmpwalk", "-On", "-Oe", "-Ox", *extra,

@@ -104,7 +104,7 @@ class Columns(unittest.TestCase):
         for line in out.stdout.splitlines():
             _, scope, name, column = line.split()
             wanted[prefix[scope] + camel(name)] = int(column)
-        self.assertEqual(len(wanted), 17)
+        self.assertEqual(len(wanted), 18)
         self.assertEqual(columns_of_mib(list(wanted)), wanted)
 
     def test_every_pma_counter_has_the_catalogs_column(self):

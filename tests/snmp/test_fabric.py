@@ -46,6 +46,7 @@ def column(rows, entry, col):
 NODE, PORT, COUNTER, SM = ".1.5.1.1", ".1.5.2.1", ".1.5.3.1", ".1.4.2.1"
 SYMBOL_ERROR = 30  # the catalog's column of symbol_error (tests/snmp/test_columns.py)
 XMIT_WAIT = 93  # rdmakitFcXmitWaitPercent
+LOST_BANDWIDTH = 94  # rdmakitFcLostBandwidth
 CONGESTED = (r"rdmakitFinding(Raised|Cleared)\s+RDMAKIT-MIB::rdmakitFindingCode\.\d+ = "
              r"PORT_CONGESTED")
 
@@ -147,21 +148,29 @@ class FabricMode(unittest.TestCase):
 
     def test_congested_port_served_raised_once_and_cleared(self):
         """A port whose wait rises 5,000,000 ticks a second at 100 ns a tick (xmit-wait-tick)
-        waits about half of each interval: served in rdmakitFcXmitWaitPercent, PORT_CONGESTED
-        raised once after two intervals and cleared when the wait stops rising."""
+        waits about half of each interval: served in rdmakitFcXmitWaitPercent, and the data
+        rate its 4X EDR link lost in rdmakitFcLostBandwidth (Mb/s: 1% of 100 Gb/s is 1000),
+        PORT_CONGESTED raised once after two intervals and cleared when the wait stops
+        rising."""
         started = time.monotonic()
         key = guid_index(SPINE + 1) + ".2"
         raiser = simlib.WaitRaiser(self.sim, '"Spine1"[2]').start()
         try:
             wait_for(lambda: len(re.findall(CONGESTED, self.trapd.text())) == 1, 20,
                      "PORT_CONGESTED raised")
-            waits = column(self.setup.walk(snmptest.ROOT_OID + COUNTER), COUNTER, XMIT_WAIT)
+            walk = self.setup.walk(snmptest.ROOT_OID + COUNTER)
+            both = self.setup.get_values(*(f"{snmptest.ROOT_OID}{COUNTER}.{col}.{key}"
+                                           for col in (XMIT_WAIT, LOST_BANDWIDTH)))
             findings = self.setup.named("RDMAKIT-MIB::rdmakitFindingTable")
         finally:
             raiser.stop()
+        waits, lost = (column(walk, COUNTER, col) for col in (XMIT_WAIT, LOST_BANDWIDTH))
         self.assertIn(key, waits, waits)
         self.assertTrue(1000 <= int(waits[key].split(" ")[0]) <= 10000, waits)  # 10% to 100%
+        wait, gbps = (int(v.split(" ")[0]) for v in both)  # one request: one sweep's values
+        self.assertAlmostEqual(gbps, wait * 10, delta=10)
         self.assertEqual(waits[guid_index(SPINE + 1) + ".1"].split(" ")[0], "0")
+        self.assertEqual(lost[guid_index(SPINE + 1) + ".1"].split(" ")[0], "0")
         subjects = [v for k, v in findings.items() if k.startswith("rdmakitFindingSubject")]
         codes = [v for k, v in findings.items() if k.startswith("rdmakitFindingCode")]
         self.assertEqual(subjects[codes.index("PORT_CONGESTED")], "Spine1[2]")

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
-/* Unit tests of the congestion measure: the wait as a share of the interval, the ranking, the
- * PORT_CONGESTED rule over passes, saturated and unknown counters. */
+/* Unit tests of the congestion measure: the wait as a share of the interval and the bandwidth
+ * the link lost to it, the ranking, the PORT_CONGESTED rule over passes, saturated and unknown
+ * counters. */
 #include "rdmakit/catalog.h"
 #include "rdmakit/congestion.h"
 
@@ -187,6 +188,78 @@ static void unknown_deltas_are_not_measured(void **state)
 	assert_true(w.data_rate < 0);
 }
 
+/* The bandwidth lost: the share of the interval waited times the link's data rate, not its
+ * signalling rate (a 4X EDR link carries 100 Gb/s of data, 103.125 Gb/s of symbols). */
+static void lost_bandwidth_is_the_share_of_the_links_data_rate(void **state)
+{
+	struct rk_port_wait w;
+
+	(void)state;
+	node.pm_tick = 8; /* Tick 7 at EDR: 2.56 ns */
+	ports[1].active_speed = RK_SPEED_EDR;
+	rise(0, 100000000, 1000); /* 1e8 ticks * 2.56 ns = 0.256 s of 2 s: 12.8% */
+	rk_port_wait_of(&fabric, &sweep, 0, NULL, &w);
+	assert_true(fabs(w.percent - 12.8) < 1e-9);
+	assert_true(fabs(w.lost_gbps - 12.8) < 1e-9); /* of 4 x 25 Gb/s */
+	rk_congestion_update(&sweep, &fabric, NULL);
+	assert_true(fabs(swept[0].lost_gbps - 12.8) < 1e-9);
+	ports[1].active_width = 1; /* 1X: the same share of 25 Gb/s */
+	rk_port_wait_of(&fabric, &sweep, 0, NULL, &w);
+	assert_true(fabs(w.lost_gbps - 3.2) < 1e-9);
+	assert_true(fabs(rk_lost_bandwidth_gbps(1, 1e9, 2, 100) - 50) < 1e-9);
+}
+
+/* A Quantum port at 4X HDR (a tick is 8 bytes of the whole port): NVIDIA's ticks x (Tick + 1)
+ * x 8 bits over the interval, 1e9 x 8 x 8 / 2 s = 32 Gb/s. */
+static void lost_bandwidth_on_a_quantum_port(void **state)
+{
+	struct rk_port_wait w;
+
+	(void)state;
+	node.vendor_id = 0x02c9;
+	node.device_id = 0xd2f0;
+	node.pm_tick = 8;
+	ports[1].active_speed = RK_SPEED_HDR;
+	rise(0, 1000000000, 0);
+	rk_port_wait_of(&fabric, &sweep, 0, NULL, &w);
+	assert_true(fabs(w.lost_gbps - 32.0) < 1e-9);
+}
+
+/* No number where the wait is not known as time: tick unknown, counter saturated, the port
+ * down or its rate unknown; and never more than the link carries. */
+static void lost_bandwidth_only_where_it_is_known(void **state)
+{
+	struct rk_congestion_options long_tick = {.tick_ns = 1000};
+	struct rk_port_wait w;
+
+	(void)state;
+	rise(0, 4000, 8000); /* no tick: per data only */
+	rk_port_wait_of(&fabric, &sweep, 0, NULL, &w);
+	assert_int_equal(w.basis, RK_WAIT_PER_DATA);
+	assert_true(w.lost_gbps < 0);
+	rk_congestion_update(&sweep, &fabric, NULL);
+	assert_true(swept[0].lost_gbps < 0);
+	rk_port_wait_of(&fabric, &sweep, 0, &long_tick, &w); /* 4000 us of 2 s: 0.2% of 32 Gb/s */
+	assert_true(fabs(w.lost_gbps - 0.064) < 1e-9);
+	rise(0, 4000000000u, 0); /* 4000 s of waiting in 2 s: a tick too long, all of the link */
+	rk_port_wait_of(&fabric, &sweep, 0, &long_tick, &w);
+	assert_true(w.percent > 100);
+	assert_true(fabs(w.lost_gbps - 32.0) < 1e-9);
+	ports[1].active_width = 0; /* down: no rate */
+	rk_port_wait_of(&fabric, &sweep, 0, &long_tick, &w);
+	assert_int_equal(w.basis, RK_WAIT_TIME);
+	assert_true(w.lost_gbps < 0);
+	swept[0].raw[wait_c] = 0xFFFFFFFFu;
+	swept[0].state[wait_c] = RK_VALUE_SATURATED;
+	rk_port_wait_of(&fabric, &sweep, 0, &long_tick, &w);
+	assert_int_equal(w.basis, RK_WAIT_SATURATED);
+	assert_true(w.lost_gbps < 0);
+	assert_true(rk_lost_bandwidth_gbps(10, 0, 2, 100) < 0);
+	assert_true(rk_lost_bandwidth_gbps(10, 1, 0, 100) < 0);
+	assert_true(rk_lost_bandwidth_gbps(10, 1, 2, 0) < 0);
+	assert_true(rk_lost_bandwidth_gbps(0, 1, 2, 100) == 0);
+}
+
 static void ranked_most_congested_first(void **state)
 {
 	struct rk_port_wait *ranked;
@@ -256,6 +329,9 @@ int main(void)
 	    cmocka_unit_test_setup(unknown_tick_ranks_by_wait_per_data, setup),
 	    cmocka_unit_test_setup(saturated_wait_gives_no_fraction, setup),
 	    cmocka_unit_test_setup(unknown_deltas_are_not_measured, setup),
+	    cmocka_unit_test_setup(lost_bandwidth_is_the_share_of_the_links_data_rate, setup),
+	    cmocka_unit_test_setup(lost_bandwidth_on_a_quantum_port, setup),
+	    cmocka_unit_test_setup(lost_bandwidth_only_where_it_is_known, setup),
 	    cmocka_unit_test_setup(ranked_most_congested_first, setup),
 	    cmocka_unit_test_setup(raised_after_two_intervals_and_cleared, setup),
 	};

@@ -506,6 +506,26 @@ static void a_swept_ports_wait_is_its_share_of_the_interval(void **state)
 	assert_true(rk_fact_number(f, &subject) < 0);
 }
 
+/* The bandwidth a swept port's link lost: known where it answered and its tick is known. */
+static void a_swept_ports_lost_bandwidth_where_it_is_known(void **state)
+{
+	const struct rk_fact *f = rk_fact(RK_FACT_FABRIC_COUNTER_LOST_BANDWIDTH);
+	struct rk_sweep_reading reading = {.status = 0, .lost_gbps = 12.8};
+	const struct rk_fact_subject subject = {.reading = &reading};
+
+	(void)state;
+	assert_int_equal(f->scope, RK_SCOPE_FABRIC_COUNTER);
+	assert_int_equal(f->snmp_scale, 1000); /* Mb/s */
+	assert_true(fabs(rk_fact_number(f, &subject) - 12.8) < 1e-9);
+	reading.lost_gbps = -1; /* the tick unknown */
+	assert_true(rk_fact_number(f, &subject) < 0);
+	reading.lost_gbps = NAN;
+	assert_true(rk_fact_number(f, &subject) < 0);
+	reading.lost_gbps = 5;
+	reading.status = -110; /* no answer */
+	assert_true(rk_fact_number(f, &subject) < 0);
+}
+
 static void topology_facts_have_their_scopes_and_columns(void **state)
 {
 	size_t count;
@@ -621,6 +641,7 @@ int main(void)
 	    cmocka_unit_test(every_fact_says_how_each_front_end_shows_it),
 	    cmocka_unit_test(topology_facts_have_their_scopes_and_columns),
 	    cmocka_unit_test(a_swept_ports_wait_is_its_share_of_the_interval),
+	    cmocka_unit_test(a_swept_ports_lost_bandwidth_where_it_is_known),
 	    cmocka_unit_test(fabric_port_facts_read_the_peer_and_the_degraded_link),
 	    cmocka_unit_test(every_scope_has_a_name),
 	};

@@ -441,7 +441,8 @@ class FabricAndSm(unittest.TestCase):
             cls.sim.opensm("Hca2", 5)
             cls.snmp = Setup(copy_fixture("ib-hdr", cls.tmp.name),
                              config="refresh 1\nfabric yes\nsm yes\nfabric-interval 1\n"
-                             "rediscover 2\n", offset=50, env_extra=umad2sim_env(cls.sim.name))
+                             "rediscover 2\nxmit-wait-tick 100\n", offset=50,
+                             env_extra=umad2sim_env(cls.sim.name))
             cls.snmp.__enter__()
             wait_for(lambda: cls.snmp.get_raw("RDMAKIT-MIB::rdmakitSmStandbys.0") == "1", 60,
                      "one standby SM")
@@ -477,6 +478,23 @@ class FabricAndSm(unittest.TestCase):
         self.assertEqual(items["rdmakit.port.state[1.1]"]["name"], "mlx5_0 port 1: state")
         self.assertTrue([k for k in items if k.startswith("rdmakit.fabric.port.state[")])
         self.assertTrue([k for k in items if k.startswith("rdmakit.sm.state[")])
+
+    def test_lost_bandwidth_of_the_ports_that_have_it(self):
+        """With xmit-wait-tick the ports whose link is up serve their lost bandwidth: each
+        gets the item (0 bps on the healthy fabric), the ports that are down none, nor a
+        switch's port 0 (the sweep reads no counters of it)."""
+        def polled(prefix):
+            return {k[len(prefix):]: i["lastvalue"] for k, i in
+                    LAB.items(prefix, self.hostid).items() if i["lastclock"] != "0"}
+
+        def every_active_port_polled():
+            active = {k for k, v in polled("rdmakit.fabric.port.state[").items()
+                      if v == "4" and not k.endswith(".0]")}
+            lost = polled("rdmakit.fabric.port.lost_bandwidth[")
+            return lost if active and set(lost) == active else None
+
+        lost = wait_for(every_active_port_polled, 60, "the lost bandwidth of every ACTIVE port")
+        self.assertEqual(set(lost.values()), {"0"})
 
     def test_the_sm_master_changing_is_one_problem(self):
         pid = self.sim.opensm_pid()

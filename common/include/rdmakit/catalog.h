@@ -9,8 +9,10 @@
 
 /* Where a counter lives. */
 enum rk_source {
-	RK_SRC_PORT_COUNTERS, /* ports/N/counters/: the IB PMA counters */
-	RK_SRC_HW_COUNTERS,   /* ports/N/hw_counters/ and the device's hw_counters/ */
+	RK_SRC_PORT_COUNTERS,	 /* ports/N/counters/: the IB PMA counters */
+	RK_SRC_HW_COUNTERS,	 /* ports/N/hw_counters/ and the device's hw_counters/ */
+	RK_SRC_PORT_VL_COUNTERS, /* a PMA attribute of one counter per VL, read by fabric sweeps
+				  * only: pma_field is VL 0's field, VL n's is pma_field + n */
 };
 
 enum rk_kind {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Where the fabric is congested: each swept port's PortXmitWait over the last interval, as a
- * share of the interval where the tick is known, else per data sent; ranked, and the
- * PORT_CONGESTED rule (over a threshold for two intervals in a row). */
+ * share of the interval where the tick is known (and the bandwidth its link lost to it), else
+ * per data sent; ranked, and the PORT_CONGESTED rule (over a threshold for two intervals in a
+ * row). */
 #ifndef RDMAKIT_CONGESTION_H
 #define RDMAKIT_CONGESTION_H
 
@@ -53,6 +54,7 @@ struct rk_port_wait {
 	uint64_t ticks;	  /* port_xmit_wait's rise */
 	double tick_ns;	  /* one tick (RK_WAIT_TIME), else 0 */
 	double percent;	  /* of the interval spent waiting (RK_WAIT_TIME), else -1 */
+	double lost_gbps; /* of the link's data rate lost to the wait (RK_WAIT_TIME), else -1 */
 	double per_word;  /* ticks per 4-byte word sent (a word when none was), -1 unknown */
 	double data_rate; /* port_xmit_data in bytes per second, -1 unknown */
 	double score;	  /* the wait over its threshold (>= 1: congested); -1 not ranked */
@@ -66,12 +68,18 @@ const char *rk_wait_basis_name(enum rk_wait_basis basis);
  * either is unknown. (A port's tick divides this by its width on NVIDIA Quantum switches.) */
 double rk_xmit_wait_tick_ns(unsigned symbols, enum rk_speed speed);
 
+/** Gb/s a link lost to waiting over an interval of seconds: the share of it that ticks of
+ * tick_ns add up to (all of it at most) times the link's data rate (its lanes times a lane's
+ * data rate after line encoding); -1 when the tick, the interval or the rate is not known. */
+double rk_lost_bandwidth_gbps(uint64_t ticks, double tick_ns, double seconds, double link_gbps);
+
 /** The wait of the sweep's port index over the sweep's last interval. */
 void rk_port_wait_of(const struct rk_fabric *fabric, const struct rk_sweep *sweep, size_t index,
 		     const struct rk_congestion_options *options, struct rk_port_wait *out);
 
-/** After a sweep: each port's xmit_wait, and its count of congested intervals in a row (kept
- * when its wait is unknown this time, reset when it is saturated or under the threshold). */
+/** After a sweep: each port's xmit_wait and lost_gbps, and its count of congested intervals in
+ * a row (kept when its wait is unknown this time, reset when it is saturated or under the
+ * threshold). */
 void rk_congestion_update(struct rk_sweep *sweep, const struct rk_fabric *fabric,
 			  const struct rk_congestion_options *options);
 

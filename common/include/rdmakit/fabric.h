@@ -34,6 +34,13 @@ struct rk_fabric_port {
 	int remote_port;
 };
 
+/* Whether a node's PMA has an optional attribute: not known yet, it has, it has not. */
+enum rk_pm_support {
+	RK_PM_UNKNOWN,
+	RK_PM_SUPPORTED,
+	RK_PM_UNSUPPORTED,
+};
+
 /* A node's name: a cleaned description (RK_TEXT_CLEAN_MAX) and " (0xGUID)". */
 #define RK_FABRIC_NAME_MAX 280
 
@@ -53,8 +60,10 @@ struct rk_fabric_node {
 	bool pm_known;		      /* pm_cap_mask has been read (by a counter sweep) */
 	uint16_t pm_cap_mask;	      /* PerfMgt ClassPortInfo CapabilityMask */
 	uint32_t pm_cap_mask2;	      /* and its CapabilityMask2 */
-	uint16_t pm_tick; /* PortSamplesControl Tick + 1: symbol times per PortXmitWait tick, 0
-			   * when the node did not say (asked with pm_cap_mask) */
+	uint16_t pm_tick;   /* PortSamplesControl Tick + 1: symbol times per PortXmitWait tick, 0
+			     * when the node did not say (asked with pm_cap_mask) */
+	uint8_t pm_vl_wait; /* enum rk_pm_support of PortVLXmitWaitCounters: PortSamplesControl's
+			     * OptionMask says, else the node's first answer to it */
 };
 
 struct rk_fabric_link {

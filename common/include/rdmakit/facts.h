@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* The table of every value a front end exports that is not a counter of the catalog: the port
  * and device facts of a host, the fabric and SM facts and summaries, the fabric's nodes and
- * ports, a swept port's transmit wait; and the rx/tx counter pairs. Each fact says how every front
- * end shows it: collectd's type and type instance, the MIB column (fixed in the table, never
- * derived from its order), SNMP syntax and scale, the CLI's JSON key, text label and unit. Front
+ * ports, a swept port's transmit wait and the bandwidth its link lost to it; and the rx/tx
+ * counter pairs. Each fact says how every front end shows it: collectd's type and type
+ * instance, the MIB column (fixed in the table, never derived from its order), SNMP syntax and
+ * scale, the CLI's JSON key, text label and unit. Front
  * ends loop over the table; none of them names a fact's column, type instance or key itself
  * (unit_fact_literals checks). A new fact is its id below and its row in facts.c (with a reader
  * when the snapshot has no field for it yet); its MIB object goes into mibs/RDMAKIT-MIB.txt when
@@ -131,6 +132,7 @@ enum rk_fact_id {
 	RK_FACT_FABRIC_PORT_PEER_GUID_TEXT,
 	RK_FACT_FABRIC_PORT_FLAPPING,
 	RK_FACT_FABRIC_COUNTER_XMIT_WAIT,
+	RK_FACT_FABRIC_COUNTER_LOST_BANDWIDTH,
 	RK_FACT_TABLE_SIZE, /* every fact, the fabric's nodes and ports included */
 };
 

@@ -38,6 +38,7 @@
 #define RK_PMA_ATTR_CLASS_PORT_INFO	   0x0001
 #define RK_PMA_ATTR_PORT_SAMPLES_CONTROL   0x0010
 #define RK_PMA_ATTR_PORT_COUNTERS	   0x0012
+#define RK_PMA_ATTR_PORT_VL_XMIT_WAIT	   0x001c /* PortVLXmitWaitCounters (optional) */
 #define RK_PMA_ATTR_PORT_COUNTERS_EXTENDED 0x001d
 
 /* The local end: one umad port per process (a second one breaks the first under ibsim). */

@@ -44,6 +44,7 @@ struct rk_monitor_options {
 					  * port down, is kept this long (0: dropped at once) */
 	bool discover_in_helper; /* for long runs: rk_fabric_discover_isolated, not in-process */
 	bool errors_only;	 /* the caller shows only ports with errors: rk_sweep.errors_only */
+	bool vl_wait;		 /* the caller shows which VLs wait: rk_sweep.vl_wait */
 	struct rk_congestion_options congestion; /* each port's wait after a sweep */
 	rk_follow_fn events; /* rk_monitor_follow tells the fabric's events to it (NULL: none) */
 	void *events_ctx;

@@ -12,6 +12,8 @@
 
 /* As many as rk_catalog_pma() lists. */
 #define RK_SWEEP_COUNTERS 21
+/* PortVLXmitWaitCounters has a counter for each of VL 0 to 15. */
+#define RK_SWEEP_VLS 16
 
 /* The counters of one port, indexed like rk_catalog_pma(). */
 struct rk_sweep_port {
@@ -35,6 +37,14 @@ struct rk_sweep_port {
 	double went_back_at; /* monotonic seconds when a counter last went back (the node
 			      * rebooted, or they were cleared): a discontinuity; 0 never */
 	double xmit_wait;    /* % of the last interval port_xmit_wait counted, -1 unknown (idem) */
+	double lost_gbps;    /* Gb/s the link lost to that wait (congestion.h), -1 unknown */
+	/* PortVLXmitWaitCounters where rk_sweep.vl_wait asks for them (rk_sweep_vl_waits) */
+	uint16_t vl_raw[RK_SWEEP_VLS];	/* the last reading */
+	uint16_t vl_rise[RK_SWEEP_VLS]; /* each VL's rise over the last interval */
+	uint16_t vl_saturated; /* bit v: VL v's counter is at its maximum: it rose by vl_rise[v]
+				* or more (0: by how much is not known) */
+	bool vl_current; /* vl_raw is as of the last sweep (read then, or the port did not wait) */
+	bool vl_known;	 /* vl_rise and vl_saturated are the last interval's */
 };
 
 /* The ports of a fabric and the last sweep over them. */
@@ -47,6 +57,8 @@ struct rk_sweep {
 	double last_time;    /* monotonic time of the last sweep */
 	bool topology_stale; /* the last sweep saw signs the fabric changed: rediscover */
 	bool errors_only; /* set by the caller: each switch's sum first, ports with errors only */
+	bool vl_wait; /* set by the caller: PortVLXmitWaitCounters of the ports whose wait rose (of
+		       * every port at its first sweep: the reading the next rise starts from) */
 	struct rk_mad_stats stats;
 };
 
@@ -62,6 +74,7 @@ struct rk_sweep_reading {
 	uint8_t state[RK_SWEEP_COUNTERS];  /* enum rk_value_state of value[] */
 	uint64_t value[RK_SWEEP_COUNTERS]; /* rk_sweep_value: in the catalog's unit */
 	double xmit_wait;    /* rk_sweep_port.xmit_wait: % of the last interval, -1 unknown */
+	double lost_gbps;    /* rk_sweep_port.lost_gbps: Gb/s, -1 unknown */
 	double went_back_at; /* rk_sweep_port.went_back_at */
 };
 
@@ -70,6 +83,13 @@ struct rk_sweep_readings {
 	struct rk_sweep_reading *ports; /* as the sweep's: sorted by node GUID and port */
 	size_t count, answered, failed;
 	double seconds; /* the sweep's own time (rk_sweep.seconds) */
+};
+
+/* One VL's wait over the last interval (PortVLXmitWaitCounters). */
+struct rk_vl_wait {
+	uint8_t vl;
+	uint16_t ticks; /* its rise */
+	bool saturated; /* its counter is at its maximum: ticks is a lower bound (0: unknown) */
 };
 
 /* Called as MADs complete, for progress on a terminal. */
@@ -104,6 +124,10 @@ bool rk_sweep_delta_known(const struct rk_sweep_port *port, size_t c);
 
 /** Change of counter c between the port's last two samples, in the catalog's unit; 0 if unknown. */
 uint64_t rk_sweep_delta(const struct rk_sweep_port *port, size_t c);
+
+/** out: the VLs of the port that waited over the last interval (risen or saturated), in VL
+ * order; how many, or -1 when not known (not asked, not answered, no such attribute). */
+int rk_sweep_vl_waits(const struct rk_sweep_port *port, struct rk_vl_wait out[RK_SWEEP_VLS]);
 
 /** Free the port list. */
 void rk_sweep_free(struct rk_sweep *sweep);

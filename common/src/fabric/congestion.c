@@ -27,6 +27,16 @@ double rk_xmit_wait_tick_ns(unsigned symbols, enum rk_speed speed)
 	return symbols && gbps > 0 ? symbols * 8.0 / gbps : 0;
 }
 
+double rk_lost_bandwidth_gbps(uint64_t ticks, double tick_ns, double seconds, double link_gbps)
+{
+	double share;
+
+	if (!(tick_ns > 0) || !(seconds > 0) || !(link_gbps > 0))
+		return -1;
+	share = (double)ticks * tick_ns * 1e-9 / seconds;
+	return (share < 1 ? share : 1) * link_gbps;
+}
+
 static double threshold_of(const struct rk_congestion_options *options)
 {
 	return options && options->threshold > 0 ? options->threshold
@@ -67,6 +77,18 @@ static double tick_of(const struct rk_fabric *fabric, const struct rk_sweep_port
 	return tick;
 }
 
+/* The port's data rate in Gb/s: its lanes times a lane's after line encoding (0: down). */
+static double link_gbps_of(const struct rk_fabric *fabric, const struct rk_sweep_port *p)
+{
+	const struct rk_fabric_node *node = &fabric->nodes[p->node];
+	const struct rk_fabric_port *port;
+
+	if (p->port > node->nports)
+		return 0;
+	port = &node->ports[p->port];
+	return port->active_width * rk_speed_info(port->active_speed)->data_gbps;
+}
+
 /* The share of the interval (tick known) or the ticks per word sent, and their score. */
 static void measure(struct rk_port_wait *w, uint64_t data_bytes, bool data_known, double interval,
 		    double threshold)
@@ -93,8 +115,12 @@ void rk_port_wait_of(const struct rk_fabric *fabric, const struct rk_sweep *swee
 	size_t data = (size_t)rk_catalog_pma_index("port_xmit_data");
 	bool data_known = rk_sweep_delta_known(p, data);
 
-	*out = (struct rk_port_wait){
-	    .index = index, .basis = RK_WAIT_NONE, .percent = -1, .per_word = -1, .score = -1};
+	*out = (struct rk_port_wait){.index = index,
+				     .basis = RK_WAIT_NONE,
+				     .percent = -1,
+				     .lost_gbps = -1,
+				     .per_word = -1,
+				     .score = -1};
 	out->data_rate = data_known && sweep->interval > 0
 			     ? (double)rk_sweep_delta(p, data) / sweep->interval
 			     : -1;
@@ -109,6 +135,9 @@ void rk_port_wait_of(const struct rk_fabric *fabric, const struct rk_sweep *swee
 	out->ticks = rk_sweep_delta(p, wait);
 	out->tick_ns = tick_of(fabric, p, options);
 	measure(out, rk_sweep_delta(p, data), data_known, sweep->interval, threshold_of(options));
+	if (out->basis == RK_WAIT_TIME)
+		out->lost_gbps = rk_lost_bandwidth_gbps(out->ticks, out->tick_ns, sweep->interval,
+							link_gbps_of(fabric, p));
 }
 
 void rk_congestion_update(struct rk_sweep *sweep, const struct rk_fabric *fabric,
@@ -120,6 +149,7 @@ void rk_congestion_update(struct rk_sweep *sweep, const struct rk_fabric *fabric
 
 		rk_port_wait_of(fabric, sweep, i, options, &w);
 		p->xmit_wait = w.percent;
+		p->lost_gbps = w.lost_gbps;
 		if (w.basis == RK_WAIT_SATURATED || (w.basis != RK_WAIT_NONE && w.score < 1))
 			p->congested = 0;
 		else if (w.basis != RK_WAIT_NONE && p->congested < UINT8_MAX)

@@ -27,6 +27,7 @@ void rk_monitor_init(struct rk_monitor *monitor, const struct rk_monitor_options
 	memset(monitor, 0, sizeof(*monitor));
 	monitor->options = *options;
 	monitor->sweep.errors_only = options->errors_only;
+	monitor->sweep.vl_wait = options->vl_wait;
 }
 
 /* The follower (unsubscribing) goes with the port it listens on. */
@@ -230,6 +231,7 @@ void rk_monitor_forget(struct rk_monitor *monitor)
 	monitor->fabric = monitor->prev_fabric = monitor->events_fabric = NULL;
 	rk_sweep_free(&monitor->sweep);
 	monitor->sweep.errors_only = monitor->options.errors_only;
+	monitor->sweep.vl_wait = monitor->options.vl_wait;
 	rk_sm_status_free(&monitor->sm);
 	rk_sm_status_free(&monitor->prev_sm);
 	rk_unseen_free(&monitor->unseen);

@@ -18,6 +18,8 @@
 #define ALL_PORTS		0xFF
 /* CapabilityMask2: PortCountersExtended has the additional (64-bit error and wait) counters. */
 #define PM_CAP2_ADDL_EXT 0x0002
+/* PortSamplesControl OptionMask: the node has PortVLXmitWaitCounters. */
+#define PSC_OPTION_VL_XMIT_WAIT (UINT64_C(1) << 23)
 
 static int compare_ports(const void *a, const void *b)
 {
@@ -78,7 +80,7 @@ int rk_sweep_prepare(struct rk_sweep *sweep, const struct rk_fabric *fabric)
 			ports[i].port = (uint8_t)p;
 			ports[i].lid = node->ports[p].lid;
 			if (!known) {
-				ports[i].xmit_wait = -1;
+				ports[i].xmit_wait = ports[i].lost_gbps = -1;
 				ports[i].since_rise = UINT8_MAX;
 			}
 			i++;
@@ -106,6 +108,7 @@ static void read_port(const struct rk_sweep_port *port, struct rk_sweep_reading 
 					 .port = port->port,
 					 .sampled = port->sampled,
 					 .xmit_wait = port->xmit_wait,
+					 .lost_gbps = port->lost_gbps,
 					 .went_back_at = port->went_back_at};
 	memcpy(out->state, port->state, sizeof(out->state));
 	for (size_t c = 0; c < RK_SWEEP_COUNTERS; c++)
@@ -136,8 +139,9 @@ void rk_sweep_readings_free(struct rk_sweep_readings *readings)
 }
 
 /* What a request asks, for its completion. */
-enum ask { ASK_PC, ASK_EXT, ASK_SUM, ASK_CAPABILITY, ASK_SAMPLES, ASK_IDENTITY, ASKS };
+enum ask { ASK_PC, ASK_EXT, ASK_SUM, ASK_CAPABILITY, ASK_SAMPLES, ASK_IDENTITY, ASK_VL_WAIT, ASKS };
 #define ASK_BITS 3
+_Static_assert(ASKS <= 1 << ASK_BITS, "an ask fits in ASK_BITS");
 
 /* A phase's requests of port i: the ask-th one (0, 1, ...) into *r; false when it has none. */
 struct sweep_run;
@@ -150,6 +154,8 @@ struct sweep_run {
 	struct rk_sweep *sweep;
 	const struct rk_fabric *fabric;
 	const struct rk_metric *pma;
+	const struct rk_metric *vl_wait; /* the catalog's port_vl_xmit_wait */
+	size_t wait;			 /* port_xmit_wait's index in pma */
 	struct rk_mad_queue *queue;
 	uint8_t *got;	/* per port: GOT_* */
 	int *pc_status; /* per port: status of PortCounters */
@@ -294,6 +300,10 @@ static void capability_done(struct rk_mad_request *request, void *ctx)
 		return;
 	if (ask_of(request) == ASK_SAMPLES) {
 		node->pm_tick = (uint16_t)(mad_get_field(data, 0, IB_PSC_TICK_F) + 1);
+		node->pm_vl_wait =
+		    mad_get_field64(data, 0, IB_PSC_OPTION_MASK_F) & PSC_OPTION_VL_XMIT_WAIT
+			? RK_PM_SUPPORTED
+			: RK_PM_UNSUPPORTED;
 		return;
 	}
 	node->pm_known = true;
@@ -302,7 +312,8 @@ static void capability_done(struct rk_mad_request *request, void *ctx)
 }
 
 /* ClassPortInfo and PortSamplesControl of every node not asked yet: does it have
- * PortCountersExtended, and how long is its PortXmitWait tick? (ibsim has no
+ * PortCountersExtended, how long is its PortXmitWait tick, and does it count the wait of each
+ * VL (PortVLXmitWaitCounters, an optional attribute no capability bit announces)? (ibsim has no
  * PortSamplesControl: it hands the MAD to a client of the node's, and disconnects that client,
  * OpenSM, when it cannot take it.) */
 static bool capability_request(struct sweep_run *run, size_t i, unsigned ask,
@@ -500,6 +511,93 @@ static void identity_done(struct rk_mad_request *request, void *ctx)
 	drop_node_answers(run, at);
 }
 
+/* ---- waits per VL ------------------------------------------------------------------------ */
+
+/* Whether the port's wait may have risen since its VL counters were read last: a VL waits only
+ * while its port does, so where the port's wait did not rise every VL's rise is 0 and its last
+ * reading still holds. */
+static bool vl_wait_wanted(const struct sweep_run *run, const struct rk_sweep_port *p)
+{
+	return !p->vl_current || !rk_sweep_delta_known(p, run->wait) ||
+	       p->state[run->wait] == RK_VALUE_SATURATED || rk_sweep_delta(p, run->wait) > 0;
+}
+
+/* PortVLXmitWaitCounters of each port that answered, whose node may have them and whose wait
+ * rose; the others' VL waits are settled here: none where the port's wait did not rise,
+ * unknown where the port is not asked. */
+static bool vl_wait_request(struct sweep_run *run, size_t i, unsigned ask, struct rk_mad_request *r)
+{
+	struct rk_sweep_port *p = &run->sweep->ports[i];
+	bool asked = p->status == 0 && run->fabric->nodes[p->node].pm_vl_wait != RK_PM_UNSUPPORTED;
+
+	if (ask != 0)
+		return false;
+	if (asked && vl_wait_wanted(run, p)) {
+		pma_request(r, p->lid, RK_PMA_ATTR_PORT_VL_XMIT_WAIT, IB_PC_PORT_SELECT_F, p->port,
+			    i, ASK_VL_WAIT);
+		run->total++;
+		return true;
+	}
+	p->vl_current = p->vl_known = asked;
+	memset(p->vl_rise, 0, sizeof(p->vl_rise));
+	p->vl_saturated = 0;
+	return false;
+}
+
+/* Each VL's rise since the port's last reading (the VL counters stick at their maximum). */
+static void store_vl_waits(const struct rk_metric *m, struct rk_sweep_port *p, const uint8_t *data)
+{
+	p->vl_saturated = 0;
+	for (unsigned v = 0; v < RK_SWEEP_VLS; v++) {
+		uint16_t now = (uint16_t)mad_get_field((void *)data, 0,
+						       (enum MAD_FIELDS)(m->pma_field + (int)v));
+
+		p->vl_rise[v] =
+		    p->vl_current ? (uint16_t)rk_counter_raw_delta(m, p->vl_raw[v], now) : 0;
+		if (rk_counter_classify(m, now) == RK_VALUE_SATURATED)
+			p->vl_saturated |= (uint16_t)(1u << v);
+		p->vl_raw[v] = now;
+	}
+	p->vl_known = p->vl_current;
+	p->vl_current = true;
+}
+
+/* A VL answer; a node whose PMA refuses the attribute (an answer with a MAD status) is not
+ * asked again until the fabric is discovered anew. */
+static void vl_wait_done(struct rk_mad_request *request, void *ctx)
+{
+	struct sweep_run *run = ctx;
+	struct rk_sweep_port *p = &run->sweep->ports[port_of(request)];
+	struct rk_fabric_node *node = &run->fabric->nodes[p->node];
+
+	if (request->status == 0) {
+		node->pm_vl_wait = RK_PM_SUPPORTED;
+		store_vl_waits(run->vl_wait, p, rk_mad_reply_data(request));
+	} else {
+		if (request->status == -EIO && request->mad_status)
+			node->pm_vl_wait = RK_PM_UNSUPPORTED;
+		p->vl_current = p->vl_known = false;
+	}
+	if (run->progress)
+		run->progress(++run->done, run->total, run->ctx);
+}
+
+int rk_sweep_vl_waits(const struct rk_sweep_port *port, struct rk_vl_wait out[RK_SWEEP_VLS])
+{
+	int n = 0;
+
+	if (!port->vl_known)
+		return -1;
+	for (unsigned v = 0; v < RK_SWEEP_VLS; v++) {
+		bool saturated = port->vl_saturated >> v & 1;
+
+		if (port->vl_rise[v] || saturated)
+			out[n++] = (struct rk_vl_wait){
+			    .vl = (uint8_t)v, .ticks = port->vl_rise[v], .saturated = saturated};
+	}
+	return n;
+}
+
 bool rk_sweep_port_has_errors(const struct rk_sweep_port *port)
 {
 	size_t count;
@@ -641,10 +739,10 @@ static void finish_port(struct sweep_run *run, size_t i)
 							    : UINT8_MAX;
 }
 
-static void finish_sweep(struct sweep_run *run, double start)
+/* Classify every port's answers, and count them. */
+static void finish_ports(struct sweep_run *run)
 {
 	struct rk_sweep *sweep = run->sweep;
-	double now = rk_monotonic_seconds();
 
 	sweep->answered = sweep->failed = 0;
 	sweep->topology_stale = false;
@@ -655,6 +753,12 @@ static void finish_sweep(struct sweep_run *run, double start)
 		else
 			sweep->failed++;
 	}
+}
+
+static void finish_sweep(struct rk_sweep *sweep, double start)
+{
+	double now = rk_monotonic_seconds();
+
 	sweep->interval = sweep->last_time > 0 ? now - sweep->last_time : 0;
 	sweep->last_time = now;
 	sweep->seconds = now - start;
@@ -670,7 +774,8 @@ static int alloc_run(struct sweep_run *run, struct rk_sweep *sweep)
 	return run->got && run->pc_status ? 0 : -ENOMEM;
 }
 
-/* Capabilities, then counters, then the identity of nodes whose counters went back. */
+/* Capabilities, then counters, then the identity of nodes whose counters went back; the ports
+ * classified, the VL waits of those whose wait rose where the caller asks for them. */
 static int run_phases(struct sweep_run *run)
 {
 	int err = run_phase(run, capability_request, capability_done);
@@ -681,6 +786,10 @@ static int run_phases(struct sweep_run *run)
 		err = run_phase(run, counter_request, counters_done);
 	if (!err)
 		err = run_phase(run, identity_request, identity_done);
+	if (!err)
+		finish_ports(run);
+	if (!err && run->sweep->vl_wait)
+		err = run_phase(run, vl_wait_request, vl_wait_done);
 	return err;
 }
 
@@ -696,6 +805,8 @@ int rk_sweep_run(struct rk_mad_port *port, struct rk_fabric *fabric, struct rk_s
 	int err = alloc_run(&run, sweep);
 
 	run.pma = rk_catalog_pma(&ignored);
+	run.vl_wait = rk_catalog_find(RK_SRC_PORT_VL_COUNTERS, "port_vl_xmit_wait");
+	run.wait = (size_t)rk_catalog_pma_index("port_xmit_wait");
 	memset(&sweep->stats, 0, sizeof(sweep->stats));
 	if (!err)
 		err = rk_mad_queue_open(port, options, &run.queue);
@@ -705,7 +816,7 @@ int rk_sweep_run(struct rk_mad_port *port, struct rk_fabric *fabric, struct rk_s
 		rk_mad_queue_close(run.queue);
 	}
 	if (!err)
-		finish_sweep(&run, start);
+		finish_sweep(sweep, start);
 	free(run.got);
 	free(run.pc_status);
 	return err;

@@ -121,6 +121,16 @@ static const struct rk_metric catalog[] = {
      .unit = "ms",
      .help = "How long the driver caches hw_counters values (a setting, not a counter)",
      .reset_bit = -1},
+    {.name = "port_vl_xmit_wait",
+     .source = RK_SRC_PORT_VL_COUNTERS,
+     .width = 16,
+     .kind = RK_KIND_COUNTER,
+     .scale = 1,
+     .unit = "ticks",
+     .help = "Ticks during which the port had data to send on one VL but no flow-control "
+	     "credits (PortVLXmitWaitCounters, one counter per VL)",
+     .pma_field = IB_PC_PORT_VL_XMIT_WAIT0_F,
+     .reset_bit = -1},
 };
 
 /* The first PMA_COUNT entries above are the PMA counters, in this order. */
