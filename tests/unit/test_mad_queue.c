@@ -17,6 +17,8 @@
 
 #include <cmocka.h>
 
+#include "rdmakit/cancel.h"
+
 #define SA_CLASS       0x03
 #define SA_VERSION     2
 #define SA_ATTR_NOTICE 0x0002
@@ -326,6 +328,63 @@ static void an_idle_queue_listens_for_the_time_asked(void **state)
 	close_port(port);
 }
 
+/* ---- a close after a cancel ----------------------------------------------------------- */
+
+struct stop_after {
+	struct rk_cancel *cancel;
+	size_t done[2]; /* completions of the answered request and of the silent one */
+};
+
+static void raise_on_answer(struct rk_mad_request *r, void *ctx)
+{
+	struct stop_after *stop = ctx;
+
+	stop->done[r->lid >= SILENT_LID]++;
+	if (r->lid < SILENT_LID)
+		rk_cancel_raise(stop->cancel);
+}
+
+static long elapsed_ms(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (t1.tv_sec - t0->tv_sec) * 1000 + (t1.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/* A run cancelled with a MAD in flight completes it with -ECANCELED once; the close then waits
+ * for its answer until the attempt's deadline (a late answer after the port closes crashes
+ * ibsim's shim), and calls nothing again. */
+static void a_close_waits_for_what_a_cancel_left_in_flight(void **state)
+{
+	struct rk_mad_port *port = open_port();
+	struct rk_cancel cancel;
+	struct stop_after stop = {.cancel = &cancel};
+	struct rk_mad_options options;
+	struct rk_mad_queue *queue;
+	struct rk_mad_request silent = pma_get(SILENT_LID), answered = pma_get(1);
+	struct timespec t0;
+
+	(void)state;
+	assert_int_equal(rk_cancel_init(&cancel), 0);
+	rk_mad_options_defaults(&options);
+	options.timeout_ms = 400;
+	options.cancel = &cancel;
+	assert_int_equal(rk_mad_queue_open(port, &options, &queue), 0);
+	assert_int_equal(rk_mad_queue_add(queue, &silent, raise_on_answer, &stop), 0);
+	assert_int_equal(rk_mad_queue_add(queue, &answered, raise_on_answer, &stop), 0);
+	assert_int_equal(rk_mad_queue_run(queue, 0), -ECANCELED);
+	assert_int_equal(stop.done[0], 1);
+	assert_int_equal(stop.done[1], 1); /* the silent one, cancelled */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	rk_mad_queue_close(queue);
+	assert_true(elapsed_ms(&t0) >= 200); /* it waited for the silent one's deadline */
+	assert_true(elapsed_ms(&t0) < 5000);
+	assert_int_equal(stop.done[1], 1);
+	rk_cancel_destroy(&cancel);
+	close_port(port);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -335,6 +394,7 @@ int main(void)
 	    cmocka_unit_test(a_report_reaches_its_listener_while_a_run_goes_on),
 	    cmocka_unit_test(a_report_nobody_listens_for_is_ignored),
 	    cmocka_unit_test(an_idle_queue_listens_for_the_time_asked),
+	    cmocka_unit_test(a_close_waits_for_what_a_cancel_left_in_flight),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -97,6 +97,10 @@ struct rk_mad_queue {
 	void *feed_ctx;
 	bool running;
 	size_t invalid, send_failures; /* logged once, then summed up */
+	/* MADs left in flight when the open requests were aborted: their answers are waited for
+	 * at the close (settle) */
+	uint64_t settle_until;
+	size_t settle_pending, settle_ignored; /* how many, and stats.ignored when they were */
 };
 
 static uint64_t now_ns(void)
@@ -737,9 +741,15 @@ static void abort_open(struct rk_mad_queue *q, int err)
 {
 	struct entry *e;
 
+	if (!q->settle_pending)
+		q->settle_ignored = q->stats.ignored;
 	for (unsigned s = 0; s < q->nslots; s++)
-		if (q->slots[s].entry)
+		if (q->slots[s].entry) {
+			if (q->slots[s].deadline > q->settle_until)
+				q->settle_until = q->slots[s].deadline;
+			q->settle_pending++;
 			finish_slot(q, s, err);
+		}
 	for (int k = 0; k < KINDS; k++)
 		while ((e = list_pop(&q->ready[k])) != NULL) {
 			dest_slot(q->dests, q->dest_mask, e->key)->in_flight--;
@@ -896,11 +906,31 @@ static void log_summary(const struct rk_mad_queue *q)
 	       q->stats.errors, q->stats.ignored, q->stats.unsolicited);
 }
 
+/* Wait, at most until the last aborted attempt's deadline, for the answers of what was in flight
+ * when the open requests were aborted (they are ignored): the kernel drops an answer that comes
+ * after the port's agents are gone, but ibsim's umad shim crashes on one (TESTBEDS §1), and an
+ * agent may be registered again with the same id. Nothing is sent; the cancel token is not
+ * looked at. */
+static void settle(struct rk_mad_queue *q)
+{
+	struct pollfd pfd = {.fd = umad_get_fd(q->port->fd), .events = POLLIN};
+	uint64_t now;
+
+	while (q->stats.ignored - q->settle_ignored < q->settle_pending &&
+	       (now = now_ns()) < q->settle_until) {
+		int n = poll(&pfd, 1, ms_until(q->settle_until, now));
+
+		if ((n < 0 && errno != EINTR && errno != 0) || (n > 0 && drain(q) != 0))
+			return;
+	}
+}
+
 void rk_mad_queue_close(struct rk_mad_queue *queue)
 {
 	if (!queue)
 		return;
 	abort_open(queue, -ECANCELED);
+	settle(queue);
 	log_summary(queue);
 	queue_free(queue);
 }

@@ -11,8 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#define SETTLE_MAX_S	  5.0 /* rk_watch_run_once waits this long at most for a role */
-#define RESIGN_TIMEOUT_MS 200 /* the record's deletion at a stop: one try */
+#define SETTLE_MAX_S 5.0 /* rk_watch_run_once waits this long at most for a role */
+/* The record's deletion at a stop: one try, answered at once by a live SA; long enough that a
+ * slow one answers before the port closes (under ibsim a late answer crashes its shim). */
+#define RESIGN_TIMEOUT_MS 1000
 
 void watch_role_setup(struct rk_watch *watch)
 {
