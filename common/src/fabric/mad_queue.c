@@ -745,9 +745,9 @@ static void abort_open(struct rk_mad_queue *q, int err)
 		q->settle_ignored = q->stats.ignored;
 	for (unsigned s = 0; s < q->nslots; s++)
 		if (q->slots[s].entry) {
-			if (q->slots[s].deadline > q->settle_until)
+			if (err == -ECANCELED && q->slots[s].deadline > q->settle_until)
 				q->settle_until = q->slots[s].deadline;
-			q->settle_pending++;
+			q->settle_pending += err == -ECANCELED; /* a broken port has no answers */
 			finish_slot(q, s, err);
 		}
 	for (int k = 0; k < KINDS; k++)
