@@ -172,17 +172,24 @@ static bool dr_path(const int *parent, const int *via, int node, uint8_t *path, 
 	return true;
 }
 
-int rk_route_tree_build(const struct rk_fabric *fabric, int local_port, struct rk_route_tree *out)
+/* The tree of routes from the local port, each node's ports looked at from 1 + rotate on. */
+static int build_tree(const struct rk_fabric *fabric, int local_port, unsigned rotate,
+		      struct rk_route_tree *out)
 {
 	int *scratch = malloc((3 * fabric->nnodes + 1) * sizeof(*scratch));
 
 	*out = (struct rk_route_tree){0};
 	if (!scratch)
 		return -ENOMEM;
-	find_paths(fabric, local_port, 0, scratch, scratch + fabric->nnodes,
+	find_paths(fabric, local_port, rotate, scratch, scratch + fabric->nnodes,
 		   scratch + 2 * fabric->nnodes);
 	*out = (struct rk_route_tree){scratch, scratch + fabric->nnodes, fabric->nnodes};
 	return 0;
+}
+
+int rk_route_tree_build(const struct rk_fabric *fabric, int local_port, struct rk_route_tree *out)
+{
+	return build_tree(fabric, local_port, 0, out);
 }
 
 bool rk_route_tree_path(const struct rk_route_tree *tree, int node, uint8_t *path, uint8_t *hops)
@@ -200,18 +207,12 @@ void rk_route_tree_free(struct rk_route_tree *tree)
 int rk_route_directed(const struct rk_fabric *fabric, int local_port, unsigned rotate, int node,
 		      uint8_t *path, uint8_t *hops)
 {
-	int *scratch = malloc((3 * fabric->nnodes + 1) * sizeof(*scratch));
-	int err;
+	struct rk_route_tree tree;
+	int err = build_tree(fabric, local_port, rotate, &tree);
 
-	if (!scratch)
-		return -ENOMEM;
-	find_paths(fabric, local_port, rotate, scratch, scratch + fabric->nnodes,
-		   scratch + 2 * fabric->nnodes);
-	err = node >= 0 && (size_t)node < fabric->nnodes &&
-		      dr_path(scratch, scratch + fabric->nnodes, node, path, hops)
-		  ? 0
-		  : -ENOENT;
-	free(scratch);
+	if (!err && !rk_route_tree_path(&tree, node, path, hops))
+		err = -ENOENT;
+	rk_route_tree_free(&tree);
 	return err;
 }
 
