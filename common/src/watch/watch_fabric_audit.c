@@ -12,12 +12,6 @@
 #include <errno.h>
 #include <string.h>
 
-static bool audit_due(const struct rk_watch *watch, double now)
-{
-	return watch->audit_at == 0 || watch->monitor.discoveries != watch->audit_discovery ||
-	       now - watch->audit_at >= watch->settings.audit_interval_s;
-}
-
 /* Audit the fabric; the findings replace the last audit's (kept on failure). */
 static int run_audit(struct rk_watch *watch)
 {
@@ -53,7 +47,8 @@ void watch_fabric_audit(struct rk_watch *watch, struct rk_findings *findings)
 
 	if (!watch->settings.audit || !watch->monitor.fabric || !watch->monitor.port)
 		return;
-	if (audit_due(watch, now)) {
+	if (watch_check_due(watch, watch->audit_at, watch->audit_discovery,
+			    watch->settings.audit_interval_s, now)) {
 		err = run_audit(watch);
 		watch->audit_at = now; /* a failed audit waits for the next interval or discovery */
 		watch->audit_discovery = watch->monitor.discoveries;

@@ -128,6 +128,11 @@ struct rk_watch {
  * routes_interval_s old, and add the last check's findings to the sweep's. */
 void watch_routes(struct rk_watch *watch, struct rk_findings *findings);
 
+/** Whether a check of the topology last made at monotonic time at (0: never), on the
+ * discovery numbered discovery, is due again: the topology is new, or interval has passed. */
+bool watch_check_due(const struct rk_watch *watch, double at, unsigned discovery, double interval,
+		     double now);
+
 /** With settings.audit: audit the fabric when the topology is new or the last audit is
  * audit_interval_s old, and add the last audit's findings to the sweep's. */
 void watch_fabric_audit(struct rk_watch *watch, struct rk_findings *findings);

@@ -16,9 +16,15 @@
  * routes that do not arrive (the SM's reroute is seen within a pass of its end). */
 static bool routes_due(const struct rk_watch *watch, double now)
 {
-	return watch->routes_at == 0 || watch->monitor.discoveries != watch->routes_discovery ||
-	       now - watch->routes_at >= watch->settings.routes_interval_s ||
+	return watch_check_due(watch, watch->routes_at, watch->routes_discovery,
+			       watch->settings.routes_interval_s, now) ||
 	       rk_findings_worst(&watch->route_findings) == RK_SEVERITY_CRITICAL;
+}
+
+bool watch_check_due(const struct rk_watch *watch, double at, unsigned discovery, double interval,
+		     double now)
+{
+	return at == 0 || watch->monitor.discoveries != discovery || now - at >= interval;
 }
 
 /* Read the tables and check them; the findings replace the last check's (kept on failure). */
