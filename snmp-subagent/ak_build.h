@@ -6,6 +6,7 @@
 #include "ak_index_map.h"
 #include "ak_snapshot.h"
 
+#include "rdmakit/events.h"
 #include "rdmakit/facts.h"
 #include "rdmakit/health.h"
 #include "rdmakit/host.h"
@@ -33,7 +34,8 @@ struct ak_build_state {
 	struct ak_active_finding *findings;
 	size_t nfindings;
 	uint32_t next_finding;
-	uint32_t findings_raised, findings_cleared; /* since the start, the first build's too */
+	uint32_t findings_raised, findings_cleared; /* the core's events since the start, the
+						     * first pass's raises too */
 	uint32_t findings_changed_at;		    /* Unix time of the last raise, clear or
 						     * change of severity; 0 before any */
 	struct ak_discontinuity *discontinuities;
@@ -62,6 +64,10 @@ void ak_build_state_free(struct ak_build_state *state);
 /** Add the findings table rows, numbering new findings and keeping old numbers. */
 int ak_build_findings(struct ak_build_state *state, const struct rk_findings *findings,
 		      struct ak_snapshot *snapshot);
+
+/** Count a core event in the findings summary: a finding raised or cleared, and when one was
+ * raised, cleared or changed severity. */
+void ak_build_count_event(struct ak_build_state *state, const struct rk_event *event);
 
 /** The row number a finding (by code and subject) has in the findings table; 0 if none. */
 uint32_t ak_build_finding_index(const struct ak_build_state *state,

@@ -27,37 +27,16 @@ uint32_t ak_build_finding_index(const struct ak_build_state *state,
 	return active ? active->index : 0;
 }
 
-static const struct ak_active_finding *with_index(const struct ak_active_finding *list,
-						  size_t count, uint32_t index)
+void ak_build_count_event(struct ak_build_state *state, const struct rk_event *event)
 {
-	for (size_t i = 0; i < count; i++)
-		if (list[i].index == index)
-			return &list[i];
-	return NULL;
-}
-
-/* Count what came and went between the last read's list and this one's, and note when
- * something came, went or changed severity. */
-static void count_changes(struct ak_build_state *state, const struct ak_active_finding *list,
-			  size_t count, uint32_t now)
-{
-	bool changed = false;
-
-	for (size_t i = 0; i < state->nfindings; i++)
-		if (!with_index(list, count, state->findings[i].index)) {
+	if (event->is_finding) {
+		if (event->cleared)
 			state->findings_cleared++;
-			changed = true;
-		}
-	for (size_t i = 0; i < count; i++) {
-		const struct ak_active_finding *before =
-		    with_index(state->findings, state->nfindings, list[i].index);
-
-		if (!before)
+		else
 			state->findings_raised++;
-		changed |= !before || before->severity != list[i].severity;
 	}
-	if (changed)
-		state->findings_changed_at = now;
+	if (event->is_finding || event->kind == RK_EVENT_FINDING_CHANGED)
+		state->findings_changed_at = (uint32_t)time(NULL);
 }
 
 /* The numbers of this read's findings: the old ones kept, new ones after the last. */
@@ -78,7 +57,6 @@ static int number_findings(struct ak_build_state *state, const struct rk_finding
 		list[i].raised_at = old ? old->raised_at : now;
 		list[i].severity = finding->severity;
 	}
-	count_changes(state, list, findings->count, now);
 	*out = list;
 	return 0;
 }

@@ -45,14 +45,24 @@ static void append_changes(struct rk_event_list *events, const struct rk_watch_e
 	}
 }
 
+/* The findings summary counts every finding event of a batch, the first pass's too. */
+static void count_events(struct ak_build_state *state, const struct rk_watch_events *batch)
+{
+	for (size_t i = 0; i < batch->list.count; i++)
+		ak_build_count_event(state, &batch->list.items[i]);
+}
+
 /* The changes of the host's pass, then the fabric's, the SMs' and the tune audit's the watch
  * engine tracked. */
 static void collect_events(struct ak_refresher *refresher)
 {
 	rk_event_list_clear(&refresher->events);
 	append_changes(&refresher->events, &refresher->host_events);
-	for (int j = 0; j < RK_WATCH_JOBS; j++)
+	count_events(&refresher->build, &refresher->host_events);
+	for (int j = 0; j < RK_WATCH_JOBS; j++) {
 		append_changes(&refresher->events, &refresher->fabric->events[j]);
+		count_events(&refresher->build, &refresher->fabric->events[j]);
+	}
 }
 
 /* The host device and port a finding is about: its subject is the device ("mlx5_0") or one
