@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* rdmakit audit: the fabric's identities and half-up ports, as ibdiagnet checks them. */
 #include "cli.h"
+#include "fabric_session.h"
 #include "host_out.h"
 #include "rdmakit/audit.h"
 #include "rdmakit/health.h"
@@ -26,6 +27,7 @@ struct audit_args {
 	struct cli_common common;
 	struct cli_mad mad;
 	const char *partitions;
+	struct rk_partitions loaded; /* from partitions, when given */
 };
 
 #define FIELD(name) offsetof(struct audit_args, name)
@@ -46,16 +48,17 @@ static const struct cli_command audit_command = {
 };
 
 /* Discover, audit and print; the exit status of the findings, or of the discovery's error. */
-static int audit(const struct audit_args *args, const struct rk_partitions *partitions,
-		 struct rk_monitor *monitor)
+static int audit(struct cli_fabric *fabric, const void *ctx)
 {
+	const struct audit_args *args = ctx;
+	const struct rk_monitor *monitor = &fabric->monitor;
 	struct rk_findings findings = {0};
 	struct printer printer;
-	int err = rk_monitor_discover(monitor);
+	int err = cli_fabric_sample(fabric, CLI_SAMPLE_DISCOVER);
 
 	if (!err)
 		err = rk_audit_run(monitor->port, monitor->fabric, &monitor->options.mad,
-				   partitions, &findings, NULL);
+				   args->partitions ? &args->loaded : NULL, &findings, NULL);
 	if (!err) /* speeds and widths: the fabric's own link rule, as doctor --fabric has it */
 		err = rk_health_check_fabric(NULL, monitor->fabric, &findings);
 	if (err) {
@@ -74,25 +77,14 @@ static int audit(const struct audit_args *args, const struct rk_partitions *part
 int cmd_audit(int argc, char **argv)
 {
 	struct audit_args args = {0};
-	struct rk_monitor_options options;
-	struct rk_monitor monitor;
-	struct rk_partitions partitions = {0};
-	struct rk_name_map *names;
 	int status;
 
 	if (!cli_parse(&audit_command, argc, argv, &args, &args.mad, &status))
 		return status;
-	if (args.partitions && rk_partitions_load(args.partitions, &partitions, NULL) != 0)
+	if (args.partitions && rk_partitions_load(args.partitions, &args.loaded, NULL) != 0)
 		return EXIT_TROUBLE;
-	if (!cli_load_name_map(&args.mad, &names)) {
-		rk_partitions_free(&partitions);
-		return EXIT_TROUBLE;
-	}
-	cli_monitor_options(&args.mad, names, false, &options);
-	rk_monitor_init(&monitor, &options);
-	status = audit(&args, args.partitions ? &partitions : NULL, &monitor);
-	rk_monitor_close(&monitor);
-	rk_name_map_free(names);
-	rk_partitions_free(&partitions);
+	status =
+	    cli_with_fabric(&(struct cli_fabric_run){.mad = &args.mad, .run = audit, .ctx = &args});
+	rk_partitions_free(&args.loaded);
 	return status;
 }

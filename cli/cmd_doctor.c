@@ -2,6 +2,7 @@
 /* rdmakit doctor: every health rule over the host, and with --fabric the fabric. */
 #include "cli.h"
 #include "doctor_probe.h"
+#include "fabric_session.h"
 #include "host_out.h"
 #include "rdmakit/health.h"
 
@@ -90,43 +91,23 @@ static const struct cli_command doctor_command = {
 
 /* What doctor looks at: the host, and with --fabric the fabric seen from it. */
 struct doctor_view {
+	const struct doctor_args *args;
 	struct rk_host *host;
-	struct rk_monitor monitor;
-	struct rk_name_map *names;
-	bool fabric;
+	struct cli_fabric *fabric; /* NULL without --fabric */
 };
 
-static int sample_fabric(struct rk_monitor *monitor)
-{
-	int err = rk_monitor_sweep(monitor, NULL, NULL);
-
-	return err ? err : rk_monitor_query_sm(monitor);
-}
-
 /* First samples, then (with an interval) the second ones, host and fabric side by side. */
-static int take_samples(const struct doctor_args *args, struct doctor_view *view)
+static int take_samples(const struct doctor_view *view)
 {
-	struct rk_monitor_options options;
-	int err = 0;
+	int err =
+	    view->fabric ? cli_fabric_sample(view->fabric, CLI_SAMPLE_SWEEP | CLI_SAMPLE_SM) : 0;
 
-	view->host = cli_open_host(&args->common);
-	if (!view->host)
-		return -ENODEV;
-	if (args->fabric) {
-		if (!cli_load_name_map(&args->mad, &view->names))
-			return -EINVAL;
-		cli_monitor_options(&args->mad, view->names, false, &options);
-		rk_monitor_init(&view->monitor, &options);
-		view->fabric = true;
-		err = sample_fabric(&view->monitor);
-	}
-	if (!err && args->interval > 0) {
-		cli_sleep(args->interval);
+	if (!err && view->args->interval > 0) {
+		cli_sleep(view->args->interval);
 		rk_host_refresh(view->host);
 		if (view->fabric) /* a second discovery shows ports that went down */
-			err = rk_monitor_discover(&view->monitor);
-		if (!err && view->fabric)
-			err = sample_fabric(&view->monitor);
+			err = cli_fabric_sample(view->fabric, CLI_SAMPLE_DISCOVER |
+								  CLI_SAMPLE_SWEEP | CLI_SAMPLE_SM);
 	}
 	return err;
 }
@@ -161,18 +142,18 @@ static int check_tune(const struct cli_common *common, struct rk_findings *findi
 	return err;
 }
 
-static int check_all(const struct doctor_args *args, const struct doctor_view *view,
-		     struct rk_findings *findings)
+static int check_all(const struct doctor_view *view, struct rk_findings *findings)
 {
-	const struct rk_monitor *m = &view->monitor;
+	const struct doctor_args *args = view->args;
+	const struct rk_monitor *m = view->fabric ? &view->fabric->monitor : NULL;
 	int err = rk_health_check_host(view->host, &args->health, findings);
 
-	if (!err && view->fabric)
+	if (!err && m)
 		err = rk_health_check_monitor(m, findings);
-	if (!err && view->fabric)
+	if (!err && m)
 		err = rk_health_check_sm(args->interval > 0 ? &m->prev_sm : NULL, &m->sm, findings);
-	if (!err && view->fabric && args->expect)
-		err = cli_expect_plan(args->expect, m->fabric, view->names, findings);
+	if (!err && m && args->expect)
+		err = cli_expect_plan(args->expect, m->fabric, view->fabric->names, findings);
 	if (!err && args->tune)
 		err = check_tune(&args->common, findings);
 	if (!err && args->probe)
@@ -180,37 +161,47 @@ static int check_all(const struct doctor_args *args, const struct doctor_view *v
 	return err;
 }
 
-static void release_view(struct doctor_view *view)
+/* Sample, check and print the findings: doctor's exit status. */
+static int diagnose(struct cli_fabric *fabric, const void *ctx)
 {
-	if (view->fabric)
-		rk_monitor_close(&view->monitor);
-	rk_name_map_free(view->names);
-	rk_host_close(view->host);
+	struct doctor_view view = *(const struct doctor_view *)ctx;
+	struct rk_findings findings = {0};
+	struct printer printer;
+	int status;
+
+	view.fabric = fabric;
+	if (take_samples(&view) != 0 || check_all(&view, &findings) != 0) {
+		fprintf(stderr, "rdmakit doctor: could not complete the checks\n");
+		status = EXIT_TROUBLE;
+	} else {
+		rk_findings_sort(&findings);
+		status = cli_exit_for_findings(&findings);
+		print_start(&printer, stdout, print_json_format(view.args->common.json, false));
+		print_findings(&printer, &findings);
+		print_end(&printer);
+	}
+	rk_findings_free(&findings);
+	return status;
 }
 
 int cmd_doctor(int argc, char **argv)
 {
 	struct doctor_args args = {0};
-	struct rk_findings findings = {0};
-	struct doctor_view view = {0};
-	struct printer printer;
+	struct doctor_view view = {.args = &args};
 	int status;
 
 	if (!cli_parse(&doctor_command, argc, argv, &args, &args.mad, &status))
 		return status;
 	if (args.expect && !args.fabric)
 		return cli_usage_error("doctor", "--expect compares the fabric: add --fabric");
-	if (take_samples(&args, &view) != 0 || check_all(&args, &view, &findings) != 0) {
+	view.host = cli_open_host(&args.common);
+	if (!view.host) {
 		fprintf(stderr, "rdmakit doctor: could not complete the checks\n");
-		status = EXIT_TROUBLE;
-	} else {
-		rk_findings_sort(&findings);
-		status = cli_exit_for_findings(&findings);
-		print_start(&printer, stdout, print_json_format(args.common.json, false));
-		print_findings(&printer, &findings);
-		print_end(&printer);
+		return EXIT_TROUBLE;
 	}
-	rk_findings_free(&findings);
-	release_view(&view);
+	status = args.fabric ? cli_with_fabric(&(struct cli_fabric_run){
+				   .mad = &args.mad, .run = diagnose, .ctx = &view})
+			     : diagnose(NULL, &view);
+	rk_host_close(view.host);
 	return status;
 }

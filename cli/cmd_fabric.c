@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "fabric_dot.h"
 #include "fabric_out.h"
+#include "fabric_session.h"
 #include "host_out.h"
 #include "rdmakit/plan.h"
 
@@ -103,25 +104,6 @@ static bool check_combination(const struct fabric_args *args, int *status)
 	return false;
 }
 
-/* The fabric, and with an interval the discovery before it (else *prev stays NULL). */
-static int discover(const struct fabric_args *args, const struct rk_fabric_options *options,
-		    struct rk_fabric **prev, struct rk_fabric **fabric)
-{
-	int err = rk_fabric_discover(options, fabric);
-
-	*prev = NULL;
-	if (err || args->interval <= 0)
-		return err;
-	cli_sleep(args->interval);
-	*prev = *fabric;
-	err = rk_fabric_discover(options, fabric);
-	if (err) {
-		rk_fabric_free(*prev);
-		*prev = NULL;
-	}
-	return err;
-}
-
 static int print_dot(const struct rk_fabric *prev, const struct rk_fabric *fabric)
 {
 	struct rk_findings findings = {0};
@@ -198,63 +180,60 @@ static int show_fabric(const struct fabric_args *args, const struct rk_fabric *p
 }
 
 /* --dot --congestion S: two sweeps S apart, the links coloured by their ports' waits. */
-static int dot_congestion(const struct fabric_args *args, const struct rk_monitor_options *options)
+static int dot_congestion(const struct fabric_args *args, struct cli_fabric *session)
 {
-	struct rk_monitor monitor;
+	const struct rk_monitor *monitor = &session->monitor;
 	struct rk_port_wait *waits = NULL;
-	int err;
+	int err = cli_fabric_sample(session, CLI_SAMPLE_SWEEP);
 
-	rk_monitor_init(&monitor, options);
-	err = rk_monitor_sweep(&monitor, NULL, NULL);
+	if (!err)
+		err = cli_fabric_sample_after(session, args->congestion, CLI_SAMPLE_SWEEP);
 	if (!err) {
-		cli_sleep(args->congestion);
-		err = rk_monitor_sweep(&monitor, NULL, NULL);
-	}
-	if (!err) {
-		waits = calloc(monitor.sweep.count ? monitor.sweep.count : 1, sizeof(*waits));
+		waits = calloc(monitor->sweep.count ? monitor->sweep.count : 1, sizeof(*waits));
 		err = waits ? 0 : -ENOMEM;
 	}
-	for (size_t i = 0; !err && i < monitor.sweep.count; i++)
-		rk_port_wait_of(monitor.fabric, &monitor.sweep, i, &options->congestion, &waits[i]);
+	for (size_t i = 0; !err && i < monitor->sweep.count; i++)
+		rk_port_wait_of(monitor->fabric, &monitor->sweep, i, &monitor->options.congestion,
+				&waits[i]);
 	if (!err)
-		dot_fabric(stdout, monitor.fabric, NULL, NULL,
-			   &(struct dot_congestion){.sweep = &monitor.sweep, .waits = waits});
+		dot_fabric(stdout, monitor->fabric, NULL, NULL,
+			   &(struct dot_congestion){.sweep = &monitor->sweep, .waits = waits});
 	free(waits);
-	rk_monitor_close(&monitor);
 	return err ? cli_exit_for(err) : 0;
+}
+
+/* The fabric, and with an interval the discovery before it: saved, compared or shown. */
+static int run_fabric(struct cli_fabric *session, const void *ctx)
+{
+	const struct fabric_args *args = ctx;
+	const struct rk_monitor *monitor = &session->monitor;
+	int err;
+
+	if (args->congestion > 0)
+		return dot_congestion(args, session);
+	err = cli_fabric_sample(session, CLI_SAMPLE_DISCOVER);
+	if (!err && args->interval > 0)
+		err = cli_fabric_sample_after(session, args->interval, CLI_SAMPLE_DISCOVER);
+	if (err)
+		return cli_exit_for(err);
+	if (args->save)
+		return save_plan(args->save, monitor->fabric);
+	if (args->expect)
+		return expect_plan(args, monitor->fabric, session->names);
+	return show_fabric(args, args->interval > 0 ? monitor->prev_fabric : NULL,
+			   monitor->fabric) == 0
+		   ? 0
+		   : EXIT_TROUBLE;
 }
 
 int cmd_fabric(int argc, char **argv)
 {
 	struct fabric_args args = {0};
-	struct rk_monitor_options options;
-	struct rk_name_map *names;
-	struct rk_fabric *fabric, *prev;
-	int status, err;
+	int status;
 
 	if (!cli_parse(&fabric_command, argc, argv, &args, &args.mad, &status) ||
 	    !check_combination(&args, &status))
 		return status;
-	if (!cli_load_name_map(&args.mad, &names))
-		return EXIT_TROUBLE;
-	cli_monitor_options(&args.mad, names, false, &options);
-	if (args.congestion > 0) {
-		status = dot_congestion(&args, &options);
-		rk_name_map_free(names);
-		return status;
-	}
-	err = discover(&args, &options.fabric, &prev, &fabric);
-	status = cli_exit_for(err);
-	if (!err) {
-		if (args.save)
-			status = save_plan(args.save, fabric);
-		else if (args.expect)
-			status = expect_plan(&args, fabric, names);
-		else
-			status = show_fabric(&args, prev, fabric) == 0 ? 0 : EXIT_TROUBLE;
-		rk_fabric_free(prev);
-		rk_fabric_free(fabric);
-	}
-	rk_name_map_free(names);
-	return status;
+	return cli_with_fabric(
+	    &(struct cli_fabric_run){.mad = &args.mad, .run = run_fabric, .ctx = &args});
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* rdmakit route: check, trace and dump the switches' unicast forwarding tables. */
 #include "cli.h"
+#include "fabric_session.h"
 #include "route_out.h"
 
 #include "rdmakit/clock.h"
@@ -175,10 +176,12 @@ static int run_dump(const struct route_args *args, const struct rk_fabric *fabri
 	return 0;
 }
 
-static int run_action(const struct route_args *args, struct rk_monitor *monitor)
+static int run_action(struct cli_fabric *fabric, const void *ctx)
 {
+	const struct route_args *args = ctx;
+	struct rk_monitor *monitor = &fabric->monitor;
 	struct rk_routes routes;
-	int status, err = rk_monitor_discover(monitor);
+	int status, err = cli_fabric_sample(fabric, CLI_SAMPLE_DISCOVER);
 
 	if (!err)
 		err =
@@ -198,19 +201,10 @@ static int run_action(const struct route_args *args, struct rk_monitor *monitor)
 int cmd_route(int argc, char **argv)
 {
 	struct route_args args = {0};
-	struct rk_monitor_options options;
-	struct rk_monitor monitor;
-	struct rk_name_map *names;
 	int status;
 
 	if (!parse_route_args(argc, argv, &args, &status))
 		return status;
-	if (!cli_load_name_map(&args.mad, &names))
-		return EXIT_TROUBLE;
-	cli_monitor_options(&args.mad, names, false, &options);
-	rk_monitor_init(&monitor, &options);
-	status = run_action(&args, &monitor);
-	rk_monitor_close(&monitor);
-	rk_name_map_free(names);
-	return status;
+	return cli_with_fabric(
+	    &(struct cli_fabric_run){.mad = &args.mad, .run = run_action, .ctx = &args});
 }

@@ -2,6 +2,7 @@
 /* rdmakit sm: the subnet managers' SMInfo, master and standbys. */
 #include "cli.h"
 #include "fabric_out.h"
+#include "fabric_session.h"
 #include "host_out.h"
 #include "rdmakit/health.h"
 
@@ -41,17 +42,6 @@ static const struct cli_command sm_command = {
     .column = 25,
 };
 
-static int query_sms(struct rk_monitor *monitor, double interval)
-{
-	int err = rk_monitor_query_sm(monitor);
-
-	if (!err && interval > 0) {
-		cli_sleep(interval);
-		err = rk_monitor_query_sm(monitor);
-	}
-	return err;
-}
-
 static void print_sms(const struct sm_args *args, const struct rk_monitor *monitor,
 		      const struct rk_findings *findings)
 {
@@ -65,31 +55,34 @@ static void print_sms(const struct sm_args *args, const struct rk_monitor *monit
 	print_end(&printer);
 }
 
+/* The SMs once, or twice --interval apart, and what the health rules say of them. */
+static int show_sms(struct cli_fabric *fabric, const void *ctx)
+{
+	const struct sm_args *args = ctx;
+	const struct rk_monitor *monitor = &fabric->monitor;
+	struct rk_findings findings = {0};
+	int err = cli_fabric_sample(fabric, CLI_SAMPLE_SM);
+
+	if (!err && args->interval > 0)
+		err = cli_fabric_sample_after(fabric, args->interval, CLI_SAMPLE_SM);
+	if (err)
+		return cli_exit_for(err);
+	err = rk_health_check_sm(args->interval > 0 ? &monitor->prev_sm : NULL, &monitor->sm,
+				 &findings);
+	rk_findings_sort(&findings);
+	if (!err)
+		print_sms(args, monitor, &findings);
+	rk_findings_free(&findings);
+	return err ? cli_exit_for(err) : 0;
+}
+
 int cmd_sm(int argc, char **argv)
 {
 	struct sm_args args = {0};
-	struct rk_monitor_options options;
-	struct rk_findings findings = {0};
-	struct rk_monitor monitor;
-	struct rk_name_map *names;
-	int status, err;
+	int status;
 
 	if (!cli_parse(&sm_command, argc, argv, &args, &args.mad, &status))
 		return status;
-	if (!cli_load_name_map(&args.mad, &names))
-		return EXIT_TROUBLE;
-	cli_monitor_options(&args.mad, names, args.interval > 0, &options);
-	rk_monitor_init(&monitor, &options);
-	err = query_sms(&monitor, args.interval);
-	status = err ? cli_exit_for(err) : 0;
-	if (!status) {
-		rk_health_check_sm(args.interval > 0 ? &monitor.prev_sm : NULL, &monitor.sm,
-				   &findings);
-		rk_findings_sort(&findings);
-		print_sms(&args, &monitor, &findings);
-	}
-	rk_findings_free(&findings);
-	rk_monitor_close(&monitor);
-	rk_name_map_free(names);
-	return status;
+	return cli_with_fabric(&(struct cli_fabric_run){
+	    .mad = &args.mad, .watching = args.interval > 0, .run = show_sms, .ctx = &args});
 }

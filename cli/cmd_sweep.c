@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "congestion_out.h"
 #include "fabric_out.h"
+#include "fabric_session.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -185,46 +186,46 @@ static int reset_counters(const struct sweep_args *args, struct rk_monitor *moni
 	return err;
 }
 
-/* *unread: the ports the last sweep did not read. */
-static int run_sweeps(const struct sweep_args *args, struct rk_monitor *monitor, size_t *unread)
+/* The monitor's options the sweep's flags set. */
+static void set_sweep_options(struct rk_monitor_options *options, const void *ctx)
 {
-	rk_sweep_progress_fn progress = isatty(STDERR_FILENO) ? show_progress : NULL;
+	const struct sweep_args *args = ctx;
+
+	options->rediscover_seconds = args->rediscover;
+	options->errors_only = args->errors_only;
+	options->vl_wait = args->top > 0;
+	options->congestion = args->congestion;
+}
+
+/* --count sweeps --interval apart, each shown; exit 5 when the last did not read every port. */
+static int run_sweeps(struct cli_fabric *fabric, const void *ctx)
+{
+	const struct sweep_args *args = ctx;
+	size_t unread = 0;
 	int err = 0;
 
+	fabric->progress = isatty(STDERR_FILENO) ? show_progress : NULL;
 	for (unsigned long n = 0; !err && (args->count == 0 || n < args->count); n++) {
-		if (n > 0)
-			cli_sleep(args->interval);
-		err = rk_monitor_sweep(monitor, progress, NULL);
+		err = n > 0 ? cli_fabric_sample_after(fabric, args->interval, CLI_SAMPLE_SWEEP)
+			    : cli_fabric_sample(fabric, CLI_SAMPLE_SWEEP);
 		if (!err)
-			err = show_sweep(args, monitor, n, unread);
+			err = show_sweep(args, &fabric->monitor, n, &unread);
 		if (!err && n == 0 && args->reset_mask)
-			err = reset_counters(args, monitor);
+			err = reset_counters(args, &fabric->monitor);
 	}
-	return err;
+	return err ? cli_exit_for(err) : unread ? EXIT_PARTIAL : 0;
 }
 
 int cmd_sweep(int argc, char **argv)
 {
 	struct sweep_args args = {0};
-	struct rk_monitor_options options;
-	struct rk_monitor monitor;
-	struct rk_name_map *names;
-	size_t unread = 0;
-	int status, err;
+	int status;
 
 	if (!parse_sweep_args(argc, argv, &args, &status))
 		return status;
-	if (!cli_load_name_map(&args.mad, &names))
-		return EXIT_TROUBLE;
-	cli_monitor_options(&args.mad, names, args.count != 1, &options);
-	options.rediscover_seconds = args.rediscover;
-	options.errors_only = args.errors_only;
-	options.vl_wait = args.top > 0;
-	options.congestion = args.congestion;
-	rk_monitor_init(&monitor, &options);
-	err = run_sweeps(&args, &monitor, &unread);
-	status = err ? cli_exit_for(err) : unread ? EXIT_PARTIAL : 0;
-	rk_monitor_close(&monitor);
-	rk_name_map_free(names);
-	return status;
+	return cli_with_fabric(&(struct cli_fabric_run){.mad = &args.mad,
+							.watching = args.count != 1,
+							.set_options = set_sweep_options,
+							.run = run_sweeps,
+							.ctx = &args});
 }
