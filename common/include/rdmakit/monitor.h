@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
-/* Watching a fabric over time: cached topology, rediscovery, counter sweeps, SM status. */
+/* The single-threaded fabric cache: topology, rediscovery, counter sweeps, SM status on one umad
+ * port. The watch engine (watch.h) wraps it for the daemons; the CLI reads through it
+ * (cli/fabric_session.c). */
 #ifndef RDMAKIT_MONITOR_H
 #define RDMAKIT_MONITOR_H
 
