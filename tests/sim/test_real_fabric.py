@@ -20,7 +20,7 @@ with rdmakit.so and a real snmpd with rdmakit-agentx at once:
 
 ibsim's net grammar cannot carry a double quote or a newline in a description, and gives a
 node with an empty description its record's name: those cases are tested on hand-built
-fabrics (tests/unit/test_fabric.c)."""
+fabrics (tests/unit/fabric/test_fabric.c)."""
 import collections
 import json
 import os

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Unit tests of the bench module's pure parts: latency statistics, test names, the private-data
  * wire format and the parameter checks both sides apply; and verbs' rate tables. */
-#include "../../common/src/bench/bench_int.h"
+#include "../../../common/src/bench/bench_int.h"
 #include "rdmakit/verbs.h"
 
 #include <setjmp.h>

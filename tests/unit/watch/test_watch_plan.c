@@ -5,7 +5,7 @@
  * logged once per version and PLAN_LINES_SKIPPED; the links a plan by name cannot place logged
  * once per version, then once when their number changes; a reload's new path or none. The
  * comparison
- * itself is tests/unit/test_plan.c; the daemons on a simulated fabric are
+ * itself is tests/unit/fabric/test_plan.c; the daemons on a simulated fabric are
  * tests/collectd/test_fabric.py and tests/snmp/test_fabric.py. */
 #include "fixture_util.h"
 #include "watch_internal.h"
