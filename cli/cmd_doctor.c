@@ -4,6 +4,7 @@
 #include "doctor_probe.h"
 #include "fabric_session.h"
 #include "host_out.h"
+#include "rdmakit/file.h"
 #include "rdmakit/health.h"
 
 #include "rdmakit/tune.h"
@@ -129,7 +130,7 @@ static void tune_root_of(const struct cli_common *common, char *root, size_t siz
 /* The tune audit's findings (hazards, no profile) added to doctor's. */
 static int check_tune(const struct cli_common *common, struct rk_findings *findings)
 {
-	char root[4096];
+	char root[RK_PATH_SIZE];
 	struct rk_tune_options options = {.root = root};
 	struct rk_tune_audit audit = {0};
 	int err;

@@ -2,6 +2,7 @@
 /* Index numbers that never move: a device's, and a driver counter's. */
 #include "ak_index_map.h"
 
+#include "rdmakit/file.h"
 #include "rdmakit/log.h"
 
 #include <errno.h>
@@ -266,7 +267,7 @@ static int write_groups(FILE *f, const struct ak_index_map *map)
 /* Write to a new file beside the map and rename it over the map; -errno. */
 static int write_file(const struct ak_index_map *map)
 {
-	char tmp[4096];
+	char tmp[RK_PATH_SIZE];
 	int fd, err;
 	FILE *f;
 

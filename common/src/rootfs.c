@@ -3,6 +3,7 @@
  * that follows each link inside the root (an absolute target restarts at the root, ".." stops
  * there) and gives up after ROOTFS_MAX_LINKS links. */
 #include "rootfs.h"
+#include "rdmakit/file.h"
 
 #include "rdmakit/sysfs.h"
 
@@ -20,7 +21,7 @@
 
 /* As many links as one lookup of the kernel follows. */
 #define ROOTFS_MAX_LINKS 40
-#define ROOTFS_MAX_PATH	 4096
+#define ROOTFS_MAX_PATH	 RK_PATH_SIZE
 
 #ifdef RDMAKIT_TEST_HOOKS
 /* RDMAKIT_TUNE_NO_OPENAT2 set: take the walk by hand, as on a kernel without openat2. */

@@ -3,8 +3,13 @@
 #ifndef RDMAKIT_FILE_H
 #define RDMAKIT_FILE_H
 
+#include <limits.h>
 #include <stdio.h>
 #include <sys/stat.h>
+
+/* Room for every path rdmakit joins: a path kept as it is takes PATH_MAX, the kernel's own
+ * limit; one joined from it (a root before it, a suffix such as ".new" after it) takes this. */
+#define RK_PATH_SIZE (PATH_MAX + 512)
 
 /** The regular file at path as a stream for reading, opened without blocking (a FIFO's open
  * would wait for a writer) and close-on-exec; NULL and *err when not: -EISDIR for a directory,

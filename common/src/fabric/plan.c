@@ -705,7 +705,7 @@ static int write_temp(int fd, const struct rk_plan *plan)
 
 int rk_plan_save(const char *path, const struct rk_plan *plan)
 {
-	char temp[4096];
+	char temp[RK_PATH_SIZE];
 	struct stat st;
 	int fd, err;
 

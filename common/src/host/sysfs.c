@@ -177,7 +177,7 @@ static int join_shown(const char *root, const char *reldir, char *buf, size_t si
 
 int rk_sysfs_open_in_root(const char *root, const char *reldir, struct rk_sysfs **out)
 {
-	char shown[PATH_MAX];
+	char shown[RK_PATH_SIZE];
 	int fd, tree;
 
 	if (join_shown(root, reldir, shown, sizeof(shown)) != 0)
@@ -208,7 +208,7 @@ void rk_sysfs_close(struct rk_sysfs *fs)
 /* Open relpath in the tree (inside the root, links followed there, when in a root); -errno. */
 static int tree_open(const struct rk_sysfs *fs, const char *relpath, int flags)
 {
-	char path[PATH_MAX];
+	char path[RK_PATH_SIZE];
 	int fd;
 
 	if (!fs->reldir) {
@@ -239,7 +239,7 @@ static int tree_stat(const struct rk_sysfs *fs, const char *relpath, struct stat
 /* readlink of the link at relpath in the tree (the links before it followed); length or -errno. */
 static ssize_t tree_readlink(const struct rk_sysfs *fs, const char *relpath, char *buf, size_t size)
 {
-	char path[PATH_MAX], name[NAME_MAX + 1];
+	char path[RK_PATH_SIZE], name[NAME_MAX + 1];
 	ssize_t len;
 	int dirfd;
 
@@ -455,7 +455,7 @@ bool rk_sysfs_exists(struct rk_sysfs *fs, const char *relpath)
 
 int rk_sysfs_link_name(struct rk_sysfs *fs, const char *relpath, char *buf, size_t size)
 {
-	char target[4096];
+	char target[RK_PATH_SIZE];
 	ssize_t len = tree_readlink(fs, relpath, target, sizeof(target) - 1);
 	const char *base;
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Apply, roll back, history and verify on top of the journal. */
 #include "journal.h"
+#include "rdmakit/file.h"
 
 #include "rdmakit/log.h"
 #include "rootfs.h"
@@ -173,8 +174,8 @@ static void owner_text(const char *root, const char *relpath, char *out, size_t 
 
 static int apply_file(struct applying *a, const struct rk_tune_change *c, const char *n)
 {
-	char backup[4200], mode[16], new_mode[16], len[24], new_len[24], hash[17], new_hash[17],
-	    owner[48] = "";
+	char backup[RK_PATH_SIZE], mode[16], new_mode[16], len[24], new_len[24], hash[17],
+	    new_hash[17], owner[48] = "";
 	char *bytes = NULL;
 	size_t size = 0;
 	mode_t current_mode = 0;
@@ -491,7 +492,7 @@ static const struct tune_owner *recorded_owner(const struct jrecord *r, struct t
 static int restore_file(const char *root, const struct journal *j, const struct jrecord *r)
 {
 	struct tune_owner owner;
-	char temp[4200], backup[4200], *bytes = NULL;
+	char temp[RK_PATH_SIZE], backup[RK_PATH_SIZE], *bytes = NULL;
 	const char *op = "removing the temporary file apply left";
 	size_t len = 0;
 	int err;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Files under the tune root, every path resolved inside it (rootfs.c): reading regular files
  * only, bounded, with precise errors; and writing them atomically, never through a link. */
+#include "rdmakit/file.h"
 #include "tune_internal.h"
 
 #include "rdmakit/log.h"
@@ -93,7 +94,7 @@ void tune_refuse_link(const char *root, const char *relpath)
 /* Say why a file that is there could not be read (a missing one is not news). */
 static void warn_unreadable(const char *root, const char *relpath, int nofollow, int err)
 {
-	char path[4096];
+	char path[RK_PATH_SIZE];
 
 	if (err == -ELOOP && nofollow) {
 		tune_refuse_link(root, relpath);

@@ -4,6 +4,7 @@
  * head file (count and last hash, replaced atomically after each record) catches a journal cut
  * at a record boundary; backups carry their length and hash in their record. */
 #include "journal.h"
+#include "rdmakit/file.h"
 
 #include "rdmakit/log.h"
 #include "rootfs.h"
@@ -170,7 +171,7 @@ static int parse_lines(struct journal *j, char *data, size_t len)
 /* The head names how many records were committed and the last one's hash. */
 static void check_head(struct journal *j)
 {
-	char path[4200], text[64], hash[17] = "";
+	char path[RK_PATH_SIZE], text[64], hash[17] = "";
 	size_t count = 0;
 
 	snprintf(path, sizeof(path), "%s/head", j->dir);
@@ -197,7 +198,7 @@ static const char *field(const struct jrecord *r, size_t i)
 /* A backup must be there with the length and hash its record gives. */
 static void check_backup(struct journal *j, const struct jrecord *r)
 {
-	char path[4200], *data = NULL, mine[17];
+	char path[RK_PATH_SIZE], *data = NULL, mine[17];
 	size_t len = 0;
 
 	if (strcmp(field(r, 3), "1") != 0)
@@ -371,7 +372,7 @@ static bool holds_only_journal_files(const char *root, const char *dir)
  * stopped (a crash, or an older rdmakit) before its begin record reached the disk. */
 static bool never_started(const struct journal *j)
 {
-	char path[4200], text[64];
+	char path[RK_PATH_SIZE], text[64];
 	struct stat st;
 	size_t count = 0;
 	ssize_t n;
@@ -389,7 +390,7 @@ static bool never_started(const struct journal *j)
 
 int journal_load(const char *root, const char *id, struct journal *j)
 {
-	char path[4200], *data = NULL;
+	char path[RK_PATH_SIZE], *data = NULL;
 	size_t len = 0;
 	bool missing;
 	int err;
@@ -433,7 +434,7 @@ static int op_failed(int err, const char *root, const char *relpath, const char 
 
 static int write_head(struct journal *j)
 {
-	char path[4200], text[64];
+	char path[RK_PATH_SIZE], text[64];
 	int n = snprintf(text, sizeof(text), "%zu %s\n", j->count, j->last_hash);
 
 	snprintf(path, sizeof(path), "%s/head", j->dir);
@@ -443,7 +444,7 @@ static int write_head(struct journal *j)
 /* Make relpath and the directories above it inside root (those already there are kept). */
 static int mkdir_p(const char *root, const char *relpath, mode_t mode)
 {
-	char copy[4096];
+	char copy[RK_PATH_SIZE];
 	int err = 0;
 
 	snprintf(copy, sizeof(copy), "%s", relpath);
@@ -501,7 +502,7 @@ static int remove_dir(const char *root, const char *dir)
 /* Temporary journal directories ("ID.new") are left by a create that failed or was killed. */
 int journal_remove_leftovers(const char *root)
 {
-	char **names, path[4400];
+	char **names, path[RK_PATH_SIZE];
 	size_t count;
 	int err = rootfs_list(root, RK_TUNE_JOURNAL_DIR, &names, &count);
 
@@ -522,7 +523,8 @@ int journal_remove_leftovers(const char *root)
 /* Encode, write and fsync one record, then keep it; the head is not updated. */
 static int write_record(struct journal *j, const char *const *fields, size_t nfields)
 {
-	char *line = malloc(17 + nfields * (3 * JOURNAL_MAX_VALUE + 8) + 2), hash[17], path[4200];
+	char *line = malloc(17 + nfields * (3 * JOURNAL_MAX_VALUE + 8) + 2), hash[17],
+	     path[RK_PATH_SIZE];
 	size_t used = 17;
 	int err;
 
@@ -564,7 +566,7 @@ static int write_record(struct journal *j, const char *const *fields, size_t nfi
 /* The journal's first record and head, in the temporary directory j->dir. */
 static int write_first(struct journal *j, const char *const *begin, size_t nfields)
 {
-	char path[4200];
+	char path[RK_PATH_SIZE];
 	int err = rootfs_mkdir(j->root, j->dir, 0700);
 
 	if (err)
@@ -582,7 +584,7 @@ static int write_first(struct journal *j, const char *const *begin, size_t nfiel
 
 int journal_create(const char *root, const char *label, size_t planned, struct journal *j)
 {
-	char id[16], final[4096], when[24], count[24];
+	char id[16], final[PATH_MAX], when[24], count[24];
 	const char *begin[] = {"begin", id, label, when, count};
 	int err;
 
@@ -627,7 +629,7 @@ int journal_append(struct journal *j, const char *const *fields, size_t nfields)
 
 int journal_reopen(struct journal *j)
 {
-	char path[4200];
+	char path[RK_PATH_SIZE];
 
 	snprintf(path, sizeof(path), "%s/journal", j->dir);
 	j->fd = rootfs_open(j->root, path, O_WRONLY | O_APPEND | O_NOFOLLOW, 0);

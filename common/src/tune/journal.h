@@ -3,6 +3,7 @@
 #ifndef RDMAKIT_TUNE_JOURNAL_INTERNAL_H
 #define RDMAKIT_TUNE_JOURNAL_INTERNAL_H
 
+#include "rdmakit/file.h"
 #include "rdmakit/tune_journal.h"
 
 #include <stdbool.h>
@@ -23,8 +24,8 @@ struct jrecord {
 
 /* A journal directory, loaded and checked, or being written. */
 struct journal {
-	char root[4096];
-	char dir[4096]; /* RK_TUNE_JOURNAL_DIR/<id>, relative to root */
+	char root[PATH_MAX];
+	char dir[PATH_MAX]; /* RK_TUNE_JOURNAL_DIR/<id>, relative to root */
 	char id[16];
 	struct jrecord *records;
 	size_t count, capacity;

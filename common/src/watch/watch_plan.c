@@ -3,6 +3,7 @@
  * changed (another device, inode, size, mtime or ctime); while it is gone or cannot be read the
  * last plan read stays in use, the failure is logged once and PLAN_UNREADABLE says so until the
  * file can be read again. */
+#include "rdmakit/file.h"
 #include "watch_internal.h"
 
 #include "rdmakit/log.h"
@@ -157,7 +158,7 @@ int watch_plan_check(struct rk_watch *watch, struct rk_findings *findings)
 {
 	struct watch_plan *kept = &watch->plan;
 	const struct rk_fabric *fabric = watch->monitor.fabric;
-	char path[PATH_MAX];
+	char path[RK_PATH_SIZE];
 	int err = 0;
 
 	current_path(watch, path, sizeof(path));

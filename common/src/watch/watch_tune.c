@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* The watch's tune job: the host audit of rdmakit tune (nothing is ever applied), reduced to
  * what asks for something, and what changed since the last audit. */
+#include "rdmakit/file.h"
 #include "watch_internal.h"
 
 #include "rdmakit/clock.h"
@@ -47,7 +48,7 @@ static void current_options(struct rk_watch *watch, char *root, size_t size,
 int watch_audit(struct rk_watch *watch)
 {
 	struct watch_job *job = &watch->jobs[RK_WATCH_TUNE];
-	char root[PATH_MAX];
+	char root[RK_PATH_SIZE];
 	struct rk_tune_options options = {0};
 	struct rk_tune_audit result = {0};
 	struct rk_findings problems = {0};
