@@ -19,8 +19,9 @@ static const char audit_usage[] =
     "link is up but that the SM left in INIT or ARMED (with the directed route to\n"
     "their node), SLs mapped to VL15 or past the VLs a port runs, links slower or\n"
     "narrower than their ends allow (the fabric link findings doctor gives), and with\n"
-    "--partitions every CA port's P_Key table against that partitions.conf. Each\n"
-    "finding names the port by name and GUID; one broken switch is one finding.\n"
+    "--partitions every CA port's P_Key table against that partitions.conf, and each\n"
+    "switch port's to a CA against the CA's. Each finding names the port by name and\n"
+    "GUID; one broken switch is one finding.\n"
     "\n";
 
 struct audit_args {

@@ -40,6 +40,7 @@ SMP_SET = os.environ.get("SMP_SET", os.path.join(simlib.TOP, "build", "tests", "
 PKEY_TABLE, SL_TO_VL = "0x16", "0x17"
 # gen-fattree.py numbers CA n's node GUID 0x0002c903000000n0, its port GUID that plus 1
 PORT_GUID = {n: 0x0002c90300000001 + 16 * n for n in range(1, 17)}
+LEAF1_GUID = 0x0002c90200100001  # Leaf n: 0x0002c90200100000 + n
 
 
 def write_net(path):
@@ -157,6 +158,33 @@ class Audit(unittest.TestCase):
         self.pkey_entry(5, 0, 0xffff)
         self.assertEqual(self.codes(self.audit()[1]), ["DUPLICATE_NODE_DESC",
                                                        "LID_OUTSIDE_LMC"])
+
+    def test_3a_switch_port_without_the_p_key_of_its_host(self):
+        """OpenSM programs each leaf port to a host with the host's P_Keys (partition
+        enforcement on the switch; ibsim keeps no PortInfo enforcement bits, so here the table
+        itself says the port is set up, by a P_Key besides the default): Leaf1's port to host2
+        holding another P_Key instead of storage's is PARTITION_SWITCH_PORT on that port, gone
+        when the entry is back. (Taking the entry out leaves only the default, which here
+        reads as a port the SM enforces nothing on: with the bits of real hardware it is the
+        same finding, unit_audit.)"""
+        leaf, port = self.lids["Leaf1"], 2  # host2 HCA-1 is on Leaf1 port 2 (gen-fattree)
+
+        def leaf_entry(pkey):
+            proc = self.sim.run(SMP_SET, str(leaf), PKEY_TABLE, str(port << 16),
+                                f"2={pkey >> 8}", f"3={pkey & 255}")
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+        leaf_entry(0x8005)
+        status, findings = self.audit()
+        got = [f for f in findings if f["code"] == "PARTITION_SWITCH_PORT"]
+        self.assertEqual(len(got), 1, findings)
+        self.assertEqual(got[0]["subject"], "partition storage (0x0002)")
+        self.assertEqual(got[0]["severity"], "critical")
+        self.assertIn("1 port is switch-side and without this P_Key", got[0]["message"])
+        self.assertIn("Leaf1[2]", got[0]["message"])
+        self.assertEqual((got[0]["guid"], got[0]["port"]), (f"0x{LEAF1_GUID:016x}", port))
+        self.assertEqual(status, 2)
+        leaf_entry(0x8002)
+        self.assertEqual([f for f in self.audit()[1] if f["code"].startswith("PARTITION_")], [])
 
     def test_4_sl_in_use_mapped_to_vl15(self):
         self.smp_set(6, SL_TO_VL, "0=0xf1")  # SL 0 to VL15, SL 1 to VL1 as before

@@ -44,6 +44,7 @@ TEMPLATE = os.path.join(TOP, "packaging", "zabbix", "rdmakit_snmp.yaml")
 SNMPTT = "/usr/sbin/snmptt"
 TRAPHANDLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "traphandle.py")
 INTERVAL = 2  # seconds between polls of the test host's items ({$RDMAKIT.INTERVAL})
+FLAP_STABLE = 20  # the fabric host's flap-stable, seconds
 FRONTEND_CONF = "/etc/zabbix/zabbix.conf.php"
 PG = "/usr/lib/postgresql/15/bin"
 SCHEMA = "/usr/share/zabbix-server-pgsql"
@@ -441,7 +442,8 @@ class FabricAndSm(unittest.TestCase):
             cls.sim.opensm("Hca2", 5)
             cls.snmp = Setup(copy_fixture("ib-hdr", cls.tmp.name),
                              config="refresh 1\nfabric yes\nsm yes\nfabric-interval 1\n"
-                             "rediscover 2\nxmit-wait-tick 100\n", offset=50,
+                             f"rediscover 2\nxmit-wait-tick 100\nflap-stable {FLAP_STABLE}\n",
+                             offset=50,
                              env_extra=umad2sim_env(cls.sim.name))
             cls.snmp.__enter__()
             wait_for(lambda: cls.snmp.get_raw("RDMAKIT-MIB::rdmakitSmStandbys.0") == "1", 60,
@@ -468,6 +470,34 @@ class FabricAndSm(unittest.TestCase):
             cls.snmp.__exit__(None, None, None)
         cls.sim.__exit__(None, None, None)
         cls.tmp.cleanup()
+
+    def test_a_flapping_link_is_one_problem_that_resolves(self):
+        """ibsim counts no link downs itself (Unlink/ReLink leave LinkDownedCounter at 0) and
+        this subagent follows no SA events (no issm client on this fabric), so four downs of
+        Leaf1's port 2 are set from the console: that port's LINK_FLAPPING is one Zabbix
+        problem, resolved by an OK event once the link has stayed up flap-stable seconds."""
+        prefix = "rdmakit.fabric.port.flapping["
+
+        def flapping():
+            return [k for k, i in LAB.items(prefix, self.hostid).items()
+                    if i["lastvalue"] == "1"]
+        self.assertEqual(flapping(), [])
+        changed = time.time()
+        self.sim.cmd('PerformanceSet "Leaf1"[2] PortCounters.LinkDownedCounter=4')
+        keys = wait_for(flapping, 60, "a fabric port's flapping item at 1")
+        self.assertEqual(len(keys), 1, keys)
+        name = f"Fabric port {keys[0][len(prefix):-1]}: link flapping"
+
+        def problem():
+            return next((p for n, p in LAB.problems(self.hostid).items()
+                         if n == name and int(p["clock"]) >= int(changed)), None)
+        raised = wait_for(problem, 60, name)
+        self.assertEqual(raised["severity"], "2")  # WARNING
+        resolved = wait_for(lambda: problem()["r_eventid"] != "0" and problem(),
+                            FLAP_STABLE + 60, f"{name} resolved")
+        self.assertGreaterEqual(int(resolved["r_clock"]) - int(raised["clock"]), FLAP_STABLE - 2)
+        self.assertEqual([n for n in LAB.problems(self.hostid) if n.endswith("link flapping")],
+                         [name], "one problem")
 
     def test_no_item_is_unsupported(self):
         items = LAB.items(hostid=self.hostid)

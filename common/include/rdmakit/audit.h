@@ -28,7 +28,8 @@ struct rk_audit_port {
 	int node, port; /* the fabric's node index and port number (the output port of a switch) */
 	int in_port;	/* a switch's SL-to-VL map: the input port of the one read; 0 on a CA */
 	int pkey_status, sl2vl_status;
-	uint16_t pkeys[RK_AUDIT_MAX_PKEYS]; /* as read, 0 entries kept (CA ports only) */
+	uint16_t pkeys[RK_AUDIT_MAX_PKEYS]; /* as read, 0 entries kept (CA ports, and switch
+					     * ports to a CA) */
 	size_t npkeys;
 	uint8_t vl_of_sl[16];
 };
@@ -52,7 +53,8 @@ struct rk_audit_reads {
 
 /** Read, by directed routes from the local port: NodeInfo behind every switch port that links
  * up to a node the discovery did not take, the SL-to-VL map of every ACTIVE port (a switch's
- * output ports from one input port each), and with pkeys every ACTIVE CA port's P_Key table.
+ * output ports from one input port each), and with pkeys every ACTIVE CA port's P_Key table
+ * and that of every switch port to a CA that can enforce partitions.
  * 0, or the -errno of the port or -ENOMEM; a port's failed read is its status. */
 int rk_audit_read(struct rk_mad_port *port, const struct rk_fabric *fabric,
 		  const struct rk_mad_options *options, bool pkeys, struct rk_audit_reads *out);
@@ -69,8 +71,10 @@ struct rk_audit_context {
 
 /** The checks on what rk_audit_read read: DUPLICATE_GUID (a GUID that answers behind a second
  * port), the partitions' PARTITION_MISSING, PARTITION_DEFAULT_MISSING, PARTITION_UNEXPECTED and
- * PARTITION_MEMBERSHIP, and SL_TO_VL_INVALID (an SL in use mapped to VL15 or past the VLs the
- * port runs: an SL no traffic uses may map anywhere). 0 or -ENOMEM. */
+ * PARTITION_MEMBERSHIP, PARTITION_SWITCH_PORT (a switch port set up for partitions that lacks
+ * a P_Key of the CA behind it), and SL_TO_VL_INVALID (an SL in
+ * use mapped to VL15 or past the VLs the port runs: an SL no traffic uses may map anywhere). 0 or
+ * -ENOMEM. */
 int rk_audit_tables(const struct rk_fabric *fabric, const struct rk_audit_reads *reads,
 		    const struct rk_audit_context *context, struct rk_findings *findings);
 

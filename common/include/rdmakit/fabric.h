@@ -15,6 +15,10 @@ enum rk_node_type {
 	RK_NODE_ROUTER = 3,
 };
 
+/* A port's PortInfo PartitionEnforcement bits: it drops packets whose P_Key its table lacks. */
+#define RK_PKEY_ENFORCE_INBOUND	 1
+#define RK_PKEY_ENFORCE_OUTBOUND 2
+
 struct rk_fabric_port {
 	int num; /* 0 for a switch's management port */
 	bool present;
@@ -26,7 +30,8 @@ struct rk_fabric_port {
 	uint32_t cap_mask;
 	uint8_t
 	    oper_vls; /* PortInfo OperVLs: 1 VL0, 2 VL0-1, 3 VL0-3, 4 VL0-7, 5 VL0-14; 0 unknown */
-	int active_width; /* lanes: 1, 2, 4, 8, 12; 0 when down */
+	uint8_t pkey_enforcement; /* PortInfo PartitionEnforcement: RK_PKEY_ENFORCE_* bits */
+	int active_width;	  /* lanes: 1, 2, 4, 8, 12; 0 when down */
 	rk_width_set enabled_widths, supported_widths;
 	enum rk_speed active_speed;
 	rk_speed_set enabled_speeds, supported_speeds;
@@ -54,6 +59,8 @@ struct rk_fabric_node {
 	uint16_t lid;		       /* a switch's port 0 LID, or a CA's first port's */
 	uint32_t vendor_id, device_id;
 	uint16_t partition_cap; /* NodeInfo PartitionCap: P_Key table entries of a CA's port */
+	uint16_t partition_enforce_cap; /* SwitchInfo PartitionEnforcementCap: entries of a
+					 * switch's external ports (0: it enforces none) */
 	int nports;
 	struct rk_fabric_port *ports; /* [0..nports]; absent ones have present == false */
 	bool is_sm;		      /* some port advertises IsSM */

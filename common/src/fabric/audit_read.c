@@ -46,9 +46,12 @@ static bool port_path(const struct audit_run *run, int n, int p, uint8_t *path, 
 	return true;
 }
 
+/* P_Key blocks of a port's table: a CA's PartitionCap, a switch port's PartitionEnforcementCap. */
 static unsigned pkey_blocks(const struct rk_fabric_node *node)
 {
-	unsigned entries = node->partition_cap ? node->partition_cap : PKEYS_PER_BLOCK;
+	unsigned entries = node->type == RK_NODE_SWITCH ? node->partition_enforce_cap
+			   : node->partition_cap	? node->partition_cap
+							: PKEYS_PER_BLOCK;
 
 	if (entries > RK_AUDIT_MAX_PKEYS)
 		entries = RK_AUDIT_MAX_PKEYS;
@@ -80,7 +83,9 @@ static bool port_next(struct audit_run *run, size_t i, struct rk_mad_request *r)
 		return false;
 	}
 	if (entry->pkey_status != 1 && run->block < pkey_blocks(node)) {
-		smp_get(r, RK_SMP_ATTR_PKEY_TABLE, run->block++, i);
+		/* a switch's: its block of output port's table (IBA 14.2.5.7) */
+		smp_get(r, RK_SMP_ATTR_PKEY_TABLE,
+			run->block++ | (is_switch ? (uint32_t)entry->port << 16 : 0), i);
 		return true;
 	}
 	run->block = RK_AUDIT_MAX_PKEYS / PKEYS_PER_BLOCK + 1; /* the map is the last read */
@@ -118,7 +123,7 @@ static bool audit_next(struct rk_mad_request *r, void *ctx)
 static void pkeys_done(struct rk_audit_port *entry, const struct rk_mad_request *r)
 {
 	const uint8_t *data = rk_mad_reply_data(r);
-	size_t first = (size_t)r->attr_mod * PKEYS_PER_BLOCK;
+	size_t first = (size_t)(r->attr_mod & 0xffff) * PKEYS_PER_BLOCK;
 
 	if (entry->pkey_status)
 		return;
@@ -198,6 +203,19 @@ static int add_twin(struct rk_audit_reads *reads, size_t *capacity, int n, int p
 	return 0;
 }
 
+/* Whose P_Key tables the partitions check reads: every CA port, and the switch ports that
+ * can enforce partitions and lead to a CA. */
+static bool has_pkeys_to_check(const struct rk_fabric *fabric, const struct rk_fabric_node *node,
+			       int p)
+{
+	int peer = node->ports[p].remote_node;
+
+	if (node->type == RK_NODE_CA)
+		return true;
+	return node->type == RK_NODE_SWITCH && node->partition_enforce_cap > 0 && peer >= 0 &&
+	       fabric->nodes[peer].type == RK_NODE_CA;
+}
+
 /* What to read of the fabric: its ACTIVE ports, and the switch ports that lead to no node. */
 static int list_reads(const struct rk_fabric *fabric, bool pkeys, struct rk_audit_reads *reads)
 {
@@ -214,7 +232,7 @@ static int list_reads(const struct rk_fabric *fabric, bool pkeys, struct rk_audi
 			else if (node->ports[p].present && node->ports[p].state == 4)
 				err = add_port(reads, &port_cap, (int)n, p,
 					       is_switch ? input_port(node, p) : 0,
-					       pkeys && node->type == RK_NODE_CA);
+					       pkeys && has_pkeys_to_check(fabric, node, p));
 		}
 	}
 	return err;

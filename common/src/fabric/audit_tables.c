@@ -152,6 +152,15 @@ static bool pkey_in_partitions(const struct rk_partitions *partitions, uint16_t 
 	return false;
 }
 
+/* Whether entry k of the port's table repeats the P_Key of an earlier one. */
+static bool repeats_earlier(const struct rk_audit_port *entry, size_t k)
+{
+	for (size_t j = 0; j < k; j++)
+		if ((entry->pkeys[j] & 0x7fff) == (entry->pkeys[k] & 0x7fff))
+			return true;
+	return false;
+}
+
 /* P_Keys in the port's table that no partition has (each once). */
 static int unknown_pkeys(const struct rk_partitions *partitions, const struct rk_audit_port *entry,
 			 struct problems *list)
@@ -160,11 +169,8 @@ static int unknown_pkeys(const struct rk_partitions *partitions, const struct rk
 
 	for (size_t k = 0; k < entry->npkeys && !err; k++) {
 		uint16_t pkey = entry->pkeys[k] & 0x7fff;
-		bool earlier = false;
 
-		for (size_t j = 0; j < k; j++)
-			earlier |= (entry->pkeys[j] & 0x7fff) == pkey;
-		if (pkey && !earlier && !pkey_in_partitions(partitions, pkey))
+		if (pkey && !repeats_earlier(entry, k) && !pkey_in_partitions(partitions, pkey))
 			err = add_problem(list, "PARTITION_UNEXPECTED",
 					  entry->pkeys[k] & FULL_MEMBER ? RK_SEVERITY_CRITICAL
 									: RK_SEVERITY_WARNING,
@@ -189,6 +195,63 @@ static int port_problems(const struct rk_fabric *fabric, const struct rk_audit_p
 					table_membership(entry, partition->pkey), entry, list);
 	}
 	return err ? err : unknown_pkeys(partitions, entry, list);
+}
+
+/* The read of port p of node n (the reads are in node and port order), or NULL. */
+static const struct rk_audit_port *read_of(const struct rk_audit_reads *reads, int n, int p)
+{
+	size_t lo = 0, hi = reads->nports;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct rk_audit_port *e = &reads->ports[mid];
+
+		if (e->node < n || (e->node == n && e->port < p))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < reads->nports && reads->ports[lo].node == n && reads->ports[lo].port == p)
+		return &reads->ports[lo];
+	return NULL;
+}
+
+/* Whether the SM set a switch port up for partitions: it enforces them, or its table holds a
+ * P_Key besides the default one every port has. */
+static bool switch_port_programmed(const struct rk_fabric *fabric,
+				   const struct rk_audit_port *entry)
+{
+	if (fabric->nodes[entry->node].ports[entry->port].pkey_enforcement)
+		return true;
+	for (size_t k = 0; k < entry->npkeys; k++) {
+		uint16_t pkey = entry->pkeys[k] & 0x7fff;
+
+		if (pkey && pkey != DEFAULT_PKEY)
+			return true;
+	}
+	return false;
+}
+
+/* The P_Keys the CA behind a switch port holds that the switch port lacks: enforcing
+ * partitions, the switch drops those packets to and from the CA. Membership is not compared:
+ * OpenSM copies the CA's entries, and one full member on either side makes a match. */
+static int switch_port_problems(const struct rk_fabric *fabric, const struct rk_audit_reads *reads,
+				const struct rk_audit_port *entry, struct problems *list)
+{
+	const struct rk_fabric_port *port = &fabric->nodes[entry->node].ports[entry->port];
+	const struct rk_audit_port *peer = read_of(reads, port->remote_node, port->remote_port);
+	int err = 0;
+
+	if (!peer || peer->pkey_status != 0 || !switch_port_programmed(fabric, entry))
+		return 0;
+	for (size_t k = 0; k < peer->npkeys && !err; k++) {
+		uint16_t pkey = peer->pkeys[k] & 0x7fff;
+
+		if (pkey && !repeats_earlier(peer, k) && !table_membership(entry, pkey))
+			err = add_problem(list, "PARTITION_SWITCH_PORT", RK_SEVERITY_CRITICAL, pkey,
+					  entry);
+	}
+	return err;
 }
 
 static int compare_problems(const void *a, const void *b)
@@ -222,6 +285,11 @@ static const struct {
     {"PARTITION_MEMBERSHIP", "members of another kind (full or limited) than the file says",
      "a limited member cannot talk to other limited members, a full member to every member: "
      "let the master SM sweep again, and check its partitions file"},
+    {"PARTITION_SWITCH_PORT",
+     "switch-side and without this P_Key, which the CA behind holds: enforcing partitions, "
+     "the switch drops the partition's packets to and from that CA",
+     "the SM programs a switch port's table from the CA behind it: let the master SM sweep "
+     "again (kill -HUP opensm) and check its log for P_Key table errors on these switches"},
 };
 
 /* "a[1] (0x..), b[1] (0x..) and 3 more" for the group's ports. */
@@ -275,10 +343,16 @@ static int check_partitions(const struct rk_fabric *fabric, const struct rk_audi
 	struct problems list = {0};
 	int err = 0;
 
-	for (size_t i = 0; i < reads->nports && !err; i++)
-		if (reads->ports[i].pkey_status == 0)
-			err = port_problems(fabric, &reads->ports[i], partitions, sm_port_guid,
-					    &list);
+	for (size_t i = 0; i < reads->nports && !err; i++) {
+		const struct rk_audit_port *entry = &reads->ports[i];
+
+		if (entry->pkey_status != 0)
+			continue;
+		if (fabric->nodes[entry->node].type == RK_NODE_SWITCH)
+			err = switch_port_problems(fabric, reads, entry, &list);
+		else
+			err = port_problems(fabric, entry, partitions, sm_port_guid, &list);
+	}
 	if (!err && list.count)
 		qsort(list.items, list.count, sizeof(*list.items), compare_problems);
 	for (size_t i = 0, j; i < list.count && !err; i = j) {

@@ -129,6 +129,9 @@ static void decode_port(const ibnd_port_t *src, struct rk_fabric_port *port)
 	port->phys_state = (int)field(src->info, IB_PORT_PHYS_STATE_F);
 	port->cap_mask = field(src->info, IB_PORT_CAPMASK_F);
 	port->oper_vls = (uint8_t)field(src->info, IB_PORT_OPER_VLS_F);
+	port->pkey_enforcement =
+	    (uint8_t)((field(src->info, IB_PORT_PART_EN_INB_F) ? RK_PKEY_ENFORCE_INBOUND : 0) |
+		      (field(src->info, IB_PORT_PART_EN_OUTB_F) ? RK_PKEY_ENFORCE_OUTBOUND : 0));
 	port->enabled_widths =
 	    rk_width_set_of_bits(field(src->info, IB_PORT_LINK_WIDTH_ENABLED_F) & 0x1f);
 	port->supported_widths =
@@ -154,6 +157,9 @@ static int decode_node(const ibnd_node_t *src, struct rk_fabric_node *node)
 	node->vendor_id = field(src->info, IB_NODE_VENDORID_F);
 	node->device_id = field(src->info, IB_NODE_DEVID_F);
 	node->partition_cap = (uint16_t)field(src->info, IB_NODE_PARTITION_CAP_F);
+	if (node->type == RK_NODE_SWITCH)
+		node->partition_enforce_cap =
+		    (uint16_t)field(src->switchinfo, IB_SW_PARTITION_ENFORCE_CAP_F);
 	node->nports = src->numports;
 	node->ports = calloc((size_t)src->numports + 1, sizeof(*node->ports));
 	if (!node->ports)

@@ -242,6 +242,74 @@ static void p_key_tables_against_the_partitions(void **state)
 	rk_partitions_free(&parts);
 }
 
+/* The switch port's finding (NULL: none) when it holds sw and the CA behind it ca (2 each). */
+static void expect_switch_port(const struct rk_partitions *parts, const uint16_t *sw,
+			       const uint16_t *ca, uint8_t enforcement, int sw_status,
+			       const char *subject)
+{
+	struct two t;
+	struct rk_audit_port entries[2] = {{.node = 0, .port = 1, .pkey_status = sw_status},
+					   {.node = 1, .port = 1}};
+	struct rk_audit_reads reads = {.ports = entries, .nports = 2};
+	struct rk_audit_context context = {.partitions = parts, .sls_in_use = 1};
+	struct rk_findings findings = {0};
+	const struct rk_finding *found = NULL;
+
+	build(&t, 2, 0, 4);
+	t.ports[1][1].remote_node = 0;
+	t.ports[0][1].remote_node = 1;
+	t.ports[0][1].remote_port = t.ports[1][1].remote_port = 1;
+	t.ports[0][1].pkey_enforcement = enforcement;
+	for (int e = 0; e < 2; e++) {
+		memcpy(entries[e].pkeys, e ? ca : sw, 2 * sizeof(*sw));
+		entries[e].npkeys = 32;
+		entries[e].sl2vl_status = 1;
+	}
+	assert_int_equal(rk_audit_tables(&t.fabric, &reads, &context, &findings), 0);
+	for (size_t i = 0; i < findings.count; i++)
+		if (strcmp(findings.items[i].code, "PARTITION_SWITCH_PORT") == 0) {
+			assert_null(found);
+			found = &findings.items[i];
+		}
+	if (!subject) {
+		assert_null(found);
+	} else {
+		assert_non_null(found);
+		assert_string_equal(found->subject, subject);
+		assert_int_equal(found->severity, RK_SEVERITY_CRITICAL);
+		assert_non_null(strstr(found->message, "node0[1] (0x0000000000000101)"));
+		assert_int_equal(found->node_guid, 0x100);
+		assert_int_equal(found->port, 1);
+	}
+	rk_findings_free(&findings);
+}
+
+/* A switch port set up for partitions (enforcing them, or holding a P_Key besides the
+ * default) must hold each P_Key of the CA behind it. */
+static void switch_port_p_keys_against_the_ca_behind(void **state)
+{
+	struct rk_partitions parts;
+	const char *p = "partition p (0x0005)";
+
+	(void)state;
+	load_partitions("Default=0x7fff : ALL=full ; p=0x5 : 0x201=limited ;", &parts, NULL);
+	expect_switch_port(&parts, (uint16_t[]){0xffff, 0x0005}, (uint16_t[]){0xffff, 0x0005}, 0, 0,
+			   NULL);
+	expect_switch_port(&parts, (uint16_t[]){0xffff, 0}, (uint16_t[]){0xffff, 0x0005},
+			   RK_PKEY_ENFORCE_INBOUND, 0, p);
+	/* not set up for partitions: the SM enforces none there (no_partition_enforcement) */
+	expect_switch_port(&parts, (uint16_t[]){0xffff, 0}, (uint16_t[]){0xffff, 0x0005}, 0, 0,
+			   NULL);
+	/* membership is not compared: one full member on either side makes a match */
+	expect_switch_port(&parts, (uint16_t[]){0xffff, 0x0005}, (uint16_t[]){0xffff, 0x8005}, 0, 0,
+			   NULL);
+	expect_switch_port(&parts, (uint16_t[]){0xffff, 0x0003}, (uint16_t[]){0xffff, 0x0005}, 0, 0,
+			   p);
+	expect_switch_port(&parts, (uint16_t[]){0xffff, 0}, (uint16_t[]){0xffff, 0x0005},
+			   RK_PKEY_ENFORCE_INBOUND, -ETIMEDOUT, NULL); /* not read: no verdict */
+	rk_partitions_free(&parts);
+}
+
 static void sl_in_use_off_the_port_vls(void **state)
 {
 	struct two t;
@@ -296,6 +364,7 @@ int main(void)
 	    cmocka_unit_test(half_up_port_named_with_its_path),
 	    cmocka_unit_test(partitions_as_opensm_makes_them),
 	    cmocka_unit_test(p_key_tables_against_the_partitions),
+	    cmocka_unit_test(switch_port_p_keys_against_the_ca_behind),
 	    cmocka_unit_test(sl_in_use_off_the_port_vls),
 	    cmocka_unit_test(guid_behind_a_second_port),
 	};
