@@ -9,6 +9,7 @@
 #include "rdmakit/route.h"
 #include "rdmakit/text.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -357,6 +358,14 @@ static unsigned link_layer_code(const char *link_layer)
 	.snmp_syntax = RK_SNMP_##syntax_, .snmp_when = RK_SNMP_##when_, .snmp_scale = scale_
 #define SNMP_NAMED(code_)	 SNMP(NAMED, ALWAYS), .snmp_code = code_
 #define TEXT(label_, text_unit_) .label = label_, .text_unit = text_unit_
+/* RDMAKIT-MIB's object, where the fact's name and syntax do not say it (facts.h). */
+#define MIB_NAME(name_)		.mib_name = name_
+#define MIB_SYNTAX(syntax_)	.mib_syntax = syntax_
+#define MIB_UNITS(units_)	.mib_units = units_
+#define MIB_DEPRECATED(syntax_) .mib_deprecated = true, .mib_syntax = syntax_
+#define MIB_LID			"Unsigned32 (0..65535)"
+#define MIB_PORT		"Unsigned32 (0..255)"
+#define MIB_GUID_TEXT		"RdmakitGuidText"
 
 #define SWEEP  "every sweep"
 #define ROUTES "with Routes true, every sweep after the first route check"
@@ -367,69 +376,78 @@ static unsigned link_layer_code(const char *link_layer)
 static const struct rk_fact facts[RK_FACT_TABLE_SIZE] = {
     PORT_G(RK_FACT_PORT_STATE, 3, "state", "state", NULL, state,
 	   "Logical port state: 1 DOWN, 2 INIT, 3 ARMED, 4 ACTIVE, 5 ACTIVE_DEFER",
-	   CD("gauge", "state", NULL), SNMP(INTEGER, POSITIVE), TEXT("State", "")),
+	   CD("gauge", "state", NULL), SNMP(INTEGER, POSITIVE), TEXT("State", ""),
+	   MIB_SYNTAX("RdmakitLinkState")),
     PORT_T(RK_FACT_PORT_STATE_NAME, 4, "state_name", "name", "state", state_name,
 	   "Logical port state as the kernel names it (ACTIVE, DOWN, ...)", TEXT("State", "")),
     PORT_G(RK_FACT_PORT_PHYS_STATE, 5, "phys_state", "state", NULL, phys_state,
 	   "Physical port state: 1 Sleep, 2 Polling, 3 Disabled, 4 Training, 5 LinkUp, "
 	   "6 LinkErrorRecovery, 7 PhyTest",
-	   CD("gauge", "phys_state", NULL), SNMP(INTEGER, POSITIVE), TEXT("Physical state", "")),
+	   CD("gauge", "phys_state", NULL), SNMP(INTEGER, POSITIVE), TEXT("Physical state", ""),
+	   MIB_SYNTAX("RdmakitPhysState")),
     PORT_T(RK_FACT_PORT_PHYS_STATE_NAME, 6, "phys_state_name", "name", "phys_state",
 	   phys_state_name, "Physical port state as the kernel names it (LinkUp, Polling, ...)",
 	   TEXT("Physical state", "")),
     PORT_G(RK_FACT_PORT_RATE, 7, "rate", "Gb/s", "rate_gbps", rate_gbps,
 	   "Link rate: lanes times lane speed", CD("gauge", "rate", NULL),
-	   SNMP_X(GAUGE, KNOWN, 1000), TEXT("Rate", "Gb/s")),
+	   SNMP_X(GAUGE, KNOWN, 1000), TEXT("Rate", "Gb/s"), MIB_UNITS("Mb/s")),
     PORT_G(RK_FACT_PORT_WIDTH, 8, "width", "lanes", "width", width,
-	   "Active link width in lanes (1, 2, 4, 8, 12)", SNMP(GAUGE, KNOWN), TEXT("Width", "x")),
+	   "Active link width in lanes (1, 2, 4, 8, 12)", SNMP(GAUGE, KNOWN), TEXT("Width", "x"),
+	   MIB_UNITS("lanes")),
     PORT_T(RK_FACT_PORT_SPEED, 9, "speed", "name", "speed", speed,
 	   "Active lane speed (SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR, XDR)",
-	   SNMP_NAMED(speed_code), TEXT("Speed", "")),
+	   SNMP_NAMED(speed_code), TEXT("Speed", ""), MIB_SYNTAX("RdmakitLinkSpeed")),
     PORT_G(RK_FACT_PORT_LID, 10, "lid", "LID", "lid", lid, "Base LID of the port (0 on RoCE)",
-	   CD("gauge", "lid", NULL), SNMP(GAUGE, KNOWN), TEXT("Base LID", "")),
+	   CD("gauge", "lid", NULL), SNMP(GAUGE, KNOWN), TEXT("Base LID", ""), MIB_SYNTAX(MIB_LID)),
     PORT_G(RK_FACT_PORT_SM_LID, 11, "sm_lid", "LID", "sm_lid", sm_lid,
 	   "LID of the master subnet manager (0 on RoCE)", CD("gauge", "sm_lid", NULL),
-	   SNMP(GAUGE, KNOWN), TEXT("SM LID", "")),
+	   SNMP(GAUGE, KNOWN), TEXT("SM LID", ""), MIB_SYNTAX(MIB_LID)),
     PORT_G(RK_FACT_PORT_SM_SL, 12, "sm_sl", "SL", "sm_sl", sm_sl,
 	   "Service level for talking to the subnet manager", CD("gauge", "sm_sl", NULL),
-	   SNMP(GAUGE, KNOWN), TEXT("SM SL", "")),
+	   SNMP(GAUGE, KNOWN), TEXT("SM SL", ""), MIB_SYNTAX("Unsigned32 (0..15)")),
     PORT_G(RK_FACT_PORT_LMC, 13, "lid_mask_count", "bits", "lmc", lmc,
 	   "LMC: low LID bits masked for multipath", CD("gauge", "lid_mask_count", NULL),
-	   SNMP(GAUGE, KNOWN), TEXT("LMC", "")),
+	   SNMP(GAUGE, KNOWN), TEXT("LMC", ""), MIB_NAME("PortLmc"),
+	   MIB_SYNTAX("Unsigned32 (0..7)")),
     PORT_G(RK_FACT_PORT_CAP_MASK, 14, "cap_mask", "bitmask", "cap_mask", cap_mask,
 	   "PortInfo CapabilityMask", CD("gauge", "cap_mask", NULL), TEXT("Capability mask", "")),
     PORT_T(RK_FACT_PORT_LINK_LAYER, 15, "link_layer", "name", "link_layer", link_layer,
 	   "Link layer: InfiniBand or Ethernet (RoCE)", SNMP_NAMED(link_layer_code),
-	   TEXT("Link layer", "")),
+	   TEXT("Link layer", ""), MIB_SYNTAX("RdmakitLinkLayer")),
     PORT_T(RK_FACT_PORT_GID0, 16, "gid0", "GID", "gid0", gid0, "GID at index 0 of the port",
 	   SNMP(GID, ALWAYS), TEXT("GID 0", "")),
     PORT_T(RK_FACT_PORT_NETDEV, 17, "netdev", "name", "netdev", netdev,
-	   "Network device behind a RoCE port", SNMP(TEXT, ALWAYS), TEXT("Netdev", "")),
+	   "Network device behind a RoCE port", SNMP(TEXT, ALWAYS), TEXT("Netdev", ""),
+	   MIB_SYNTAX("DisplayString (SIZE(0..31))")),
     PORT_T(RK_FACT_PORT_GUID, 18, "guid", "GUID", NULL, guid,
 	   "Port GUID as the kernel writes GUIDs (0002:c903:0000:0001): GID 0's interface "
 	   "identifier (empty when GID 0 is unreadable)",
-	   SNMP(TEXT, ALWAYS), TEXT("Port GUID", "")),
+	   SNMP(TEXT, ALWAYS), TEXT("Port GUID", ""), MIB_SYNTAX(MIB_GUID_TEXT)),
     DEV_G(RK_FACT_DEVICE_NODE_TYPE, 3, "node_type", "type", NULL, node_type,
 	  "Node type: 1 CA, 2 switch, 3 router, 4 RNIC", SNMP(INTEGER, POSITIVE),
-	  TEXT("Node type", "")),
+	  TEXT("Node type", ""), MIB_SYNTAX("RdmakitNodeType")),
     DEV_T(RK_FACT_DEVICE_NODE_TYPE_NAME, 4, "node_type_name", "name", "node_type", node_type_name,
 	  "Node type as the kernel names it (CA, switch, ...)", TEXT("Node type", "")),
     DEV_T(RK_FACT_DEVICE_NODE_GUID, 5, "node_guid", "GUID", "node_guid", node_guid,
-	  "Node GUID of the device", TEXT("Node GUID", "")),
+	  "Node GUID of the device", TEXT("Node GUID", ""), MIB_DEPRECATED("RdmakitGuid")),
     DEV_T(RK_FACT_DEVICE_SYS_IMAGE_GUID, 6, "sys_image_guid", "GUID", "sys_image_guid",
 	  sys_image_guid, "System image GUID (shared by the functions of one adapter)",
-	  TEXT("System image GUID", "")),
+	  TEXT("System image GUID", ""), MIB_DEPRECATED("RdmakitGuid")),
     DEV_T(RK_FACT_DEVICE_FW_VER, 7, "fw_ver", "version", "fw_ver", fw_ver, "Firmware version",
-	  SNMP(TEXT, ALWAYS), TEXT("Firmware version", "")),
+	  SNMP(TEXT, ALWAYS), TEXT("Firmware version", ""), MIB_NAME("DeviceFirmware"),
+	  MIB_SYNTAX("DisplayString (SIZE(0..63))")),
     DEV_T(RK_FACT_DEVICE_HCA_TYPE, 8, "hca_type", "name", "hca_type", hca_type,
-	  "HCA model (e.g. MT4123)", SNMP(TEXT, ALWAYS), TEXT("HCA type", "")),
+	  "HCA model (e.g. MT4123)", SNMP(TEXT, ALWAYS), TEXT("HCA type", ""),
+	  MIB_SYNTAX("DisplayString (SIZE(0..31))")),
     DEV_T(RK_FACT_DEVICE_BOARD_ID, 9, "board_id", "name", "board_id", board_id,
-	  "Board identifier (the adapter's PSID)", SNMP(TEXT, ALWAYS), TEXT("Board ID", "")),
+	  "Board identifier (the adapter's PSID)", SNMP(TEXT, ALWAYS), TEXT("Board ID", ""),
+	  MIB_SYNTAX("DisplayString (SIZE(0..63))")),
     DEV_T(RK_FACT_DEVICE_HW_REV, 10, "hw_rev", "version", "hw_rev", hw_rev, "Hardware revision",
-	  SNMP(TEXT, ALWAYS), TEXT("Hardware revision", "")),
+	  SNMP(TEXT, ALWAYS), TEXT("Hardware revision", ""),
+	  MIB_SYNTAX("DisplayString (SIZE(0..15))")),
     DEV_T(RK_FACT_DEVICE_NODE_DESC, 11, "node_desc", "name", "node_desc", node_desc,
 	  "Node description, as other nodes of the fabric see it", SNMP(TEXT, ALWAYS),
-	  TEXT("Node description", "")),
+	  TEXT("Node description", ""), MIB_SYNTAX("DisplayString (SIZE(0..71))")),
     DEV_G(RK_FACT_DEVICE_NUM_PORTS, 12, "num_ports", "ports", "num_ports", num_ports,
 	  "Ports of the device", SNMP(GAUGE, KNOWN), TEXT("Number of ports", "")),
     DEV_G(RK_FACT_DEVICE_VANISHED, 13, "vanished", "boolean", "vanished", vanished,
@@ -437,25 +455,28 @@ static const struct rk_fact facts[RK_FACT_TABLE_SIZE] = {
 	  TEXT("Vanished", "")),
     DEV_T(RK_FACT_DEVICE_PCI_ADDRESS, 14, "pci_address", "address", "pci.address", pci_address,
 	  "PCI address of the function behind the device (none for virtual devices)",
-	  SNMP(TEXT, ALWAYS), TEXT("PCI address", "")),
+	  SNMP(TEXT, ALWAYS), TEXT("PCI address", ""), MIB_SYNTAX("DisplayString (SIZE(0..15))")),
     DEV_G(RK_FACT_DEVICE_NUMA_NODE, 15, "numa_node", "node", "pci.numa_node", numa_node,
-	  "NUMA node of the PCI function", SNMP(INTEGER, ALWAYS), TEXT("NUMA node", "")),
+	  "NUMA node of the PCI function", SNMP(INTEGER, ALWAYS), TEXT("NUMA node", ""),
+	  MIB_SYNTAX("Integer32 (-1..65535)")),
     DEV_G(RK_FACT_DEVICE_PCIE_SPEED, 16, "pcie_speed", "GT/s", "pci.link_speed_gts", pcie_speed,
-	  "Current PCIe link speed", SNMP_X(GAUGE, POSITIVE, 1000), TEXT("PCIe speed", "GT/s")),
+	  "Current PCIe link speed", SNMP_X(GAUGE, POSITIVE, 1000), TEXT("PCIe speed", "GT/s"),
+	  MIB_NAME("DevicePcieCurSpeed"), MIB_UNITS("MT/s")),
     DEV_G(RK_FACT_DEVICE_PCIE_MAX_SPEED, 17, "pcie_max_speed", "GT/s", "pci.max_link_speed_gts",
 	  pcie_max_speed, "Maximum PCIe link speed of the function", SNMP_X(GAUGE, POSITIVE, 1000),
-	  TEXT("PCIe maximum speed", "GT/s")),
+	  TEXT("PCIe maximum speed", "GT/s"), MIB_UNITS("MT/s")),
     DEV_G(RK_FACT_DEVICE_PCIE_WIDTH, 18, "pcie_width", "lanes", "pci.link_width", pcie_width,
-	  "Current PCIe link width", SNMP(GAUGE, KNOWN), TEXT("PCIe width", "x")),
+	  "Current PCIe link width", SNMP(GAUGE, KNOWN), TEXT("PCIe width", "x"),
+	  MIB_NAME("DevicePcieCurWidth"), MIB_UNITS("lanes")),
     DEV_G(RK_FACT_DEVICE_PCIE_MAX_WIDTH, 19, "pcie_max_width", "lanes", "pci.max_link_width",
 	  pcie_max_width, "Maximum PCIe link width of the function", SNMP(GAUGE, KNOWN),
-	  TEXT("PCIe maximum width", "x")),
+	  TEXT("PCIe maximum width", "x"), MIB_UNITS("lanes")),
     DEV_G(RK_FACT_DEVICE_SRIOV_NUMVFS, 20, "sriov_numvfs", "functions", "pci.sriov_numvfs",
 	  sriov_numvfs, "SR-IOV virtual functions enabled", SNMP(GAUGE, KNOWN),
-	  TEXT("SR-IOV VFs", "")),
+	  TEXT("SR-IOV VFs", ""), MIB_NAME("DeviceSriovNumVfs")),
     DEV_G(RK_FACT_DEVICE_SRIOV_TOTALVFS, 21, "sriov_totalvfs", "functions", "pci.sriov_totalvfs",
 	  sriov_totalvfs, "SR-IOV virtual functions the device supports", SNMP(GAUGE, KNOWN),
-	  TEXT("SR-IOV VFs supported", "")),
+	  TEXT("SR-IOV VFs supported", ""), MIB_NAME("DeviceSriovTotalVfs")),
     DEV_G(RK_FACT_DEVICE_PCI_VENDOR, 22, "pci_vendor", "id", "pci.vendor_id", pci_vendor,
 	  "PCI vendor id of the function (0x15b3: Mellanox, NVIDIA)", SNMP(GAUGE, KNOWN),
 	  TEXT("PCI vendor", "")),
@@ -464,10 +485,10 @@ static const struct rk_fact facts[RK_FACT_TABLE_SIZE] = {
 	  TEXT("PCI device", "")),
     DEV_T(RK_FACT_DEVICE_NODE_GUID_TEXT, 24, "node_guid_text", "GUID", NULL, node_guid,
 	  "Node GUID as the kernel writes it (0002:c903:0000:0001)", SNMP(TEXT, ALWAYS),
-	  TEXT("Node GUID", "")),
+	  TEXT("Node GUID", ""), MIB_SYNTAX(MIB_GUID_TEXT)),
     DEV_T(RK_FACT_DEVICE_SYS_IMAGE_GUID_TEXT, 25, "sys_image_guid_text", "GUID", NULL,
 	  sys_image_guid, "System image GUID as the kernel writes it (0002:c903:0000:0001)",
-	  SNMP(TEXT, ALWAYS), TEXT("System image GUID", "")),
+	  SNMP(TEXT, ALWAYS), TEXT("System image GUID", ""), MIB_SYNTAX(MIB_GUID_TEXT)),
     FABRIC(RK_FACT_FABRIC_NODES, 1, "nodes", "nodes", NULL,
 	   "Nodes found by the last discovery (switches, CAs, routers)",
 	   CD("count", "nodes", SWEEP), SNMP(GAUGE, KNOWN), TEXT("Nodes", "")),
@@ -494,10 +515,12 @@ static const struct rk_fact facts[RK_FACT_TABLE_SIZE] = {
     FABRIC(RK_FACT_FABRIC_SWEEP_SECONDS, 10, "sweep_seconds", "seconds", NULL,
 	   "Time of the last sweep as the front end measured it, rediscovery included when "
 	   "there was one",
-	   CD("duration", "sweep", SWEEP), SNMP_X(GAUGE, KNOWN, 1000), TEXT("Sweep", "s")),
+	   CD("duration", "sweep", SWEEP), SNMP_X(GAUGE, KNOWN, 1000), TEXT("Sweep", "s"),
+	   MIB_NAME("FabricSweepTime"), MIB_UNITS("milliseconds")),
     FABRIC(RK_FACT_FABRIC_DISCOVERY_SECONDS, 11, "discovery_seconds", "seconds",
 	   "discovery_seconds", "Time the last discovery of the topology took",
-	   CD("duration", "discovery", SWEEP), SNMP_X(GAUGE, KNOWN, 1000), TEXT("Discovery", "s")),
+	   CD("duration", "discovery", SWEEP), SNMP_X(GAUGE, KNOWN, 1000), TEXT("Discovery", "s"),
+	   MIB_NAME("FabricDiscoveryTime"), MIB_UNITS("milliseconds")),
     FABRIC(RK_FACT_FABRIC_ROUTES, 12, "routes", "routes", NULL,
 	   "Routes the last route check followed (every switch to every CA LID, the leaves to "
 	   "every switch LID)",
@@ -527,7 +550,8 @@ static const struct rk_fact facts[RK_FACT_TABLE_SIZE] = {
 	  "text", NULL,
 	  "The active watcher's node name as its record in the SA says (empty when none is "
 	  "known)",
-	  SNMP(TEXT, ALWAYS), TEXT("Active watcher", "")),
+	  SNMP(TEXT, ALWAYS), TEXT("Active watcher", ""),
+	  MIB_SYNTAX("DisplayString (SIZE(0..47))")),
     FABRIC(RK_FACT_FABRIC_AUDIT_CRITICAL, 20, "audit_critical", "findings", NULL,
 	   "Critical findings of the last fabric audit (a GUID or LID used twice, a port out of "
 	   "the Default partition, ...)",
@@ -539,19 +563,21 @@ static const struct rk_fact facts[RK_FACT_TABLE_SIZE] = {
 	   CD("count", "audit_warning", AUDIT), SNMP(GAUGE, KNOWN),
 	   TEXT("Audit: warning findings", "")),
     SM(RK_FACT_SM_MASTER_LID, 1, "master_lid", RK_KIND_GAUGE, "LID", "LID of the master SM",
-       CD("gauge", "master_lid", MASTER), SNMP(GAUGE, KNOWN), TEXT("Master LID", "")),
+       CD("gauge", "master_lid", MASTER), SNMP(GAUGE, KNOWN), TEXT("Master LID", ""),
+       MIB_SYNTAX(MIB_LID)),
     SM(RK_FACT_SM_MASTER_PRIORITY, 2, "master_priority", RK_KIND_GAUGE, "priority",
        "SMInfo priority of the master SM (0-15)", CD("gauge", "master_priority", MASTER),
-       SNMP(GAUGE, KNOWN), TEXT("Master priority", "")),
+       SNMP(GAUGE, KNOWN), TEXT("Master priority", ""), MIB_SYNTAX("Unsigned32 (0..15)")),
     SM(RK_FACT_SM_MASTER_STATE, 3, "master_state", RK_KIND_GAUGE, "state",
        "SMInfo state of the master SM: 3 MASTER (when no SM claims MASTER, the state of the SM "
        "the local port points at: 0 NOT_ACTIVE, 1 DISCOVERING, 2 STANDBY)",
-       CD("gauge", "master_state", MASTER), SNMP(INTEGER, KNOWN), TEXT("Master state", "")),
+       CD("gauge", "master_state", MASTER), SNMP(INTEGER, KNOWN), TEXT("Master state", ""),
+       MIB_SYNTAX("RdmakitSubnetManagerState")),
     SM(RK_FACT_SM_MASTER_ACTIVITY, 4, "master_activity_count", RK_KIND_COUNTER, "MADs",
        "SMInfo ActCount of the master SM (OpenSM: the SMPs it has sent); it stops rising when "
        "the SM hangs",
        CD("derive", "master_activity_count", MASTER), SNMP(COUNTER32, KNOWN),
-       TEXT("Master activity", "")),
+       TEXT("Master activity", ""), MIB_NAME("SmMasterActivity")),
     SM(RK_FACT_SM_ANSWERED, 5, "answered", RK_KIND_GAUGE, "SMs", "SMs that answered SMInfo",
        CD("count", "sms", QUERY), SNMP(GAUGE, KNOWN), TEXT("SMs that answered", "")),
     SM(RK_FACT_SM_MASTERS, 6, "masters", RK_KIND_GAUGE, "SMs",
@@ -567,73 +593,77 @@ static const struct rk_fact facts[RK_FACT_TABLE_SIZE] = {
        "SMs in NOT_ACTIVE state (answering, but not managing the subnet)", SNMP(GAUGE, KNOWN),
        TEXT("Not active", "")),
     SM_G(RK_FACT_SM_ENTRY_LID, 3, "lid", RK_KIND_GAUGE, "LID", "lid", lid,
-	 "LID the SM was queried at", SNMP(GAUGE, KNOWN), TEXT("LID", "")),
+	 "LID the SM was queried at", SNMP(GAUGE, KNOWN), TEXT("LID", ""), MIB_SYNTAX(MIB_LID)),
     SM_G(RK_FACT_SM_ENTRY_ANSWERED, 4, "answered", RK_KIND_GAUGE, "boolean", "answered", answered,
 	 "1 when the SM answered SMInfo (its other facts are known only then)", SNMP(TRUTH, ALWAYS),
-	 TEXT("Answered", "")),
+	 TEXT("Answered", ""), MIB_NAME("SmAnswers")),
     SM_T(RK_FACT_SM_ENTRY_GUID, 5, "guid", "GUID", "guid", guid, "Port GUID of the SM",
 	 TEXT("GUID", "")),
     SM_G(RK_FACT_SM_ENTRY_PRIORITY, 6, "priority", RK_KIND_GAUGE, "priority", "priority", priority,
 	 "SMInfo priority (0-15): the highest becomes master", SNMP(GAUGE, OR_ZERO),
-	 TEXT("Priority", "")),
+	 TEXT("Priority", ""), MIB_SYNTAX("Unsigned32 (0..15)")),
     SM_G(RK_FACT_SM_ENTRY_STATE, 7, "state", RK_KIND_GAUGE, "state", NULL, state,
 	 "SMInfo state: 0 NOT_ACTIVE, 1 DISCOVERING, 2 STANDBY, 3 MASTER", SNMP(INTEGER, OR_ZERO),
-	 TEXT("State", "")),
+	 TEXT("State", ""), MIB_SYNTAX("RdmakitSubnetManagerState")),
     SM_T(RK_FACT_SM_ENTRY_STATE_NAME, 8, "state_name", "name", "state", state_name,
 	 "SMInfo state by name (MASTER, STANDBY, DISCOVERING, NOT_ACTIVE)", TEXT("State", "")),
     SM_G(RK_FACT_SM_ENTRY_ACTIVITY, 9, "activity_count", RK_KIND_COUNTER, "MADs", "activity_count",
 	 activity_count,
 	 "SMInfo ActCount (OpenSM: the SMPs it has sent); it stops rising when the SM hangs",
-	 SNMP(COUNTER32, OR_ZERO), TEXT("Activity", "")),
+	 SNMP(COUNTER32, OR_ZERO), TEXT("Activity", ""), MIB_NAME("SmActivity")),
     SM_T(RK_FACT_SM_ENTRY_NAME, 10, "name", "name", "name", name,
 	 "Name of the SM's node (node name map, else its description)", SNMP(TEXT, ALWAYS),
-	 TEXT("Name", "")),
+	 TEXT("Name", ""), MIB_SYNTAX("DisplayString (SIZE(0..95))")),
     SM_T(RK_FACT_SM_ENTRY_GUID_TEXT, 11, "guid_text", "GUID", NULL, guid_text,
 	 "Port GUID of the SM as the kernel writes GUIDs (0002:c903:0000:0001)", SNMP(TEXT, ALWAYS),
-	 TEXT("GUID", "")),
+	 TEXT("GUID", ""), MIB_SYNTAX(MIB_GUID_TEXT)),
     NODE_G(RK_FACT_NODE_TYPE, 2, "type", "type", "type", type,
-	   "Node type: 1 CA, 2 switch, 3 router", SNMP(INTEGER, ALWAYS), TEXT("Type", "")),
+	   "Node type: 1 CA, 2 switch, 3 router", SNMP(INTEGER, ALWAYS), TEXT("Type", ""),
+	   MIB_SYNTAX("RdmakitNodeType")),
     NODE_T(RK_FACT_NODE_DESCRIPTION, 3, "description", "name", "description", description,
-	   "Node description the node answers with", SNMP(TEXT, ALWAYS), TEXT("Description", "")),
+	   "Node description the node answers with", SNMP(TEXT, ALWAYS), TEXT("Description", ""),
+	   MIB_SYNTAX("DisplayString (SIZE(0..64))")),
     NODE_T(RK_FACT_NODE_NAME, 4, "name", "name", "name", name,
 	   "Name of the node (node name map, else its description)", SNMP(TEXT, ALWAYS),
-	   TEXT("Name", "")),
+	   TEXT("Name", ""), MIB_SYNTAX("DisplayString (SIZE(0..95))")),
     NODE_G(RK_FACT_NODE_LID, 5, "lid", "LID", "lid", lid,
 	   "LID of the node (a switch's port 0, a CA's first port)", SNMP(GAUGE, ALWAYS),
-	   TEXT("LID", "")),
+	   TEXT("LID", ""), MIB_SYNTAX(MIB_LID)),
     NODE_G(RK_FACT_NODE_PORTS, 6, "ports", "ports", "num_ports", ports,
 	   "Ports of the node (a switch's management port 0 not counted)", SNMP(GAUGE, ALWAYS),
-	   TEXT("Ports", "")),
+	   TEXT("Ports", ""), MIB_SYNTAX(MIB_PORT)),
     NODE_T(RK_FACT_NODE_GUID_TEXT, 7, "guid_text", "GUID", NULL, guid_text,
 	   "Node GUID as the kernel writes it (0002:c903:0000:0001)", SNMP(TEXT, ALWAYS),
-	   TEXT("GUID", "")),
+	   TEXT("GUID", ""), MIB_SYNTAX(MIB_GUID_TEXT)),
     FPORT_G(RK_FACT_FABRIC_PORT_STATE, 2, "state", "state", "state", state,
 	    "Logical port state: 1 DOWN, 2 INIT, 3 ARMED, 4 ACTIVE", SNMP(INTEGER, POSITIVE),
-	    TEXT("State", "")),
+	    TEXT("State", ""), MIB_SYNTAX("RdmakitLinkState")),
     FPORT_G(RK_FACT_FABRIC_PORT_PHYS_STATE, 3, "phys_state", "state", "phys_state", phys_state,
 	    "Physical port state: 2 Polling, 3 Disabled, 5 LinkUp, ...", SNMP(INTEGER, POSITIVE),
-	    TEXT("Physical state", "")),
+	    TEXT("Physical state", ""), MIB_SYNTAX("RdmakitPhysState")),
     FPORT_G(RK_FACT_FABRIC_PORT_WIDTH, 4, "width", "lanes", "width", width,
 	    "Active link width in lanes (0 when the port is down)", SNMP(GAUGE, ALWAYS),
-	    TEXT("Width", "x")),
+	    TEXT("Width", "x"), MIB_UNITS("lanes")),
     FPORT_G(RK_FACT_FABRIC_PORT_SPEED, 5, "speed", "speed", "speed", speed,
 	    "Active lane speed, as RdmakitLinkSpeed numbers it (0 when unknown)",
-	    SNMP(INTEGER, ALWAYS), TEXT("Speed", "")),
+	    SNMP(INTEGER, ALWAYS), TEXT("Speed", ""), MIB_SYNTAX("RdmakitLinkSpeed")),
     FPORT_T(RK_FACT_FABRIC_PORT_PEER_GUID, 6, "peer_guid", "GUID", "remote.guid", peer_guid,
 	    "Node GUID at the other end of the link (none when the port has no peer)",
-	    TEXT("Peer GUID", "")),
+	    TEXT("Peer GUID", ""), MIB_DEPRECATED("RdmakitGuid")),
     FPORT_G(RK_FACT_FABRIC_PORT_PEER_PORT, 7, "peer_port", "port", "remote.port", peer_port,
-	    "Port number at the other end of the link", SNMP(GAUGE, KNOWN), TEXT("Peer port", "")),
+	    "Port number at the other end of the link", SNMP(GAUGE, KNOWN), TEXT("Peer port", ""),
+	    MIB_SYNTAX(MIB_PORT)),
     FPORT_G(RK_FACT_FABRIC_PORT_DEGRADED, 8, "degraded", "boolean", NULL, degraded,
 	    "1 when the port's link is degraded (below what both ends enable, or its peers)",
 	    SNMP(TRUTH, ALWAYS), TEXT("Degraded", "")),
     FPORT_T(RK_FACT_FABRIC_PORT_DEGRADED_REASON, 9, "degraded_reason", "text", NULL,
 	    degraded_reason, "Why the port's link is degraded (the LINK_DEGRADED finding)",
-	    SNMP(TEXT, ALWAYS), TEXT("Degraded because", "")),
+	    SNMP(TEXT, ALWAYS), TEXT("Degraded because", ""),
+	    MIB_SYNTAX("DisplayString (SIZE(0..255))")),
     FPORT_T(RK_FACT_FABRIC_PORT_PEER_GUID_TEXT, 10, "peer_guid_text", "GUID", NULL, peer_guid,
 	    "Node GUID at the other end of the link as the kernel writes it (empty when the "
 	    "port has no peer)",
-	    SNMP(TEXT, ALWAYS), TEXT("Peer GUID", "")),
+	    SNMP(TEXT, ALWAYS), TEXT("Peer GUID", ""), MIB_SYNTAX(MIB_GUID_TEXT)),
     FPORT_G(RK_FACT_FABRIC_PORT_FLAPPING, 11, "flapping", "boolean", NULL, flapping,
 	    "1 while the port's link is flapping (LINK_FLAPPING: FlapDowns downs within "
 	    "FlapWindow, until it stays up FlapStable)",
@@ -643,14 +673,14 @@ static const struct rk_fact facts[RK_FACT_TABLE_SIZE] = {
 	      "Share of the last sweep interval the port had data to send and sent none "
 	      "(port_xmit_wait times its tick)",
 	      CD("percent", "xmit_wait", "where the tick is known"), SNMP_X(GAUGE, KNOWN, 100),
-	      TEXT("Transmit wait", "%")),
+	      TEXT("Transmit wait", "%"), MIB_UNITS("0.01 percent")),
     COUNTER_G(RK_FACT_FABRIC_COUNTER_LOST_BANDWIDTH, 94, "lost_bandwidth", "Gb/s",
 	      "lost_bandwidth_gbps", lost_bandwidth,
 	      "Data rate the port's link lost to waiting over the last sweep interval: the share "
 	      "of it the port had data to send and sent none (xmit_wait) times the link's data "
 	      "rate (lanes times a lane's rate after line encoding)",
 	      CD("gauge", "lost_bandwidth", "where the tick is known"), SNMP_X(GAUGE, KNOWN, 1000),
-	      TEXT("Lost bandwidth", "Gb/s")),
+	      TEXT("Lost bandwidth", "Gb/s"), MIB_UNITS("Mb/s")),
 };
 
 static const struct rk_counter_pair pairs[] = {
@@ -745,6 +775,36 @@ const char *rk_fact_text(const struct rk_fact *fact, const struct rk_fact_subjec
 		break;
 	}
 	return ""; /* the other scalars are numbers */
+}
+
+bool rk_fact_in_mib(const struct rk_fact *fact)
+{
+	return rk_fact_served(fact, RK_FRONT_SNMP) || fact->mib_deprecated;
+}
+
+const char *rk_fact_mib_name(const struct rk_fact *fact, char *buf, size_t size)
+{
+	static const char *const prefixes[] = {
+	    [RK_SCOPE_PORT] = "Port",	   [RK_SCOPE_DEVICE] = "Device",
+	    [RK_SCOPE_FABRIC] = "Fabric",  [RK_SCOPE_SM] = "Sm",
+	    [RK_SCOPE_SM_ENTRY] = "Sm",	   [RK_SCOPE_FABRIC_NODE] = "Fn",
+	    [RK_SCOPE_FABRIC_PORT] = "Fp", [RK_SCOPE_FABRIC_COUNTER] = "Fc",
+	};
+	size_t n;
+
+	if (fact->mib_name) {
+		snprintf(buf, size, "rdmakit%s", fact->mib_name);
+		return buf;
+	}
+	n = (size_t)snprintf(buf, size, "rdmakit%s", prefixes[fact->scope]);
+	for (const char *c = fact->name; *c && n + 1 < size; c++) {
+		bool word_start = c == fact->name || c[-1] == '_';
+
+		if (*c != '_')
+			buf[n++] = word_start ? (char)toupper((unsigned char)*c) : *c;
+	}
+	buf[n < size ? n : size - 1] = '\0';
+	return buf;
 }
 
 const struct rk_fact *rk_fact(enum rk_fact_id id)

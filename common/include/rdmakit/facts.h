@@ -7,8 +7,9 @@
  * scale, the CLI's JSON key, text label and unit. Front
  * ends loop over the table; none of them names a fact's column, type instance or key itself
  * (unit_fact_literals checks). A new fact is its id below and its row in facts.c (with a reader
- * when the snapshot has no field for it yet); its MIB object goes into mibs/RDMAKIT-MIB.txt when
- * SNMP serves it (and its name into tests/snmp/test_columns.py), its row into
+ * when the snapshot has no field for it yet); its MIB object (and the PMA counters' of the
+ * catalog) is written into mibs/RDMAKIT-MIB.txt by build/tests/rdmakit_mibgen --write
+ * mibs/RDMAKIT-MIB.txt (the test mib_generated fails until it is); its row into
  * collectd-plugin/README.md when collectd gets it. */
 #ifndef RDMAKIT_FACTS_H
 #define RDMAKIT_FACTS_H
@@ -209,6 +210,12 @@ struct rk_fact {
 			      * for hundredths of a percent */
 	enum rk_snmp_when snmp_when;
 	unsigned (*snmp_code)(const char *text); /* RK_SNMP_NAMED: its number, 0 when none */
+	/* RDMAKIT-MIB's object: its name after "rdmakit" when rk_fact_mib_name cannot derive it
+	 * from the fact's, its SYNTAX when snmp_syntax's base type is not it (a textual
+	 * convention, a range), its UNITS (or NULL); mib_deprecated: the object stays in the MIB,
+	 * deprecated, though SNMP no longer serves the fact */
+	const char *mib_name, *mib_syntax, *mib_units;
+	bool mib_deprecated;
 	/* the CLI's text output: what a person reads before the value, and after it ("" none) */
 	const char *label, *text_unit;
 };
@@ -234,6 +241,13 @@ const struct rk_fact *rk_facts_topology(size_t *count);
 
 /** Whether a front end shows a fact (collectd: it has a type; SNMP: a syntax; CLI: a key). */
 bool rk_fact_served(const struct rk_fact *fact, enum rk_front_end front_end);
+
+/** Whether RDMAKIT-MIB has an object for the fact (served, or deprecated). */
+bool rk_fact_in_mib(const struct rk_fact *fact);
+
+/** The name of the fact's object in RDMAKIT-MIB ("rdmakitPortState"), written to buf: the
+ * scope's prefix and the fact's name in camel case, or the row's mib_name. */
+const char *rk_fact_mib_name(const struct rk_fact *fact, char *buf, size_t size);
 
 /** The fact with this id (any id below RK_FACT_TABLE_SIZE). */
 const struct rk_fact *rk_fact(enum rk_fact_id id);
