@@ -9,8 +9,9 @@
  * (unit_fact_literals checks). A new fact is its id below and its row in facts.c (with a reader
  * when the snapshot has no field for it yet); its MIB object (and the PMA counters' of the
  * catalog) is written into mibs/RDMAKIT-MIB.txt by build/tests/rdmakit_mibgen --write
- * mibs/RDMAKIT-MIB.txt (the test mib_generated fails until it is); its row into
- * collectd-plugin/README.md when collectd gets it. */
+ * mibs/RDMAKIT-MIB.txt (the test mib_generated fails until it is); its row of
+ * collectd-plugin/README.md, when collectd gets it, by tests/collectd/write_reference.py
+ * --write (collectd_reference). */
 #ifndef RDMAKIT_FACTS_H
 #define RDMAKIT_FACTS_H
 
