@@ -36,7 +36,8 @@ enum rk_fact_scope {
 				  * the catalog's PMA counters do not take */
 };
 
-/* Every fact, to look one up or index an array of values by it. */
+/* Every fact, to look one up or index an array of values by it; a scope's facts in the order
+ * the CLI shows them (status --json). */
 enum rk_fact_id {
 	RK_FACT_PORT_STATE,
 	RK_FACT_PORT_STATE_NAME,
@@ -45,12 +46,12 @@ enum rk_fact_id {
 	RK_FACT_PORT_RATE,
 	RK_FACT_PORT_WIDTH,
 	RK_FACT_PORT_SPEED,
+	RK_FACT_PORT_LINK_LAYER,
 	RK_FACT_PORT_LID,
 	RK_FACT_PORT_SM_LID,
 	RK_FACT_PORT_SM_SL,
 	RK_FACT_PORT_LMC,
 	RK_FACT_PORT_CAP_MASK,
-	RK_FACT_PORT_LINK_LAYER,
 	RK_FACT_PORT_GID0,
 	RK_FACT_PORT_NETDEV,
 	RK_FACT_PORT_GUID,
@@ -66,6 +67,8 @@ enum rk_fact_id {
 	RK_FACT_DEVICE_NUM_PORTS,
 	RK_FACT_DEVICE_VANISHED,
 	RK_FACT_DEVICE_PCI_ADDRESS,
+	RK_FACT_DEVICE_PCI_VENDOR,
+	RK_FACT_DEVICE_PCI_DEVICE,
 	RK_FACT_DEVICE_NUMA_NODE,
 	RK_FACT_DEVICE_PCIE_SPEED,
 	RK_FACT_DEVICE_PCIE_MAX_SPEED,
@@ -73,8 +76,6 @@ enum rk_fact_id {
 	RK_FACT_DEVICE_PCIE_MAX_WIDTH,
 	RK_FACT_DEVICE_SRIOV_NUMVFS,
 	RK_FACT_DEVICE_SRIOV_TOTALVFS,
-	RK_FACT_DEVICE_PCI_VENDOR,
-	RK_FACT_DEVICE_PCI_DEVICE,
 	RK_FACT_DEVICE_NODE_GUID_TEXT,
 	RK_FACT_DEVICE_SYS_IMAGE_GUID_TEXT,
 	RK_FACT_FABRIC_NODES,
