@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* rdmakit_mibgen: writes the parts of RDMAKIT-MIB that are one per fact or PMA counter (the
- * OBJECT-TYPEs, their SEQUENCE entries, their conformance groups' members) from the table of
- * facts and the catalog, between a "-- generated NAME: ..." line and "-- end of generated NAME".
- * Usage: rdmakit_mibgen --write FILE (rewrites them) or --check FILE (exit 1 when they differ). */
+ * OBJECT-TYPEs, their SEQUENCE entries, their conformance groups' members, the named bits of
+ * RdmakitPmaCounters) from the table of facts and the catalog, between a line
+ * "-- generated NAME: ..." and "-- end of generated NAME". Usage: rdmakit_mibgen --write FILE
+ * (rewrites them) or --check FILE (exit 1 when they differ). */
 #include "rdmakit/catalog.h"
 #include "rdmakit/facts.h"
 
@@ -30,8 +31,8 @@ enum object_set {
 	SET_FABRIC_COUNTER_FACT = 1 << 9,
 };
 
-/* What a region holds of its objects. */
-enum part { PART_OBJECTS, PART_SEQUENCE, PART_GROUP };
+/* What a region holds of its objects; PART_BITS: a BITS of the PMA counters, one each. */
+enum part { PART_OBJECTS, PART_SEQUENCE, PART_GROUP, PART_BITS };
 
 struct region {
 	const char *name; /* as the markers name it */
@@ -40,6 +41,7 @@ struct region {
 };
 
 static const struct region regions[] = {
+    {"pma counter bits", PART_BITS, 0},
     {"device sequence", PART_SEQUENCE, SET_DEVICE},
     {"device objects", PART_OBJECTS, SET_DEVICE},
     {"port sequence", PART_SEQUENCE, SET_PORT},
@@ -463,8 +465,44 @@ static bool brace_follows(const char *p)
 	return *p == '}';
 }
 
+/* The counter's name as a named bit: its first word in lower case, the others capitalized
+ * ("vl15Dropped"). */
+static void bit_name(const struct rk_metric *m, char *buf, size_t size)
+{
+	size_t n = 0;
+	bool first_word = true;
+
+	for (const char *c = m->name; *c && n + 1 < size; c++) {
+		if (*c == '_')
+			first_word = false;
+		else if (first_word)
+			buf[n++] = (char)tolower((unsigned char)*c);
+		else
+			buf[n++] = c[-1] == '_' ? (char)toupper((unsigned char)*c) : *c;
+	}
+	buf[n] = '\0';
+}
+
+/* The PMA counters as a BITS's named bits, in the catalog's order ("vl15Dropped(11)"). */
+static void write_bits(struct text *out, bool last)
+{
+	size_t count;
+	const struct rk_metric *pma = rk_catalog_pma(&count);
+	char name[NAME_MAX_LEN];
+
+	for (size_t i = 0; i < count; i++) {
+		bit_name(&pma[i], name, sizeof(name));
+		append(out, "%s        %s(%zu)", i ? ",\n" : "", name, i);
+	}
+	append(out, "%s\n", last ? "" : ",");
+}
+
 static void write_region(struct text *out, const struct region *region, bool last)
 {
+	if (region->part == PART_BITS) {
+		write_bits(out, last);
+		return;
+	}
 	if (region->part == PART_SEQUENCE) {
 		write_sequence(out, region->sets, last);
 		return;
