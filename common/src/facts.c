@@ -362,6 +362,7 @@ static unsigned link_layer_code(const char *link_layer)
 #define MIB_NAME(name_)		.mib_name = name_
 #define MIB_SYNTAX(syntax_)	.mib_syntax = syntax_
 #define MIB_UNITS(units_)	.mib_units = units_
+#define MIB_NOTE(note_)		.mib_note = note_
 #define MIB_DEPRECATED(syntax_) .mib_deprecated = true, .mib_syntax = syntax_
 #define MIB_LID			"Unsigned32 (0..65535)"
 #define MIB_PORT		"Unsigned32 (0..255)"
@@ -372,6 +373,9 @@ static unsigned link_layer_code(const char *link_layer)
 #define AUDIT  "with Audit true, every sweep after the first audit"
 #define QUERY  "every query"
 #define MASTER "when the master answers"
+#define AUDIT_NOTE                                                                                 \
+	"Served with the subagent's audit yes, from the first audit on; the findings are rows of " \
+	"rdmakitFindingTable."
 
 static const struct rk_fact facts[RK_FACT_TABLE_SIZE] = {
     PORT_G(RK_FACT_PORT_STATE, 3, "state", "state", NULL, state,
@@ -422,7 +426,8 @@ static const struct rk_fact facts[RK_FACT_TABLE_SIZE] = {
     PORT_T(RK_FACT_PORT_GUID, 18, "guid", "GUID", NULL, guid,
 	   "Port GUID as the kernel writes GUIDs (0002:c903:0000:0001): GID 0's interface "
 	   "identifier (empty when GID 0 is unreadable)",
-	   SNMP(TEXT, ALWAYS), TEXT("Port GUID", ""), MIB_SYNTAX(MIB_GUID_TEXT)),
+	   SNMP(TEXT, ALWAYS), TEXT("Port GUID", ""), MIB_SYNTAX(MIB_GUID_TEXT),
+	   MIB_NOTE("On RoCE it is the one GID 0 is made of (from the MAC address).")),
     DEV_G(RK_FACT_DEVICE_NODE_TYPE, 3, "node_type", "type", NULL, node_type,
 	  "Node type: 1 CA, 2 switch, 3 router, 4 RNIC", SNMP(INTEGER, POSITIVE),
 	  TEXT("Node type", ""), MIB_SYNTAX("RdmakitNodeType")),
@@ -464,7 +469,7 @@ static const struct rk_fact facts[RK_FACT_TABLE_SIZE] = {
 	  TEXT("PCI device", "")),
     DEV_G(RK_FACT_DEVICE_NUMA_NODE, 15, "numa_node", "node", "pci.numa_node", numa_node,
 	  "NUMA node of the PCI function", SNMP(INTEGER, ALWAYS), TEXT("NUMA node", ""),
-	  MIB_SYNTAX("Integer32 (-1..65535)")),
+	  MIB_SYNTAX("Integer32 (-1..65535)"), MIB_NOTE("-1 when the kernel does not say.")),
     DEV_G(RK_FACT_DEVICE_PCIE_SPEED, 16, "pcie_speed", "GT/s", "pci.link_speed_gts", pcie_speed,
 	  "Current PCIe link speed", SNMP_X(GAUGE, POSITIVE, 1000), TEXT("PCIe speed", "GT/s"),
 	  MIB_NAME("DevicePcieCurSpeed"), MIB_UNITS("MT/s")),
@@ -524,28 +529,35 @@ static const struct rk_fact facts[RK_FACT_TABLE_SIZE] = {
     FABRIC(RK_FACT_FABRIC_ROUTES, 12, "routes", "routes", NULL,
 	   "Routes the last route check followed (every switch to every CA LID, the leaves to "
 	   "every switch LID)",
-	   CD("count", "routes_followed", ROUTES), SNMP(GAUGE, KNOWN), TEXT("Routes followed", "")),
+	   CD("count", "routes_followed", ROUTES), SNMP(GAUGE, KNOWN), TEXT("Routes followed", ""),
+	   MIB_NOTE("Served with the subagent's routes yes.")),
     FABRIC(RK_FACT_FABRIC_ROUTE_HOLES, 13, "route_holes", "routes", NULL,
 	   "Routes of the last check that end in a hole (no out port for the LID)",
-	   CD("count", "route_holes", ROUTES), SNMP(GAUGE, KNOWN), TEXT("Route holes", "")),
+	   CD("count", "route_holes", ROUTES), SNMP(GAUGE, KNOWN), TEXT("Route holes", ""),
+	   MIB_NOTE("Served with the subagent's routes yes.")),
     FABRIC(RK_FACT_FABRIC_ROUTE_LOOPS, 14, "route_loops", "routes", NULL,
 	   "Routes of the last check that loop (a switch seen twice)",
-	   CD("count", "route_loops", ROUTES), SNMP(GAUGE, KNOWN), TEXT("Route loops", "")),
+	   CD("count", "route_loops", ROUTES), SNMP(GAUGE, KNOWN), TEXT("Route loops", ""),
+	   MIB_NOTE("Served with the subagent's routes yes.")),
     FABRIC(RK_FACT_FABRIC_ROUTE_DEAD_ENDS, 15, "route_dead_ends", "routes", NULL,
 	   "Routes of the last check that leave by a port that is down or leads elsewhere",
-	   CD("count", "route_dead_ends", ROUTES), SNMP(GAUGE, KNOWN), TEXT("Route dead ends", "")),
+	   CD("count", "route_dead_ends", ROUTES), SNMP(GAUGE, KNOWN), TEXT("Route dead ends", ""),
+	   MIB_NOTE("Served with the subagent's routes yes.")),
     FABRIC(RK_FACT_FABRIC_ROUTE_MAX_HOPS, 16, "route_max_hops", "hops", NULL,
 	   "The most hops of a route of the last check that reaches its destination",
-	   CD("count", "route_max_hops", ROUTES), SNMP(GAUGE, KNOWN), TEXT("Route max hops", "")),
+	   CD("count", "route_max_hops", ROUTES), SNMP(GAUGE, KNOWN), TEXT("Route max hops", ""),
+	   MIB_NOTE("Served with the subagent's routes yes.")),
     FABRIC(RK_FACT_FABRIC_ROUTES_UNBALANCED, 17, "routes_unbalanced", "switches", NULL,
 	   "Switches whose CA LIDs the last check found spread unevenly over their up-links",
 	   CD("count", "routes_unbalanced", ROUTES), SNMP(GAUGE, KNOWN),
-	   TEXT("Unbalanced switches", "")),
+	   TEXT("Unbalanced switches", ""), MIB_NOTE("Served with the subagent's routes yes.")),
     FABRIC(RK_FACT_FABRIC_WATCHER_ACTIVE, 18, "watcher_active", "boolean", NULL,
 	   "1 when this watcher is the subnet's active one (it discovers and sweeps), 0 when it "
 	   "is standby (FabricRole: one active watcher per subnet)",
 	   CD("gauge", "watcher_active", "every FabricInterval, with the election"),
-	   SNMP(TRUTH, KNOWN), TEXT("Active watcher here", "")),
+	   SNMP(TRUTH, KNOWN), TEXT("Active watcher here", ""),
+	   MIB_NOTE("The subagent's option is fabric-role. A standby serves no fabric rows; absent "
+		    "without an election.")),
     ENTRY(RK_FACT_FABRIC_ACTIVE_WATCHER, RK_SCOPE_FABRIC, RK_KIND_TEXT, 19, "active_watcher",
 	  "text", NULL,
 	  "The active watcher's node name as its record in the SA says (empty when none is "
@@ -556,12 +568,12 @@ static const struct rk_fact facts[RK_FACT_TABLE_SIZE] = {
 	   "Critical findings of the last fabric audit (a GUID or LID used twice, a port out of "
 	   "the Default partition, ...)",
 	   CD("count", "audit_critical", AUDIT), SNMP(GAUGE, KNOWN),
-	   TEXT("Audit: critical findings", "")),
+	   TEXT("Audit: critical findings", ""), MIB_NOTE(AUDIT_NOTE)),
     FABRIC(RK_FACT_FABRIC_AUDIT_WARNING, 21, "audit_warning", "findings", NULL,
 	   "Warning findings of the last fabric audit (a port stuck in INIT, an SL mapped to "
 	   "VL15, a partition missing, ...)",
 	   CD("count", "audit_warning", AUDIT), SNMP(GAUGE, KNOWN),
-	   TEXT("Audit: warning findings", "")),
+	   TEXT("Audit: warning findings", ""), MIB_NOTE(AUDIT_NOTE)),
     SM(RK_FACT_SM_MASTER_LID, 1, "master_lid", RK_KIND_GAUGE, "LID", "LID of the master SM",
        CD("gauge", "master_lid", MASTER), SNMP(GAUGE, KNOWN), TEXT("Master LID", ""),
        MIB_SYNTAX(MIB_LID)),
@@ -582,10 +594,11 @@ static const struct rk_fact facts[RK_FACT_TABLE_SIZE] = {
        CD("count", "sms", QUERY), SNMP(GAUGE, KNOWN), TEXT("SMs that answered", "")),
     SM(RK_FACT_SM_MASTERS, 6, "masters", RK_KIND_GAUGE, "SMs",
        "SMs in MASTER state (1 in a healthy subnet)", CD("count", "masters", QUERY),
-       SNMP(GAUGE, KNOWN), TEXT("Masters", "")),
+       SNMP(GAUGE, KNOWN), TEXT("Masters", ""), MIB_NOTE("More than one is a split subnet.")),
     SM(RK_FACT_SM_STANDBYS, 7, "standbys", RK_KIND_GAUGE, "SMs",
        "SMs in STANDBY state, ready to take over", CD("count", "standbys", QUERY),
-       SNMP(GAUGE, KNOWN), TEXT("Standbys", "")),
+       SNMP(GAUGE, KNOWN), TEXT("Standbys", ""),
+       MIB_NOTE("0 means no SM takes over when the master fails.")),
     SM(RK_FACT_SM_DISCOVERING, 8, "discovering", RK_KIND_GAUGE, "SMs",
        "SMs in DISCOVERING state (sweeping the subnet before they settle)", SNMP(GAUGE, KNOWN),
        TEXT("Discovering", "")),
@@ -667,20 +680,27 @@ static const struct rk_fact facts[RK_FACT_TABLE_SIZE] = {
     FPORT_G(RK_FACT_FABRIC_PORT_FLAPPING, 11, "flapping", "boolean", NULL, flapping,
 	    "1 while the port's link is flapping (LINK_FLAPPING: FlapDowns downs within "
 	    "FlapWindow, until it stays up FlapStable)",
-	    SNMP(TRUTH, ALWAYS), TEXT("Flapping", "")),
+	    SNMP(TRUTH, ALWAYS), TEXT("Flapping", ""),
+	    MIB_NOTE("The subagent's options are flap-downs, flap-window and flap-stable.")),
     COUNTER_G(RK_FACT_FABRIC_COUNTER_XMIT_WAIT, 93, "xmit_wait_percent", "percent",
 	      "xmit_wait_percent", xmit_wait,
 	      "Share of the last sweep interval the port had data to send and sent none "
 	      "(port_xmit_wait times its tick)",
 	      CD("percent", "xmit_wait", "where the tick is known"), SNMP_X(GAUGE, KNOWN, 100),
-	      TEXT("Transmit wait", "%"), MIB_UNITS("0.01 percent")),
+	      TEXT("Transmit wait", "%"), MIB_UNITS("0.01 percent"),
+	      MIB_NOTE("2500 is 25%. The tick is the node's PortSamplesControl Tick or the "
+		       "subagent's xmit-wait-tick; not served before the second sweep or while "
+		       "port_xmit_wait is saturated. A port over congestion-threshold for two "
+		       "intervals in a row raises the finding PORT_CONGESTED.")),
     COUNTER_G(RK_FACT_FABRIC_COUNTER_LOST_BANDWIDTH, 94, "lost_bandwidth", "Gb/s",
 	      "lost_bandwidth_gbps", lost_bandwidth,
 	      "Data rate the port's link lost to waiting over the last sweep interval: the share "
 	      "of it the port had data to send and sent none (xmit_wait) times the link's data "
 	      "rate (lanes times a lane's rate after line encoding)",
 	      CD("gauge", "lost_bandwidth", "where the tick is known"), SNMP_X(GAUGE, KNOWN, 1000),
-	      TEXT("Lost bandwidth", "Gb/s"), MIB_UNITS("Mb/s")),
+	      TEXT("Lost bandwidth", "Gb/s"), MIB_UNITS("Mb/s"),
+	      MIB_NOTE("100000 at 4X EDR. Not served where rdmakitFcXmitWaitPercent is not, or "
+		       "where the link's width or speed is not known.")),
 };
 
 static const struct rk_counter_pair pairs[] = {

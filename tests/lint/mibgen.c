@@ -212,13 +212,6 @@ static void describe_deprecated(const struct rk_fact *fact, char *description)
 /* How SNMP serves the fact's value, beyond its help. */
 static void describe_served(const struct rk_fact *fact, const char *units, char *description)
 {
-	static const char *const when[] = {
-	    [RK_SNMP_KNOWN] = "No instance when it is not known.",
-	    [RK_SNMP_POSITIVE] = "No instance when it is not known (0).",
-	    [RK_SNMP_ALWAYS] = NULL,
-	    [RK_SNMP_OR_ZERO] = "0 when it is not known.",
-	};
-
 	if (fact->snmp_syntax == RK_SNMP_TRUTH)
 		say(description, "As a TruthValue: true(1) for 1, false(2) for 0.");
 	if (fact->snmp_syntax == RK_SNMP_GID)
@@ -226,6 +219,18 @@ static void describe_served(const struct rk_fact *fact, const char *units, char 
 	if (fact->snmp_scale != 1)
 		say(description, "In %s: the value in %s times %u.", units ? units : "?",
 		    fact->unit, fact->snmp_scale);
+}
+
+/* When SNMP has no instance of the fact. */
+static void describe_when(const struct rk_fact *fact, char *description)
+{
+	static const char *const when[] = {
+	    [RK_SNMP_KNOWN] = "No instance when it is not known.",
+	    [RK_SNMP_POSITIVE] = "No instance when it is not known (0).",
+	    [RK_SNMP_ALWAYS] = NULL,
+	    [RK_SNMP_OR_ZERO] = "0 when it is not known.",
+	};
+
 	if (when[fact->snmp_when])
 		say(description, "%s", when[fact->snmp_when]);
 }
@@ -245,10 +250,14 @@ static int add_fact(const struct rk_fact *fact)
 	len = strlen(fact->help);
 	snprintf(o->description, sizeof(o->description), "%s%s", fact->help,
 		 len > 0 && fact->help[len - 1] == '.' ? "" : ".");
+	if (!o->deprecated)
+		describe_served(fact, o->units, o->description);
+	if (fact->mib_note)
+		say(o->description, "%s", fact->mib_note);
 	if (o->deprecated)
 		describe_deprecated(fact, o->description);
 	else
-		describe_served(fact, o->units, o->description);
+		describe_when(fact, o->description);
 	if (!o->syntax) {
 		fprintf(stderr, "rdmakit_mibgen: fact %s.%s: no MIB syntax\n",
 			rk_fact_scope_name(fact->scope), fact->name);

@@ -214,9 +214,10 @@ struct rk_fact {
 	unsigned (*snmp_code)(const char *text); /* RK_SNMP_NAMED: its number, 0 when none */
 	/* RDMAKIT-MIB's object: its name after "rdmakit" when rk_fact_mib_name cannot derive it
 	 * from the fact's, its SYNTAX when snmp_syntax's base type is not it (a textual
-	 * convention, a range), its UNITS (or NULL); mib_deprecated: the object stays in the MIB,
-	 * deprecated, though SNMP no longer serves the fact */
-	const char *mib_name, *mib_syntax, *mib_units;
+	 * convention, a range), its UNITS (or NULL), what its DESCRIPTION says after the help
+	 * (or NULL); mib_deprecated: the object stays in the MIB, deprecated, though SNMP no
+	 * longer serves the fact */
+	const char *mib_name, *mib_syntax, *mib_units, *mib_note;
 	bool mib_deprecated;
 	/* the CLI's text output: what a person reads before the value, and after it ("" none) */
 	const char *label, *text_unit;
