@@ -159,46 +159,13 @@ static void line_format(const struct fact_field *field, const struct fact_lines 
 		 number ? "%.15g" : "%s", unit ? " " : "", unit ? fact->text_unit : "");
 }
 
-/* Each of count fields of a subject, a line each. */
-static void print_fact_lines(struct printer *p, const struct fact_field *fields, size_t count,
-			     const struct fact_lines *lines, const struct rk_fact_subject *subject)
-{
-	char fmt[128];
-
-	for (size_t i = 0; i < count; i++) {
-		line_format(&fields[i], lines, fmt, sizeof(fmt));
-		print_fact(p, &(struct fact_field){fields[i].id, fmt, fields[i].style}, subject);
-	}
-}
-
-/* The order of the documents' members (the table's differs in places); each a line of text
- * with the fact's label and text unit. */
-static const struct fact_field port_fields[] = {
-    {RK_FACT_PORT_STATE_NAME, NULL, STYLE_PLAIN}, {RK_FACT_PORT_PHYS_STATE_NAME, NULL, STYLE_PLAIN},
-    {RK_FACT_PORT_RATE, NULL, STYLE_PLAIN},	  {RK_FACT_PORT_WIDTH, NULL, STYLE_LANES},
-    {RK_FACT_PORT_SPEED, NULL, STYLE_PLAIN},	  {RK_FACT_PORT_LINK_LAYER, NULL, STYLE_PLAIN},
-    {RK_FACT_PORT_LID, NULL, STYLE_PLAIN},	  {RK_FACT_PORT_SM_LID, NULL, STYLE_PLAIN},
-    {RK_FACT_PORT_SM_SL, NULL, STYLE_PLAIN},	  {RK_FACT_PORT_LMC, NULL, STYLE_PLAIN},
-    {RK_FACT_PORT_CAP_MASK, NULL, STYLE_MASK},	  {RK_FACT_PORT_GID0, NULL, STYLE_PLAIN},
-    {RK_FACT_PORT_NETDEV, NULL, STYLE_PLAIN},
-};
-
-static const struct fact_field device_fields[] = {
-    {RK_FACT_DEVICE_NODE_TYPE_NAME, NULL, STYLE_PLAIN},
-    {RK_FACT_DEVICE_NODE_GUID, NULL, STYLE_PLAIN},
-    {RK_FACT_DEVICE_SYS_IMAGE_GUID, NULL, STYLE_PLAIN},
-    {RK_FACT_DEVICE_FW_VER, NULL, STYLE_PLAIN},
-    {RK_FACT_DEVICE_HCA_TYPE, NULL, STYLE_PLAIN},
-    {RK_FACT_DEVICE_BOARD_ID, NULL, STYLE_PLAIN},
-    {RK_FACT_DEVICE_HW_REV, NULL, STYLE_PLAIN},
-    {RK_FACT_DEVICE_NODE_DESC, NULL, STYLE_PLAIN},
-    {RK_FACT_DEVICE_NUM_PORTS, NULL, STYLE_PLAIN},
-};
-
-/* Where the lines of a port's and of a device's facts start, and their values. */
-static const struct fact_lines port_lines = {"\t\t", 16}, device_lines = {"\t", 18};
-
-static const struct fact_field pci_fields[] = {
+/* How the CLI shows a host's port and device facts where a plain line of its own is not it: a
+ * style, and the text of the facts that share a line (the "pci" object's, vanished's after the
+ * device's name). */
+static const struct fact_field host_fields[] = {
+    {RK_FACT_PORT_WIDTH, NULL, STYLE_LANES},
+    {RK_FACT_PORT_CAP_MASK, NULL, STYLE_MASK},
+    {RK_FACT_DEVICE_VANISHED, " (vanished)", STYLE_FLAG},
     {RK_FACT_DEVICE_PCI_ADDRESS, "\tPCI:               %s", STYLE_PLAIN},
     {RK_FACT_DEVICE_PCI_VENDOR, " [%s", STYLE_PCI_ID},
     {RK_FACT_DEVICE_PCI_DEVICE, ":%s]", STYLE_PCI_ID},
@@ -211,8 +178,44 @@ static const struct fact_field pci_fields[] = {
     {RK_FACT_DEVICE_SRIOV_TOTALVFS, " of %.0f\n", STYLE_PLAIN},
 };
 
-static const struct fact_field vanished_field = {RK_FACT_DEVICE_VANISHED, " (vanished)",
-						 STYLE_FLAG};
+/* Where the lines of a port's and of a device's facts start, and their values. */
+static const struct fact_lines port_lines = {"\t\t", 16}, device_lines = {"\t", 18};
+
+/* A host fact's field: its entry of host_fields, else a plain one with no text of its own. */
+static struct fact_field host_field(const struct rk_fact *fact)
+{
+	for (size_t i = 0; i < sizeof(host_fields) / sizeof(host_fields[0]); i++)
+		if (host_fields[i].id == fact->id)
+			return host_fields[i];
+	return (struct fact_field){fact->id, NULL, STYLE_PLAIN};
+}
+
+/* Whether the CLI shows a fact of the scope, in the "pci" object (nested) or at the top. */
+static bool shown(const struct rk_fact *fact, enum rk_fact_scope scope, bool nested)
+{
+	return fact->scope == scope && rk_fact_served(fact, RK_FRONT_CLI) &&
+	       (strchr(fact->cli_name, '.') != NULL) == nested;
+}
+
+/* A scope's facts at the top of the subject's object, in the table's order: a line each, but
+ * for those with a text of their own. */
+static void print_fact_lines(struct printer *p, enum rk_fact_scope scope,
+			     const struct fact_lines *lines, const struct rk_fact_subject *subject)
+{
+	size_t count;
+	const struct rk_fact *facts = rk_facts_all(&count);
+	char fmt[128];
+
+	for (size_t i = 0; i < count; i++) {
+		struct fact_field field = host_field(&facts[i]);
+
+		if (!shown(&facts[i], scope, false) || field.fmt)
+			continue;
+		line_format(&field, lines, fmt, sizeof(fmt));
+		field.fmt = fmt;
+		print_fact(p, &field, subject);
+	}
+}
 
 /* The text of an SM's facts, a column each. */
 static const struct fact_field sm_fields[] = {
@@ -237,14 +240,34 @@ static struct fact_field sm_field(const struct rk_fact *fact)
 
 void print_port_facts(struct printer *p, const struct rk_device *dev, const struct rk_port *port)
 {
-	print_fact_lines(p, FIELDS(port_fields), &port_lines,
+	print_fact_lines(p, RK_SCOPE_PORT, &port_lines,
 			 &(struct rk_fact_subject){.device = dev, .port = port});
 }
 
 void print_device_facts(struct printer *p, const struct rk_device *dev)
 {
-	print_fact_lines(p, FIELDS(device_fields), &device_lines,
+	print_fact_lines(p, RK_SCOPE_DEVICE, &device_lines,
 			 &(struct rk_fact_subject){.device = dev});
+}
+
+/* The "pci" object's facts, in the table's order: each with its text, else a line of its own. */
+static void print_pci_members(struct printer *p, const struct rk_fact_subject *subject)
+{
+	size_t count;
+	const struct rk_fact *facts = rk_facts_all(&count);
+	char fmt[128];
+
+	for (size_t i = 0; i < count; i++) {
+		struct fact_field field = host_field(&facts[i]);
+
+		if (!shown(&facts[i], RK_SCOPE_DEVICE, true))
+			continue;
+		if (!field.fmt) {
+			line_format(&field, &device_lines, fmt, sizeof(fmt));
+			field.fmt = fmt;
+		}
+		print_fact(p, &field, subject);
+	}
 }
 
 void print_pci_facts(struct printer *p, const struct rk_device *dev)
@@ -258,13 +281,15 @@ void print_pci_facts(struct printer *p, const struct rk_device *dev)
 		return;
 	}
 	print_open_fact_object(p, RK_FACT_DEVICE_PCI_ADDRESS);
-	print_facts(p, FIELDS(pci_fields), &(struct rk_fact_subject){.device = dev});
+	print_pci_members(p, &(struct rk_fact_subject){.device = dev});
 	print_close(p);
 }
 
 void print_vanished(struct printer *p, const struct rk_device *dev)
 {
-	print_fact(p, &vanished_field, &(struct rk_fact_subject){.device = dev});
+	struct fact_field field = host_field(rk_fact(RK_FACT_DEVICE_VANISHED));
+
+	print_fact(p, &field, &(struct rk_fact_subject){.device = dev});
 }
 
 void print_sm_heading(struct printer *p)

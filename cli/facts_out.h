@@ -46,13 +46,15 @@ void print_fact(struct printer *p, const struct fact_field *field,
 void print_facts(struct printer *p, const struct fact_field *fields, size_t count,
 		 const struct rk_fact_subject *subject);
 
-/** The port's facts, in status --json's order. */
+/** The port's facts the CLI shows, in the table's order, a line each in text. */
 void print_port_facts(struct printer *p, const struct rk_device *dev, const struct rk_port *port);
 
-/** The device's facts from node_type to num_ports. */
+/** The device's facts at the top of its object (not "pci"'s nor vanished), in the table's
+ * order, a line each in text. */
 void print_device_facts(struct printer *p, const struct rk_device *dev);
 
-/** The device's "pci" object, its facts; null (and "none" in text) for a virtual device. */
+/** The device's "pci" object, its facts in the table's order; null (and "none" in text) for a
+ * virtual device. */
 void print_pci_facts(struct printer *p, const struct rk_device *dev);
 
 /** "vanished": true or false (" (vanished)" in text when true). */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
-/* Prints the core's MIB columns for tests/snmp/test_columns.py: "fact SCOPE NAME COLUMN" for
- * every fact of the table of facts, "pma NAME COLUMN" for every PMA counter of the catalog,
- * "speed NAME NUMBER" for every link speed (the number the agent serves); with --topology,
- * "fact SCOPE NAME COLUMN" for the facts of the fabric's nodes and ports. */
+/* Prints the core's MIB columns for tests/snmp/test_columns.py: "fact SCOPE NAME COLUMN OBJECT"
+ * for every fact of the table of facts (OBJECT: its RDMAKIT-MIB object, "-" for none), "pma NAME
+ * COLUMN" for every PMA counter of the catalog, "speed NAME NUMBER" for every link speed (the
+ * number the agent serves); with --topology, the "fact" lines of the fabric's nodes and ports. */
 #include "rdmakit/catalog.h"
 #include "rdmakit/facts.h"
 #include "rdmakit/link.h"
@@ -12,9 +12,14 @@
 
 static void print_facts(const struct rk_fact *facts, size_t count)
 {
+	char object[64];
+
 	for (size_t i = 0; i < count; i++)
-		printf("fact %s %s %u\n", rk_fact_scope_name(facts[i].scope), facts[i].name,
-		       facts[i].column);
+		printf("fact %s %s %u %s\n", rk_fact_scope_name(facts[i].scope), facts[i].name,
+		       facts[i].column,
+		       rk_fact_in_mib(&facts[i])
+			   ? rk_fact_mib_name(&facts[i], object, sizeof(object))
+			   : "-");
 }
 
 int main(int argc, char **argv)

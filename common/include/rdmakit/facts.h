@@ -7,9 +7,11 @@
  * scale, the CLI's JSON key, text label and unit. Front
  * ends loop over the table; none of them names a fact's column, type instance or key itself
  * (unit_fact_literals checks). A new fact is its id below and its row in facts.c (with a reader
- * when the snapshot has no field for it yet); its MIB object goes into mibs/RDMAKIT-MIB.txt when
- * SNMP serves it (and its name into tests/snmp/test_columns.py), its row into
- * collectd-plugin/README.md when collectd gets it. */
+ * when the snapshot has no field for it yet); its MIB object (and the PMA counters' of the
+ * catalog) is written into mibs/RDMAKIT-MIB.txt by build/tests/rdmakit_mibgen --write
+ * mibs/RDMAKIT-MIB.txt (the test mib_generated fails until it is); its row of
+ * collectd-plugin/README.md, when collectd gets it, by tests/collectd/write_reference.py
+ * --write (collectd_reference). */
 #ifndef RDMAKIT_FACTS_H
 #define RDMAKIT_FACTS_H
 
@@ -34,7 +36,8 @@ enum rk_fact_scope {
 				  * the catalog's PMA counters do not take */
 };
 
-/* Every fact, to look one up or index an array of values by it. */
+/* Every fact, to look one up or index an array of values by it; a scope's facts in the order
+ * the CLI shows them (status --json). */
 enum rk_fact_id {
 	RK_FACT_PORT_STATE,
 	RK_FACT_PORT_STATE_NAME,
@@ -43,12 +46,12 @@ enum rk_fact_id {
 	RK_FACT_PORT_RATE,
 	RK_FACT_PORT_WIDTH,
 	RK_FACT_PORT_SPEED,
+	RK_FACT_PORT_LINK_LAYER,
 	RK_FACT_PORT_LID,
 	RK_FACT_PORT_SM_LID,
 	RK_FACT_PORT_SM_SL,
 	RK_FACT_PORT_LMC,
 	RK_FACT_PORT_CAP_MASK,
-	RK_FACT_PORT_LINK_LAYER,
 	RK_FACT_PORT_GID0,
 	RK_FACT_PORT_NETDEV,
 	RK_FACT_PORT_GUID,
@@ -64,6 +67,8 @@ enum rk_fact_id {
 	RK_FACT_DEVICE_NUM_PORTS,
 	RK_FACT_DEVICE_VANISHED,
 	RK_FACT_DEVICE_PCI_ADDRESS,
+	RK_FACT_DEVICE_PCI_VENDOR,
+	RK_FACT_DEVICE_PCI_DEVICE,
 	RK_FACT_DEVICE_NUMA_NODE,
 	RK_FACT_DEVICE_PCIE_SPEED,
 	RK_FACT_DEVICE_PCIE_MAX_SPEED,
@@ -71,8 +76,6 @@ enum rk_fact_id {
 	RK_FACT_DEVICE_PCIE_MAX_WIDTH,
 	RK_FACT_DEVICE_SRIOV_NUMVFS,
 	RK_FACT_DEVICE_SRIOV_TOTALVFS,
-	RK_FACT_DEVICE_PCI_VENDOR,
-	RK_FACT_DEVICE_PCI_DEVICE,
 	RK_FACT_DEVICE_NODE_GUID_TEXT,
 	RK_FACT_DEVICE_SYS_IMAGE_GUID_TEXT,
 	RK_FACT_FABRIC_NODES,
@@ -209,6 +212,13 @@ struct rk_fact {
 			      * for hundredths of a percent */
 	enum rk_snmp_when snmp_when;
 	unsigned (*snmp_code)(const char *text); /* RK_SNMP_NAMED: its number, 0 when none */
+	/* RDMAKIT-MIB's object: its name after "rdmakit" when rk_fact_mib_name cannot derive it
+	 * from the fact's, its SYNTAX when snmp_syntax's base type is not it (a textual
+	 * convention, a range), its UNITS (or NULL), what its DESCRIPTION says after the help
+	 * (or NULL); mib_deprecated: the object stays in the MIB, deprecated, though SNMP no
+	 * longer serves the fact */
+	const char *mib_name, *mib_syntax, *mib_units, *mib_note;
+	bool mib_deprecated;
 	/* the CLI's text output: what a person reads before the value, and after it ("" none) */
 	const char *label, *text_unit;
 };
@@ -234,6 +244,13 @@ const struct rk_fact *rk_facts_topology(size_t *count);
 
 /** Whether a front end shows a fact (collectd: it has a type; SNMP: a syntax; CLI: a key). */
 bool rk_fact_served(const struct rk_fact *fact, enum rk_front_end front_end);
+
+/** Whether RDMAKIT-MIB has an object for the fact (served, or deprecated). */
+bool rk_fact_in_mib(const struct rk_fact *fact);
+
+/** The name of the fact's object in RDMAKIT-MIB ("rdmakitPortState"), written to buf: the
+ * scope's prefix and the fact's name in camel case, or the row's mib_name. */
+const char *rk_fact_mib_name(const struct rk_fact *fact, char *buf, size_t size);
 
 /** The fact with this id (any id below RK_FACT_TABLE_SIZE). */
 const struct rk_fact *rk_fact(enum rk_fact_id id);
