@@ -155,10 +155,10 @@ static void print_event(const struct rk_fabric_event *event, void *ctx)
 		print_line(run, &line);
 		return;
 	}
-	snprintf(subject, sizeof(subject), "%s[%d]", run->fabric->nodes[c->node].name, c->port);
+	rk_fabric_port_label(run->fabric, (size_t)c->node, c->port, subject, sizeof(subject));
 	if (c->peer_node >= 0) {
-		snprintf(peer, sizeof(peer), "%s[%d]", run->fabric->nodes[c->peer_node].name,
-			 c->peer_port);
+		rk_fabric_port_label(run->fabric, (size_t)c->peer_node, c->peer_port, peer,
+				     sizeof(peer));
 		line.peer = peer;
 	}
 	print_line(run, &line);

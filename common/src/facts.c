@@ -210,6 +210,12 @@ static const char *fabric_port_peer_guid(const struct rk_fabric_port_ref *ref, c
 	return buf;
 }
 
+static const char *fabric_port_name(const struct rk_fabric_port_ref *ref, char *buf)
+{
+	rk_fabric_port_label(ref->fabric, ref->node, ref->port->num, buf, RK_FACT_TEXT_MAX);
+	return buf;
+}
+
 static double fabric_port_peer_port(const struct rk_fabric_port_ref *ref)
 {
 	return peer_of(ref) ? ref->port->remote_port : -1;
@@ -682,6 +688,9 @@ static const struct rk_fact facts[RK_FACT_TABLE_SIZE] = {
 	    "FlapWindow, until it stays up FlapStable)",
 	    SNMP(TRUTH, ALWAYS), TEXT("Flapping", ""),
 	    MIB_NOTE("The subagent's options are flap-downs, flap-window and flap-stable.")),
+    FPORT_T(RK_FACT_FABRIC_PORT_NAME, 12, "name", "text", NULL, name,
+	    "The port as findings and traces name it: its node's name and [port], as Leaf1[2]",
+	    SNMP(TEXT, ALWAYS), TEXT("Name", ""), MIB_SYNTAX("DisplayString (SIZE(0..255))")),
     COUNTER_G(RK_FACT_FABRIC_COUNTER_XMIT_WAIT, 93, "xmit_wait_percent", "percent",
 	      "xmit_wait_percent", xmit_wait,
 	      "Share of the last sweep interval the port had data to send and sent none "

@@ -53,7 +53,7 @@ class Columns(unittest.TestCase):
         for line in out.stdout.splitlines():
             _, _, _, column, obj = line.split()
             wanted[obj] = int(column)
-        self.assertEqual(len(wanted), 18)
+        self.assertEqual(len(wanted), 19)
         self.assertEqual(columns_of_mib(list(wanted)), wanted)
 
     def test_every_pma_counter_has_the_catalogs_column(self):

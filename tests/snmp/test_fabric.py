@@ -138,6 +138,10 @@ class FabricMode(unittest.TestCase):
         degraded = {k for k, v in column(rows, PORT, 8).items() if v == "1"}
         self.assertEqual(degraded, {guid_index(LEAF + 2) + ".3", guid_index(HCA + 16 * 7) + ".1"})
         self.assertIn("SDR", column(rows, PORT, 9)[guid_index(LEAF + 2) + ".3"])
+        names = column(rows, PORT, 12)  # rdmakitFpName: as findings name the port
+        self.assertEqual(names[guid_index(LEAF + 1) + ".2"], "leaf-r1[2]")
+        self.assertEqual(names[guid_index(HCA + 16 * 3) + ".1"], "host3 HCA-1[1]")
+        self.assertEqual(set(names), set(states))
 
     def test_performance_set_counter(self):
         self.sim.cmd('PerformanceSet "Leaf1"[3] PortCounters.SymbolErrorCounter=5')

@@ -486,7 +486,10 @@ class FabricAndSm(unittest.TestCase):
         self.sim.cmd('PerformanceSet "Leaf1"[2] PortCounters.LinkDownedCounter=4')
         keys = wait_for(flapping, 60, "a fabric port's flapping item at 1")
         self.assertEqual(len(keys), 1, keys)
-        name = f"Fabric port {keys[0][len(prefix):-1]}: link flapping"
+        # named by the port's node and number (rdmakitFpName), not by its index
+        name = "Fabric port Leaf1[2]: link flapping"
+        self.assertEqual(LAB.items(prefix, self.hostid)[keys[0]]["name"],
+                         "Fabric port Leaf1[2]: flapping")
 
         def problem():
             return next((p for n, p in LAB.problems(self.hostid).items()

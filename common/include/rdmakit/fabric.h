@@ -109,6 +109,12 @@ struct rk_fabric_options {
 					   its helper and returns -ECANCELED (NULL: never) */
 };
 
+/* Room for a port's label: its node's name and "[port]". */
+#define RK_FABRIC_PORT_LABEL_MAX (RK_FABRIC_NAME_MAX + 8)
+
+/** "name[port]": port p of node n, as findings, traces and tables name a fabric port. */
+void rk_fabric_port_label(const struct rk_fabric *fabric, size_t n, int p, char *out, size_t size);
+
 /** Discover the fabric through the local port (libibnetdisc) and classify its links. */
 int rk_fabric_discover(const struct rk_fabric_options *options, struct rk_fabric **out);
 

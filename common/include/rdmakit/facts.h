@@ -134,6 +134,7 @@ enum rk_fact_id {
 	RK_FACT_FABRIC_PORT_DEGRADED_REASON,
 	RK_FACT_FABRIC_PORT_PEER_GUID_TEXT,
 	RK_FACT_FABRIC_PORT_FLAPPING,
+	RK_FACT_FABRIC_PORT_NAME,
 	RK_FACT_FABRIC_COUNTER_XMIT_WAIT,
 	RK_FACT_FABRIC_COUNTER_LOST_BANDWIDTH,
 	RK_FACT_TABLE_SIZE, /* every fact, the fabric's nodes and ports included */
@@ -167,7 +168,7 @@ enum rk_front_end {
 };
 
 /* Room for the text of a fact a reader writes (a GUID, a name). */
-#define RK_FACT_TEXT_MAX RK_FABRIC_NAME_MAX
+#define RK_FACT_TEXT_MAX RK_FABRIC_PORT_LABEL_MAX
 
 /* A port of the fabric, with what its facts are read from. */
 struct rk_fabric_port_ref {

@@ -38,7 +38,7 @@ static bool needs_lid(const struct rk_fabric_node *node, int p)
 
 void audit_port_subject(const struct rk_fabric *fabric, int n, int p, char *out, size_t size)
 {
-	snprintf(out, size, "%s[%d]", fabric->nodes[n].name, p);
+	rk_fabric_port_label(fabric, (size_t)n, p, out, size);
 }
 
 static int check_lid(const struct rk_fabric *fabric, int n, int p, struct rk_findings *out)

@@ -227,7 +227,7 @@ int rk_health_check_congestion(const struct rk_fabric *fabric, const struct rk_s
 		if (p->congested < RK_CONGESTION_SUSTAIN)
 			continue;
 		rk_port_wait_of(fabric, sweep, i, options, &w);
-		snprintf(subject, sizeof(subject), "%s[%d]", fabric->nodes[p->node].name, p->port);
+		rk_fabric_port_label(fabric, (size_t)p->node, p->port, subject, sizeof(subject));
 		describe(&w, sweep, threshold, message, sizeof(message));
 		err = rk_findings_add(findings, RK_SEVERITY_WARNING, "PORT_CONGESTED", subject,
 				      "find what sends through this port (rdmakit sweep --top); "

@@ -178,6 +178,11 @@ static int decode_node(const ibnd_node_t *src, struct rk_fabric_node *node)
 	return 0;
 }
 
+void rk_fabric_port_label(const struct rk_fabric *fabric, size_t n, int p, char *out, size_t size)
+{
+	snprintf(out, size, "%s[%d]", fabric->nodes[n].name, p);
+}
+
 static int compare_nodes(const void *a, const void *b)
 {
 	const struct rk_fabric_node *x = a, *y = b;

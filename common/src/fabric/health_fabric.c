@@ -128,7 +128,7 @@ static int check_went_down(const struct rk_fabric *prev, const struct rk_fabric 
 			if (p > old->nports || old->ports[p].state != 4 ||
 			    node->ports[p].state != 1)
 				continue;
-			snprintf(subject, sizeof(subject), "%s[%d]", node->name, p);
+			rk_fabric_port_label(fabric, n, p, subject, sizeof(subject));
 			err = located(
 			    rk_findings_add(out, RK_SEVERITY_WARNING, "PORT_WENT_DOWN", subject,
 					    "check the cable and the node at the other end",
@@ -154,7 +154,7 @@ static int check_unreached(const struct rk_fabric *fabric, struct rk_findings *o
 
 			if (!rk_fabric_port_unreached(node, p))
 				continue;
-			snprintf(subject, sizeof(subject), "%s[%d]", node->name, p);
+			rk_fabric_port_label(fabric, n, p, subject, sizeof(subject));
 			err = located(
 			    rk_findings_add(out, RK_SEVERITY_WARNING, "NODE_UNREACHED", subject,
 					    "check the node behind this port (powered, its SMA "
@@ -195,7 +195,7 @@ int rk_health_check_fabric(const struct rk_fabric *prev, const struct rk_fabric 
 static void sweep_subject(const struct rk_fabric *fabric, const struct rk_sweep_port *p, char *buf,
 			  size_t size)
 {
-	snprintf(buf, size, "%s[%d]", fabric->nodes[p->node].name, p->port);
+	rk_fabric_port_label(fabric, (size_t)p->node, p->port, buf, size);
 }
 
 /* "symbol_error +3, link_downed +1" and the saturated counters of one swept port. */

@@ -121,7 +121,7 @@ int rk_link_history_sweep(struct rk_link_history *history, const struct rk_fabri
 		}
 		if (!rise)
 			continue;
-		snprintf(subject, sizeof(subject), "%s[%d]", fabric->nodes[p->node].name, p->port);
+		rk_fabric_port_label(fabric, (size_t)p->node, p->port, subject, sizeof(subject));
 		e = e ? e : entry_of(history, p->node_guid, p->port, subject, NULL);
 		if (!e)
 			return -ENOMEM;

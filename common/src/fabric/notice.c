@@ -227,7 +227,7 @@ void rk_notice_subject(const struct rk_notice *notice, const struct rk_fabric *f
 	else if (notice->guid && fabric && notice->trap != RK_TRAP_SYSTEM_IMAGE_CHANGED)
 		node = rk_route_guid_owner(fabric, notice->guid, &port);
 	if (node >= 0 && port > 0)
-		snprintf(out, size, "%s[%d]", fabric->nodes[node].name, port);
+		rk_fabric_port_label(fabric, (size_t)node, port, out, size);
 	else if (node >= 0)
 		snprintf(out, size, "%s", fabric->nodes[node].name);
 	else if (notice->lid && notice->port)

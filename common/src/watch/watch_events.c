@@ -26,10 +26,10 @@ static void note_change(struct rk_watch *watch, const struct rk_port_change *c)
 	const struct rk_fabric_node *node = &fabric->nodes[c->node];
 	char subject[RK_FINDING_SUBJECT_MAX], peer[RK_FINDING_SUBJECT_MAX] = "";
 
-	snprintf(subject, sizeof(subject), "%s[%d]", node->name, c->port);
+	rk_fabric_port_label(fabric, (size_t)c->node, c->port, subject, sizeof(subject));
 	if (c->peer_node >= 0)
-		snprintf(peer, sizeof(peer), "%s[%d]", fabric->nodes[c->peer_node].name,
-			 c->peer_port);
+		rk_fabric_port_label(fabric, (size_t)c->peer_node, c->peer_port, peer,
+				     sizeof(peer));
 	if (link_up(c->now) == link_up(c->was))
 		return;
 	if (rk_link_history_note(&watch->links, node->guid, c->port, subject, peer, link_up(c->now),
