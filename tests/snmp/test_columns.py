@@ -57,7 +57,7 @@ class Columns(unittest.TestCase):
         self.assertEqual(columns_of_mib(list(wanted)), wanted)
 
     def test_every_pma_counter_has_the_catalogs_column(self):
-        self.assertEqual(len(self.pma), 21)
+        self.assertGreaterEqual(len(self.pma), 21)  # none of the published ones lost
         for prefix in ("rdmakitPc", "rdmakitFc"):
             wanted = {prefix + camel(n): c for n, c in self.pma.items()}
             self.assertEqual(columns_of_mib(list(wanted)), wanted)

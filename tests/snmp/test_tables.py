@@ -11,7 +11,7 @@ import snmptest
 from snmptest import Setup
 from rktest import fixture
 
-CATALOG = os.path.join(snmptest.TOP, "common", "src", "host", "catalog.c")
+CATALOG = os.path.join(snmptest.TOP, "common", "include", "rdmakit", "catalog_pma.h")
 TREES = ["ib-hdr", "roce", "saturated", "no-pma", "port-states", "messy", "rxe", "hfi1",
          "ib-xdr"]
 # rdmakitPortSpeed (RdmakitLinkSpeed), rdmakitPortWidth and rdmakitPortRate (Mb/s) by port
@@ -31,8 +31,9 @@ def pma_catalog():
     with open(CATALOG) as f:
         text = f.read()
     found = [(m.group(1), int(m.group(4)), int(m.group(2)), int(m.group(3))) for m in re.finditer(
-        r'PMA(?:_ADDL)?\(\d+,\s*"(\w+)",\s*(\d+),\s*(\d+),\s*(\d+),', text)]
-    assert len(found) == 21, "catalog.c's PMA entries not found"
+        r'(?:ROW|ADDL)\(\d+,\s*"(\w+)",\s*(\d+),\s*(\d+),\s*(\d+),', text)]
+    rows = len(re.findall(r"^\s*(?:ROW|ADDL)\(", text, re.M))
+    assert len(found) == rows >= 21, "catalog_pma.h's rows not all found"
     return found
 
 

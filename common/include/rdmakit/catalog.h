@@ -3,9 +3,15 @@
 #ifndef RDMAKIT_CATALOG_H
 #define RDMAKIT_CATALOG_H
 
+#include "rdmakit/catalog_pma.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* How many PMA port counters the catalog has: the rows of catalog_pma.h. */
+#define RK_PMA_COUNT_ONE(...) +1
+enum { RK_PMA_COUNT = 0 RK_PMA_COUNTERS(RK_PMA_COUNT_ONE, RK_PMA_COUNT_ONE) };
 
 /* Where a counter lives. */
 enum rk_source {

@@ -3,6 +3,7 @@
 #ifndef RDMAKIT_SWEEP_H
 #define RDMAKIT_SWEEP_H
 
+#include "rdmakit/catalog.h"
 #include "rdmakit/counters.h"
 #include "rdmakit/fabric.h"
 #include "rdmakit/mad.h"
@@ -11,7 +12,7 @@
 #include <stdint.h>
 
 /* As many as rk_catalog_pma() lists. */
-#define RK_SWEEP_COUNTERS 21
+#define RK_SWEEP_COUNTERS RK_PMA_COUNT
 /* PortVLXmitWaitCounters has a counter for each of VL 0 to 15. */
 #define RK_SWEEP_VLS 16
 

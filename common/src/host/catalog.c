@@ -1,24 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "rdmakit/catalog.h"
 
+#include "rdmakit/catalog_pma.h"
+
 #include <infiniband/mad.h>
 #include <string.h>
 
-/* col_: the counter's MIB column, 30 and up (below: the port facts', facts.c); fixed once
- * published. */
+/* The fields of catalog_pma.h's rows; col_: the counter's MIB column, 30 and up (below: the
+ * port facts', facts.c); fixed once published. */
 #define PMA_FIELDS(col_, n_, w_, narrow_, scale_, unit_, err_, field_, ext_, bit_, help_)          \
 	.name = n_, .source = RK_SRC_PORT_COUNTERS, .width = w_, .narrow_width = narrow_,          \
 	.kind = RK_KIND_COUNTER, .scale = scale_, .unit = unit_, .is_error = err_, .help = help_,  \
 	.pma_field = field_, .pma_ext_field = ext_, .reset_bit = bit_, .column = col_
-#define PMA(...)                                                                                   \
-	{                                                                                          \
-		PMA_FIELDS(__VA_ARGS__)                                                            \
-	}
+/* A catalog entry of each row of catalog_pma.h. */
+#define PMA(...) {PMA_FIELDS(__VA_ARGS__)},
 /* A counter whose 64-bit form is one of PortCountersExtended's additional counters. */
-#define PMA_ADDL(...)                                                                              \
-	{                                                                                          \
-		PMA_FIELDS(__VA_ARGS__), .pma_ext_additional = true                                \
-	}
+#define PMA_ADDL(...) {PMA_FIELDS(__VA_ARGS__), .pma_ext_additional = true},
 #define HW(n_, unit_, err_, help_)                                                                 \
 	{                                                                                          \
 		.name = n_, .source = RK_SRC_HW_COUNTERS, .width = 64, .kind = RK_KIND_COUNTER,    \
@@ -26,52 +23,11 @@
 		.reset_bit = -1                                                                    \
 	}
 
+/* The PMA counters first (catalog_pma.h), then the driver's and the per-VL ones. */
 static const struct rk_metric catalog[] = {
-    PMA(30, "symbol_error", 16, 0, 1, "errors", true, IB_PC_ERR_SYM_F, 0, 0,
-	"Minor link errors detected on one or more physical lanes"),
-    PMA(31, "link_error_recovery", 8, 0, 1, "events", true, IB_PC_LINK_RECOVERS_F, 0, 1,
-	"Times the link error recovery process completed successfully"),
-    PMA(32, "link_downed", 8, 0, 1, "events", true, IB_PC_LINK_DOWNED_F, 0, 2,
-	"Times the link error recovery process failed and the link went down"),
-    PMA(33, "port_rcv_errors", 16, 0, 1, "packets", true, IB_PC_ERR_RCV_F, 0, 3,
-	"Packets received with an error (bad CRC, length, VL or malformed)"),
-    PMA(34, "port_rcv_remote_physical_errors", 16, 0, 1, "packets", true, IB_PC_ERR_PHYSRCV_F, 0, 4,
-	"Packets received marked bad by an upstream link (EBP delimiter)"),
-    PMA(35, "port_rcv_switch_relay_errors", 16, 0, 1, "packets", true, IB_PC_ERR_SWITCH_REL_F, 0, 5,
-	"Packets a switch could not forward (no route, wrong VL, loops)"),
-    PMA(36, "port_xmit_discards", 16, 0, 1, "packets", true, IB_PC_XMT_DISCARDS_F, 0, 6,
-	"Outbound packets discarded because the port was down or congested"),
-    PMA(37, "port_xmit_constraint_errors", 8, 0, 1, "packets", true, IB_PC_ERR_XMTCONSTR_F, 0, 7,
-	"Outbound packets not sent because of a partition or raw constraint"),
-    PMA(38, "port_rcv_constraint_errors", 8, 0, 1, "packets", true, IB_PC_ERR_RCVCONSTR_F, 0, 8,
-	"Inbound packets discarded because of a partition or raw constraint"),
-    PMA(39, "local_link_integrity_errors", 4, 0, 1, "events", true, IB_PC_ERR_LOCALINTEG_F, 0, 9,
-	"Times local physical errors exceeded the LocalPhyErrors threshold"),
-    PMA(40, "excessive_buffer_overrun_errors", 4, 0, 1, "events", true, IB_PC_ERR_EXCESS_OVR_F, 0,
-	10, "Times consecutive receive buffer overruns exceeded the OverrunErrors threshold"),
-    PMA(41, "VL15_dropped", 16, 0, 1, "packets", false, IB_PC_VL15_DROPPED_F, 0, 11,
-	"Subnet management packets dropped for lack of VL15 buffers"),
-    PMA_ADDL(42, "port_xmit_wait", 64, 32, 1, "ticks", false, IB_PC_XMT_WAIT_F,
-	     IB_PC_EXT_XMT_WAIT_F, -1,
-	     "Ticks during which the port had data to send but no flow-control credits"),
-    PMA(43, "port_xmit_data", 64, 32, 4, "bytes", false, IB_PC_XMT_BYTES_F, IB_PC_EXT_XMT_BYTES_F,
-	-1, "Data bytes transmitted, all VLs"),
-    PMA(44, "port_rcv_data", 64, 32, 4, "bytes", false, IB_PC_RCV_BYTES_F, IB_PC_EXT_RCV_BYTES_F,
-	-1, "Data bytes received, all VLs"),
-    PMA(45, "port_xmit_packets", 64, 32, 1, "packets", false, IB_PC_XMT_PKTS_F,
-	IB_PC_EXT_XMT_PKTS_F, -1, "Packets transmitted, all VLs"),
-    PMA(46, "port_rcv_packets", 64, 32, 1, "packets", false, IB_PC_RCV_PKTS_F, IB_PC_EXT_RCV_PKTS_F,
-	-1, "Packets received, all VLs"),
-    PMA(47, "unicast_xmit_packets", 64, 0, 1, "packets", false, 0, IB_PC_EXT_XMT_UPKTS_F, -1,
-	"Unicast packets transmitted"),
-    PMA(48, "unicast_rcv_packets", 64, 0, 1, "packets", false, 0, IB_PC_EXT_RCV_UPKTS_F, -1,
-	"Unicast packets received"),
-    PMA(49, "multicast_xmit_packets", 64, 0, 1, "packets", false, 0, IB_PC_EXT_XMT_MPKTS_F, -1,
-	"Multicast packets transmitted"),
-    PMA(50, "multicast_rcv_packets", 64, 0, 1, "packets", false, 0, IB_PC_EXT_RCV_MPKTS_F, -1,
-	"Multicast packets received"),
-    HW("out_of_buffer", "packets", true,
-       "Packets dropped because no receive WQE was posted (receive queue empty)"),
+    RK_PMA_COUNTERS(PMA, PMA_ADDL)
+	HW("out_of_buffer", "packets", true,
+	   "Packets dropped because no receive WQE was posted (receive queue empty)"),
     HW("out_of_sequence", "packets", true, "Out-of-sequence packets received"),
     HW("packet_seq_err", "events", true, "NAKs for packet sequence errors received"),
     HW("local_ack_timeout_err", "events", true,
@@ -133,8 +89,8 @@ static const struct rk_metric catalog[] = {
      .reset_bit = -1},
 };
 
-/* The first PMA_COUNT entries above are the PMA counters, in this order. */
-#define PMA_COUNT 21
+/* The first entries above are the PMA counters, in their order. */
+#define PMA_COUNT RK_PMA_COUNT
 
 static const struct rk_metric unknown_hw =
     HW("(driver counter)", "events", false, "Driver-specific counter not described by rdmakit");
