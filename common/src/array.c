@@ -33,3 +33,9 @@ int rk_array_dup(const void *src, size_t count, size_t size, void **out)
 	memcpy(*out, src, count * size);
 	return 0;
 }
+
+const char *rk_name_in(const char *const *names, size_t count, unsigned value,
+		       const char *otherwise)
+{
+	return value < count && names[value] ? names[value] : otherwise;
+}

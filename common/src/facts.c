@@ -6,6 +6,7 @@
  * take columns from 2. */
 #include "rdmakit/facts.h"
 
+#include "rdmakit/array.h"
 #include "rdmakit/route.h"
 #include "rdmakit/text.h"
 
@@ -733,7 +734,7 @@ const char *rk_fact_scope_name(enum rk_fact_scope scope)
 	    [RK_SCOPE_FABRIC_COUNTER] = "fabric_counter",
 	};
 
-	return (unsigned)scope < sizeof(names) / sizeof(names[0]) ? names[scope] : "?";
+	return RK_NAME_IN(names, scope, "?");
 }
 
 const struct rk_fact *rk_facts_all(size_t *count)

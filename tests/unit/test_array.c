@@ -60,12 +60,25 @@ static void dup_copies_and_says_none_for_nothing(void **unused)
 	assert_null(none);
 }
 
+static void a_name_table_says_otherwise_past_it_and_for_gaps(void **unused)
+{
+	static const char *const names[] = {[0] = "zero", [2] = "two"};
+
+	(void)unused;
+	assert_string_equal(RK_NAME_IN(names, 0, "?"), "zero");
+	assert_string_equal(RK_NAME_IN(names, 2, "?"), "two");
+	assert_string_equal(RK_NAME_IN(names, 1, "?"), "?"); /* a gap */
+	assert_string_equal(RK_NAME_IN(names, 3, "?"), "?");
+	assert_string_equal(RK_NAME_IN(names, -1, "?"), "?"); /* a negative enum value */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(grows_by_doubling_and_keeps_contents),
 	    cmocka_unit_test(dup_copies_and_says_none_for_nothing),
 	    cmocka_unit_test(refuses_sizes_that_overflow),
+	    cmocka_unit_test(a_name_table_says_otherwise_past_it_and_for_gaps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

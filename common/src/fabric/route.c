@@ -2,6 +2,8 @@
 /* Reading every switch's linear forwarding table, and following one route through them. */
 #include "rdmakit/route.h"
 
+#include "rdmakit/array.h"
+
 #include "rdmakit/clock.h"
 #include "rdmakit/log.h"
 
@@ -593,16 +595,12 @@ void rk_route_follow(const struct rk_fabric *fabric, const struct rk_routes *rou
 
 const char *rk_route_end_name(enum rk_route_end end)
 {
-	switch (end) {
-	case RK_ROUTE_REACHES:
-		return "reaches";
-	case RK_ROUTE_HOLE:
-		return "hole";
-	case RK_ROUTE_LOOP:
-		return "loop";
-	case RK_ROUTE_DEAD_END:
-		return "dead end";
-	default:
-		return "unknown";
-	}
+	static const char *const names[] = {
+	    [RK_ROUTE_REACHES] = "reaches",
+	    [RK_ROUTE_HOLE] = "hole",
+	    [RK_ROUTE_LOOP] = "loop",
+	    [RK_ROUTE_DEAD_END] = "dead end",
+	};
+
+	return RK_NAME_IN(names, end, "unknown");
 }

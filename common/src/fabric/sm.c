@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 #include "rdmakit/sm.h"
 
+#include "rdmakit/array.h"
 #include "rdmakit/log.h"
 
 #include <errno.h>
@@ -11,18 +12,14 @@
 
 const char *rk_sm_state_name(enum rk_sm_state state)
 {
-	switch (state) {
-	case RK_SM_MASTER:
-		return "MASTER";
-	case RK_SM_STANDBY:
-		return "STANDBY";
-	case RK_SM_DISCOVERING:
-		return "DISCOVERING";
-	case RK_SM_NOT_ACTIVE:
-		return "NOT_ACTIVE";
-	default:
-		return "UNKNOWN";
-	}
+	static const char *const names[] = {
+	    [RK_SM_NOT_ACTIVE] = "NOT_ACTIVE",
+	    [RK_SM_DISCOVERING] = "DISCOVERING",
+	    [RK_SM_STANDBY] = "STANDBY",
+	    [RK_SM_MASTER] = "MASTER",
+	};
+
+	return RK_NAME_IN(names, state, "UNKNOWN");
 }
 
 static bool have_lid(const uint16_t *lids, size_t count, uint16_t lid)
