@@ -5,9 +5,9 @@
 
 #include "options.h"
 #include "rdmakit/fabric.h"
+#include "rdmakit/fabric_cache.h"
 #include "rdmakit/findings.h"
 #include "rdmakit/host.h"
-#include "rdmakit/monitor.h"
 
 #include <stdbool.h>
 
@@ -51,7 +51,7 @@ bool cli_load_name_map(const struct cli_mad *mad, struct rk_name_map **map);
 /** Fill monitor options from the MAD options (names may be NULL); a command that keeps
  * watching (an --interval) discovers through the helper. */
 void cli_monitor_options(const struct cli_mad *mad, const struct rk_name_map *names, bool watching,
-			 struct rk_monitor_options *options);
+			 struct rk_fabric_cache_options *options);
 
 /** rdmakit sm: the master SM and its standbys. */
 int cmd_sm(int argc, char **argv);

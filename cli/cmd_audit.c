@@ -52,7 +52,7 @@ static const struct cli_command audit_command = {
 static int audit(struct cli_fabric *fabric, const void *ctx)
 {
 	const struct audit_args *args = ctx;
-	const struct rk_monitor *monitor = &fabric->monitor;
+	const struct rk_fabric_cache *monitor = &fabric->monitor;
 	struct rk_findings findings = {0};
 	struct printer printer;
 	int err = cli_fabric_sample(fabric, CLI_SAMPLE_DISCOVER);

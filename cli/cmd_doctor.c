@@ -146,7 +146,7 @@ static int check_tune(const struct cli_common *common, struct rk_findings *findi
 static int check_all(const struct doctor_view *view, struct rk_findings *findings)
 {
 	const struct doctor_args *args = view->args;
-	const struct rk_monitor *m = view->fabric ? &view->fabric->monitor : NULL;
+	const struct rk_fabric_cache *m = view->fabric ? &view->fabric->monitor : NULL;
 	int err = rk_health_check_host(view->host, &args->health, findings);
 
 	if (!err && m)

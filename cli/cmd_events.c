@@ -194,7 +194,7 @@ static bool done(const struct events_run *run, const struct rk_follower *followe
 }
 
 /* Subscribe, then take Reports half a second at a time until done. */
-static int follow(struct rk_mad_port *port, const struct rk_monitor_options *options,
+static int follow(struct rk_mad_port *port, const struct rk_fabric_cache_options *options,
 		  struct rk_fabric *fabric, struct events_run *run)
 {
 	struct rk_follower *follower = NULL;
@@ -216,7 +216,7 @@ int cmd_events(int argc, char **argv)
 {
 	struct events_args args = {0};
 	struct events_run run = {.args = &args};
-	struct rk_monitor_options options;
+	struct rk_fabric_cache_options options;
 	struct rk_fabric *fabric = NULL;
 	struct rk_mad_port *port = NULL;
 	struct rk_name_map *names;

@@ -182,7 +182,7 @@ static int show_fabric(const struct fabric_args *args, const struct rk_fabric *p
 /* --dot --congestion S: two sweeps S apart, the links coloured by their ports' waits. */
 static int dot_congestion(const struct fabric_args *args, struct cli_fabric *session)
 {
-	const struct rk_monitor *monitor = &session->monitor;
+	const struct rk_fabric_cache *monitor = &session->monitor;
 	struct rk_port_wait *waits = NULL;
 	int err = cli_fabric_sample(session, CLI_SAMPLE_SWEEP);
 
@@ -206,7 +206,7 @@ static int dot_congestion(const struct fabric_args *args, struct cli_fabric *ses
 static int run_fabric(struct cli_fabric *session, const void *ctx)
 {
 	const struct fabric_args *args = ctx;
-	const struct rk_monitor *monitor = &session->monitor;
+	const struct rk_fabric_cache *monitor = &session->monitor;
 	int err;
 
 	if (args->congestion > 0)

@@ -179,7 +179,7 @@ static int run_dump(const struct route_args *args, const struct rk_fabric *fabri
 static int run_action(struct cli_fabric *fabric, const void *ctx)
 {
 	const struct route_args *args = ctx;
-	struct rk_monitor *monitor = &fabric->monitor;
+	struct rk_fabric_cache *monitor = &fabric->monitor;
 	struct rk_routes routes;
 	int status, err = cli_fabric_sample(fabric, CLI_SAMPLE_DISCOVER);
 

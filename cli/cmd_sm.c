@@ -42,7 +42,7 @@ static const struct cli_command sm_command = {
     .column = 25,
 };
 
-static void print_sms(const struct sm_args *args, const struct rk_monitor *monitor,
+static void print_sms(const struct sm_args *args, const struct rk_fabric_cache *monitor,
 		      const struct rk_findings *findings)
 {
 	struct printer printer;
@@ -59,7 +59,7 @@ static void print_sms(const struct sm_args *args, const struct rk_monitor *monit
 static int show_sms(struct cli_fabric *fabric, const void *ctx)
 {
 	const struct sm_args *args = ctx;
-	const struct rk_monitor *monitor = &fabric->monitor;
+	const struct rk_fabric_cache *monitor = &fabric->monitor;
 	struct rk_findings findings = {0};
 	int err = cli_fabric_sample(fabric, CLI_SAMPLE_SM);
 

@@ -126,7 +126,7 @@ static void show_progress(size_t done, size_t total, void *ctx)
 }
 
 /* The --top ports of the last interval. */
-static int show_top(const struct sweep_args *args, const struct rk_monitor *monitor,
+static int show_top(const struct sweep_args *args, const struct rk_fabric_cache *monitor,
 		    struct printer *printer)
 {
 	struct rk_findings findings = {0};
@@ -152,7 +152,7 @@ static int show_top(const struct sweep_args *args, const struct rk_monitor *moni
 
 /* -EIO when the output could not be written: no point sweeping on. *unread: the ports not
  * read. */
-static int show_sweep(const struct sweep_args *args, const struct rk_monitor *monitor,
+static int show_sweep(const struct sweep_args *args, const struct rk_fabric_cache *monitor,
 		      unsigned long n, size_t *unread)
 {
 	struct printer printer;
@@ -173,7 +173,7 @@ static int show_sweep(const struct sweep_args *args, const struct rk_monitor *mo
 	return print_end(&printer) ? err : -EIO;
 }
 
-static int reset_counters(const struct sweep_args *args, struct rk_monitor *monitor)
+static int reset_counters(const struct sweep_args *args, struct rk_fabric_cache *monitor)
 {
 	size_t failed;
 	int err = rk_sweep_reset(monitor->port, &monitor->sweep, args->reset_mask,
@@ -187,7 +187,7 @@ static int reset_counters(const struct sweep_args *args, struct rk_monitor *moni
 }
 
 /* The monitor's options the sweep's flags set. */
-static void set_sweep_options(struct rk_monitor_options *options, const void *ctx)
+static void set_sweep_options(struct rk_fabric_cache_options *options, const void *ctx)
 {
 	const struct sweep_args *args = ctx;
 

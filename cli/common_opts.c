@@ -104,10 +104,10 @@ bool cli_load_name_map(const struct cli_mad *mad, struct rk_name_map **map)
 }
 
 void cli_monitor_options(const struct cli_mad *mad, const struct rk_name_map *names, bool watching,
-			 struct rk_monitor_options *options)
+			 struct rk_fabric_cache_options *options)
 {
-	rk_monitor_options_set(options, mad->ca, (int)mad->port, mad->window, mad->timeout_ms,
-			       names);
+	rk_fabric_cache_options_set(options, mad->ca, (int)mad->port, mad->window, mad->timeout_ms,
+				    names);
 	options->discover_in_helper = watching;
 	options->unreachable_hold_seconds = watching ? RK_UNREACHABLE_HOLD_DEFAULT_S : 0;
 }

@@ -4,7 +4,7 @@
 
 int cli_with_fabric(const struct cli_fabric_run *run)
 {
-	struct rk_monitor_options options;
+	struct rk_fabric_cache_options options;
 	struct cli_fabric fabric = {0};
 	struct rk_name_map *names;
 	int status;
@@ -14,10 +14,10 @@ int cli_with_fabric(const struct cli_fabric_run *run)
 	cli_monitor_options(run->mad, names, run->watching, &options);
 	if (run->set_options)
 		run->set_options(&options, run->ctx);
-	rk_monitor_init(&fabric.monitor, &options);
+	rk_fabric_cache_init(&fabric.monitor, &options);
 	fabric.names = names;
 	status = run->run(&fabric, run->ctx);
-	rk_monitor_close(&fabric.monitor);
+	rk_fabric_cache_close(&fabric.monitor);
 	rk_name_map_free(names);
 	return status;
 }
@@ -27,11 +27,12 @@ int cli_fabric_sample(struct cli_fabric *fabric, unsigned what)
 	int err = 0;
 
 	if (what & CLI_SAMPLE_DISCOVER)
-		err = rk_monitor_discover(&fabric->monitor);
+		err = rk_fabric_cache_discover(&fabric->monitor);
 	if (!err && (what & CLI_SAMPLE_SWEEP))
-		err = rk_monitor_sweep(&fabric->monitor, fabric->progress, fabric->progress_ctx);
+		err =
+		    rk_fabric_cache_sweep(&fabric->monitor, fabric->progress, fabric->progress_ctx);
 	if (!err && (what & CLI_SAMPLE_SM))
-		err = rk_monitor_query_sm(&fabric->monitor);
+		err = rk_fabric_cache_query_sm(&fabric->monitor);
 	return err;
 }
 

@@ -15,7 +15,7 @@ enum cli_sample {
 
 /* A command's open view of the fabric. */
 struct cli_fabric {
-	struct rk_monitor monitor;
+	struct rk_fabric_cache monitor;
 	const struct rk_name_map *names; /* --node-name-map, or NULL */
 	rk_sweep_progress_fn progress;	 /* told each sweep's progress (NULL: nothing) */
 	void *progress_ctx;
@@ -25,8 +25,8 @@ struct cli_fabric {
 struct cli_fabric_run {
 	const struct cli_mad *mad;
 	bool watching; /* more than one sample: discovery in the helper, the last whole view kept */
-	void (*set_options)(struct rk_monitor_options *options, const void *ctx); /* or NULL */
-	int (*run)(struct cli_fabric *fabric, const void *ctx);			  /* exit status */
+	void (*set_options)(struct rk_fabric_cache_options *options, const void *ctx); /* or NULL */
+	int (*run)(struct cli_fabric *fabric, const void *ctx); /* exit status */
 	const void *ctx;
 };
 

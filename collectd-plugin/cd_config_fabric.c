@@ -4,9 +4,9 @@
 
 #include "cd_submit.h"
 
+#include "rdmakit/fabric_cache.h"
 #include "rdmakit/file.h"
 #include "rdmakit/mad.h"
-#include "rdmakit/monitor.h"
 
 #define CA_NAME_MAX 63
 

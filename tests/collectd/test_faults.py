@@ -14,7 +14,7 @@
   one simulated device and its sim_client connection), and never again: a close() and open()
   of the umad device only hands out another descriptor on that same dead connection. The
   monitor does close and reopen its umad port at every rediscovery (Rediscover 2 here, and
-  whenever ports that answered stop answering), and after a receive error (test_monitor_port:
+  whenever ports that answered stop answering), and after a receive error (test_fabric_cache_port:
   an HCA reset); under the shim the sends after the restart still fail, which is asserted.
 """
 import os

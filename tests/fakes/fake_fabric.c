@@ -44,12 +44,12 @@ struct rk_fabric *fake_fabric_two_cas(void)
 	return f;
 }
 
-void fake_fabric_watch(struct rk_monitor *monitor)
+void fake_fabric_watch(struct rk_fabric_cache *monitor)
 {
-	struct rk_monitor_options options;
+	struct rk_fabric_cache_options options;
 
-	rk_monitor_options_set(&options, NULL, 0, 4, 5, NULL);
-	rk_monitor_init(monitor, &options);
+	rk_fabric_cache_options_set(&options, NULL, 0, 4, 5, NULL);
+	rk_fabric_cache_init(monitor, &options);
 	monitor->fabric = fake_fabric_two_cas();
 	monitor->discovered_at = rk_monotonic_seconds();
 	if (rk_sweep_prepare(&monitor->sweep, monitor->fabric) != 0)

@@ -4,7 +4,7 @@
 #ifndef FAKE_FABRIC_H
 #define FAKE_FABRIC_H
 
-#include "rdmakit/monitor.h"
+#include "rdmakit/fabric_cache.h"
 
 /** Two CAs, "host1" (LID 1) and "host2" (LID 2), port 1 of each cabled to the other's, ACTIVE
  * at 4X EDR; aborts when out of memory. */
@@ -12,6 +12,6 @@ struct rk_fabric *fake_fabric_two_cas(void);
 
 /** Start monitor on fake_fabric_two_cas() as if discovered just now (window 4, timeout 5 ms):
  * its sweeps send their MADs to the fake; it never rediscovers. */
-void fake_fabric_watch(struct rk_monitor *monitor);
+void fake_fabric_watch(struct rk_fabric_cache *monitor);
 
 #endif

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 # test_sm_leak.sh - a failed SM query leaks nothing: sm_fail (tests/sim/sm_fail.c) makes
-# rk_monitor_query_sm fail 50 times after rk_sm_query allocated its SM list, against a real
+# rk_fabric_cache_query_sm fail 50 times after rk_sm_query allocated its SM list, against a real
 # ibsim + OpenSM, under valgrind (memcheck: no definite or indirect leak whose allocation is in
 # rdmakit). In the sanitized build (RDMAKIT_SANITIZED=1) valgrind cannot run with ASan, so the
 # same program runs under LeakSanitizer instead (a leak makes it exit non-zero).

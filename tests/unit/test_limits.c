@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* Unit tests of the one check of every setting: edges, bad numbers, bad text, messages. */
+#include "rdmakit/fabric_cache.h"
 #include "rdmakit/limits.h"
-#include "rdmakit/monitor.h"
 
 #include <errno.h>
 #include <math.h>

@@ -4,9 +4,9 @@
 #define RDMAKIT_HEALTH_H
 
 #include "rdmakit/fabric.h"
+#include "rdmakit/fabric_cache.h"
 #include "rdmakit/findings.h"
 #include "rdmakit/host.h"
-#include "rdmakit/monitor.h"
 #include "rdmakit/sm.h"
 #include "rdmakit/sweep.h"
 
@@ -38,6 +38,6 @@ int rk_health_check_sweep(const struct rk_fabric *fabric, const struct rk_sweep 
 
 /** Every fabric rule over what a monitor saw (its links against the view before, congestion,
  * its sweep's counters): the one composition the daemons' engine and doctor --fabric share. */
-int rk_health_check_monitor(const struct rk_monitor *monitor, struct rk_findings *findings);
+int rk_health_check_monitor(const struct rk_fabric_cache *monitor, struct rk_findings *findings);
 
 #endif

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 /* Defaults, plain numbers so that help texts can print them (RK_STRINGIFY); the rediscover
- * period's, RK_REDISCOVER_DEFAULT_S, is in rdmakit/monitor.h. */
+ * period's, RK_REDISCOVER_DEFAULT_S, is in rdmakit/fabric_cache.h. */
 #define RK_MAD_DEFAULT_WINDOW	  32  /* GMPs (QP1: PMA, SA) in flight at once */
 #define RK_MAD_DEFAULT_TIMEOUT_MS 200 /* per MAD attempt */
 #define RK_MAD_DEFAULT_RETRIES	  2   /* extra attempts after a timeout */

@@ -46,7 +46,7 @@ struct rk_watch_settings {
 	unsigned window;	      /* MADs in flight (0: the default) */
 	unsigned timeout_ms;	      /* per MAD (0: the default) */
 	double rediscover_s;	      /* seconds between discoveries (0: only on changes) */
-	double unreachable_hold_s;    /* rk_monitor_options.unreachable_hold_seconds */
+	double unreachable_hold_s;    /* rk_fabric_cache_options.unreachable_hold_seconds */
 	double interval_s;	      /* between two passes of the sweep and SM jobs */
 	const char *name_map;	      /* a NodeNameMap file, or NULL */
 	bool sweep;		      /* job: sweep every port's counters (and check the fabric) */

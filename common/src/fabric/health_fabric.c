@@ -283,7 +283,7 @@ static int check_swept_port(const struct rk_fabric *fabric, const struct rk_swee
 	return err;
 }
 
-int rk_health_check_monitor(const struct rk_monitor *m, struct rk_findings *findings)
+int rk_health_check_monitor(const struct rk_fabric_cache *m, struct rk_findings *findings)
 {
 	int err = rk_health_check_fabric(m->prev_fabric, m->fabric, findings);
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
 /* A rediscovery that sees less than the last whole view: what it missed is unreachable now, not
  * gone, until the fabric says so (the peer port went down) or it stays unseen for a while. */
-#include "rdmakit/monitor.h"
+#include "rdmakit/fabric_cache.h"
 
 #include "rdmakit/array.h"
 

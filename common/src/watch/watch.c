@@ -48,11 +48,12 @@ static double wall_seconds(void)
 	return (double)now.tv_sec + now.tv_nsec / 1e9;
 }
 
-static void monitor_options(const struct rk_watch *watch, struct rk_monitor_options *options)
+static void monitor_options(const struct rk_watch *watch, struct rk_fabric_cache_options *options)
 {
 	const struct rk_watch_settings *s = &watch->settings;
 
-	rk_monitor_options_set(options, s->ca, s->ca_port, s->window, s->timeout_ms, watch->names);
+	rk_fabric_cache_options_set(options, s->ca, s->ca_port, s->window, s->timeout_ms,
+				    watch->names);
 	options->rediscover_seconds = s->rediscover_s;
 	options->unreachable_hold_seconds = s->unreachable_hold_s;
 	options->discover_in_helper = true; /* a daemon: no discovery leak may build up */
@@ -127,7 +128,7 @@ void watch_free(struct rk_watch *watch, bool synced)
 	rk_findings_free(&watch->audit_findings);
 	rk_findings_free(&watch->sweep_findings);
 	rk_link_history_free(&watch->links);
-	rk_monitor_close(&watch->monitor);
+	rk_fabric_cache_close(&watch->monitor);
 	rk_host_close(watch->probe_host);
 	free(watch->probes.items);
 	rk_name_map_free(watch->names);
@@ -170,7 +171,7 @@ static int copy_settings(const struct rk_watch_settings *settings, struct rk_wat
 int rk_watch_new(const struct rk_watch_settings *settings, struct rk_watch **out)
 {
 	struct rk_watch *watch = calloc(1, sizeof(*watch));
-	struct rk_monitor_options options;
+	struct rk_fabric_cache_options options;
 	int err;
 
 	if (!watch)
@@ -196,7 +197,7 @@ int rk_watch_new(const struct rk_watch_settings *settings, struct rk_watch **out
 	watch_events_setup(watch, &options);
 	watch_role_setup(watch);
 	watch->settings.watcher_name = NULL; /* the caller's: copied into the election */
-	rk_monitor_init(&watch->monitor, &options);
+	rk_fabric_cache_init(&watch->monitor, &options);
 	*out = watch;
 	return 0;
 }

@@ -105,7 +105,7 @@ void watch_on_event(const struct rk_fabric_event *event, void *ctx)
 		rediscover_soon(watch, event->notice); /* a switch not read, a node in or out */
 }
 
-void watch_events_setup(struct rk_watch *watch, struct rk_monitor_options *options)
+void watch_events_setup(struct rk_watch *watch, struct rk_fabric_cache_options *options)
 {
 	rk_link_history_init(&watch->links, &watch->settings.flap);
 	if (!watch->settings.events || !watch->settings.sweep)
@@ -161,7 +161,7 @@ int watch_fabric_findings(struct rk_watch *watch, struct rk_findings *out)
  * ACTIVE ports end what events left down. */
 void watch_events_swept(struct rk_watch *watch)
 {
-	const struct rk_monitor *m = &watch->monitor;
+	const struct rk_fabric_cache *m = &watch->monitor;
 	double now = rk_monotonic_seconds();
 
 	if (watch->history_discovery != m->discoveries) {
@@ -233,7 +233,7 @@ static void follow_turn(struct rk_watch *watch, double left)
 {
 	unsigned ms =
 	    left * 1000 < EVENTS_LISTEN_MS ? (unsigned)(left * 1000) + 1 : EVENTS_LISTEN_MS;
-	int err = rk_monitor_follow(&watch->monitor, ms);
+	int err = rk_fabric_cache_follow(&watch->monitor, ms);
 
 	if (err && err != -ECANCELED) {
 		if (err != watch->follow_err)

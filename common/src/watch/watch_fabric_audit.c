@@ -15,7 +15,7 @@
 /* Audit the fabric; the findings replace the last audit's (kept on failure). */
 static int run_audit(struct rk_watch *watch)
 {
-	const struct rk_monitor *m = &watch->monitor;
+	const struct rk_fabric_cache *m = &watch->monitor;
 	const char *path = watch->settings.audit_partitions;
 	struct rk_partitions partitions = {0};
 	struct rk_findings found = {0};

@@ -5,8 +5,8 @@
 
 #include "rdmakit/cancel.h"
 #include "rdmakit/election.h"
+#include "rdmakit/fabric_cache.h"
 #include "rdmakit/link_history.h"
-#include "rdmakit/monitor.h"
 #include "rdmakit/plan.h"
 #include "rdmakit/watch.h"
 
@@ -82,7 +82,7 @@ struct rk_watch {
 	struct rk_watch_settings settings; /* its strings are the engine's copies */
 	struct rk_name_map *names;
 	struct watch_plan plan;
-	struct rk_monitor monitor;
+	struct rk_fabric_cache monitor;
 	struct rk_cancel cancel; /* raised by rk_watch_stop: MAD runs and the helper stop */
 	struct watch_job jobs[RK_WATCH_JOBS];
 	struct watch_lane lanes[WATCH_LANES];
@@ -160,9 +160,9 @@ void watch_job_hand_over(struct watch_job *job);
 void watch_job_take(struct watch_job *job, struct rk_watch_events *events);
 
 /** Set the link history up, and with settings.events, the monitor's events to the engine. */
-void watch_events_setup(struct rk_watch *watch, struct rk_monitor_options *options);
+void watch_events_setup(struct rk_watch *watch, struct rk_fabric_cache_options *options);
 
-/** One fabric event, in the fabric lane's thread (during rk_monitor_follow, or a sweep while
+/** One fabric event, in the fabric lane's thread (during rk_fabric_cache_follow, or a sweep while
  * Reports come): a port's change into the link history, a trap 129-131 or 256-259 into a
  * finding, a trap that changes the topology into a rediscovery soon. */
 void watch_on_event(const struct rk_fabric_event *event, void *ctx);

@@ -107,7 +107,7 @@ int watch_sweep(struct rk_watch *watch)
 	struct watch_job *job = &watch->jobs[RK_WATCH_SWEEP];
 	double start = rk_monotonic_seconds();
 	struct rk_event_views views = {.fabric_findings = &job->findings};
-	int err = rk_monitor_sweep(&watch->monitor, NULL, NULL);
+	int err = rk_fabric_cache_sweep(&watch->monitor, NULL, NULL);
 
 	watch->sweep_seconds = rk_monotonic_seconds() - start;
 	if (err)
@@ -132,9 +132,9 @@ int watch_sweep(struct rk_watch *watch)
 int watch_query_sm(struct rk_watch *watch)
 {
 	struct watch_job *job = &watch->jobs[RK_WATCH_SM];
-	const struct rk_monitor *m = &watch->monitor;
+	const struct rk_fabric_cache *m = &watch->monitor;
 	struct rk_event_views views = {.sm = &m->sm, .sm_findings = &job->findings};
-	int err = rk_monitor_query_sm(&watch->monitor);
+	int err = rk_fabric_cache_query_sm(&watch->monitor);
 
 	if (err)
 		return err;

@@ -45,7 +45,7 @@ static void step_down(struct rk_watch *watch)
 	struct watch_job *sm = &watch->jobs[RK_WATCH_SM];
 	struct rk_event_views views = {.sm_findings = &sm->findings};
 
-	rk_monitor_forget(&watch->monitor);
+	rk_fabric_cache_forget(&watch->monitor);
 	rk_findings_free(&watch->sweep_findings);
 	rk_link_history_free(&watch->links);
 	watch->traps.count = 0;
@@ -83,7 +83,7 @@ void watch_role_turn(struct rk_watch *watch)
 		return;
 	if (!watch->monitor.port && e->active && e->announced)
 		return; /* the jobs open it again, backing off (they say why it fails) */
-	err = rk_monitor_queue(&watch->monitor, &queue);
+	err = rk_fabric_cache_queue(&watch->monitor, &queue);
 	if (err && err != -ECANCELED) {
 		/* no port (said by the monitor): the jobs fail and say so, as without elections */
 		rk_election_alone(e);

@@ -30,7 +30,7 @@ bool watch_check_due(const struct rk_watch *watch, double at, unsigned discovery
 /* Read the tables and check them; the findings replace the last check's (kept on failure). */
 static int check_routes(struct rk_watch *watch)
 {
-	const struct rk_monitor *m = &watch->monitor;
+	const struct rk_fabric_cache *m = &watch->monitor;
 	struct rk_findings found = {0};
 	struct rk_route_check check;
 	struct rk_routes routes;

@@ -9,8 +9,8 @@
 #include "fake_umad.h"
 #include "rdmakit/catalog.h"
 #include "rdmakit/clock.h"
+#include "rdmakit/fabric_cache.h"
 #include "rdmakit/mad.h"
-#include "rdmakit/monitor.h"
 
 #include <infiniband/mad.h>
 #include <infiniband/umad.h>
@@ -84,27 +84,27 @@ int fake_umad_answer(void *umad, int length)
 
 /* Two sweeps "2 s apart" (the first one's time moved back: a unit test does not wait), the
  * wait of LID lid rising from start by ticks in between. */
-static void sweep_twice(struct rk_monitor *monitor, int lid, uint64_t start, uint64_t ticks)
+static void sweep_twice(struct rk_fabric_cache *monitor, int lid, uint64_t start, uint64_t ticks)
 {
 	memset(xmit_wait, 0, sizeof(xmit_wait));
 	xmit_wait[lid] = start;
-	assert_int_equal(rk_monitor_sweep(monitor, NULL, NULL), 0);
+	assert_int_equal(rk_fabric_cache_sweep(monitor, NULL, NULL), 0);
 	monitor->sweep.last_time -= 2.0;
 	xmit_wait[lid] = start + ticks;
-	assert_int_equal(rk_monitor_sweep(monitor, NULL, NULL), 0);
+	assert_int_equal(rk_fabric_cache_sweep(monitor, NULL, NULL), 0);
 }
 
 /* Tick 7 at EDR: 8 symbol times of 0.32 ns, 2.56 ns; 1e8 ticks in 2 s: 12.8% of the time (a
  * little less on a loaded machine, where the second sweep starts later: the interval is the
  * sweeps' own). */
-static double expected_share(const struct rk_monitor *monitor)
+static double expected_share(const struct rk_fabric_cache *monitor)
 {
 	return 100000000 * 2.56e-9 / monitor->sweep.interval * 100;
 }
 
 static void wait_share_from_port_samples_control(void **state)
 {
-	struct rk_monitor monitor;
+	struct rk_fabric_cache monitor;
 
 	(void)state;
 	samples_control_asked = 0;
@@ -117,7 +117,7 @@ static void wait_share_from_port_samples_control(void **state)
 	assert_true(fabs(monitor.sweep.ports[1].xmit_wait) < 1e-9);
 	assert_int_equal(monitor.sweep.ports[0].congested, 1);
 	assert_int_equal(monitor.sweep.ports[1].congested, 0);
-	rk_monitor_close(&monitor);
+	rk_fabric_cache_close(&monitor);
 }
 
 /* LD_PRELOAD as under ibsim's shim (rk_rdma_stack_simulated); the value it had, for
@@ -143,7 +143,7 @@ static void end_simulator(char *saved)
 static void no_port_samples_control_under_the_simulator(void **state)
 {
 	char *saved = start_simulator();
-	struct rk_monitor monitor;
+	struct rk_fabric_cache monitor;
 	struct rk_port_wait w;
 
 	(void)state;
@@ -157,14 +157,14 @@ static void no_port_samples_control_under_the_simulator(void **state)
 	rk_port_wait_of(monitor.fabric, &monitor.sweep, 0, NULL, &w);
 	assert_int_equal(w.basis, RK_WAIT_PER_DATA);
 	assert_int_equal(w.ticks, 100000000);
-	rk_monitor_close(&monitor);
+	rk_fabric_cache_close(&monitor);
 }
 
 /* Past 2^32 ticks: the 64-bit PortXmitWait where the node has the additional counters (LID 2),
  * the 32-bit one stuck at its maximum elsewhere (LID 1). */
 static void the_64_bit_wait_where_the_node_has_it(void **state)
 {
-	struct rk_monitor monitor;
+	struct rk_fabric_cache monitor;
 	size_t wait = (size_t)rk_catalog_pma_index("port_xmit_wait");
 
 	(void)state;
@@ -181,18 +181,18 @@ static void the_64_bit_wait_where_the_node_has_it(void **state)
 	assert_false(monitor.sweep.ports[0].extended);
 	assert_int_equal(monitor.sweep.ports[0].state[wait], RK_VALUE_SATURATED);
 	assert_true(monitor.sweep.ports[0].xmit_wait < 0);
-	rk_monitor_close(&monitor);
+	rk_fabric_cache_close(&monitor);
 	cap_mask2 = 0; /* extended data counters only: those bytes are reserved */
 	fake_fabric_watch(&monitor);
 	sweep_twice(&monitor, 2, 0x100000000ull, 100000000);
 	assert_true(monitor.sweep.ports[1].extended);
 	assert_int_equal(monitor.sweep.ports[1].state[wait], RK_VALUE_SATURATED);
 	extended = false;
-	rk_monitor_close(&monitor);
+	rk_fabric_cache_close(&monitor);
 }
 
 /* A monitor that reads the VL waits (sweep --top), its fake's VL counters all 0. */
-static void watch_vl_waits(struct rk_monitor *monitor)
+static void watch_vl_waits(struct rk_fabric_cache *monitor)
 {
 	memset(vl_wait, 0, sizeof(vl_wait));
 	memset(vl_asked, 0, sizeof(vl_asked));
@@ -202,17 +202,17 @@ static void watch_vl_waits(struct rk_monitor *monitor)
 }
 
 /* One more sweep "2 s" after the last. */
-static void sweep_again(struct rk_monitor *monitor)
+static void sweep_again(struct rk_fabric_cache *monitor)
 {
 	monitor->sweep.last_time -= 2.0;
-	assert_int_equal(rk_monitor_sweep(monitor, NULL, NULL), 0);
+	assert_int_equal(rk_fabric_cache_sweep(monitor, NULL, NULL), 0);
 }
 
 /* LID 1's PortSamplesControl has the VL counters, LID 2's not: only LID 1 is asked for them,
  * every port once for the reading the next rise starts from, then only while its wait rises. */
 static void vl_waits_of_the_ports_whose_wait_rose(void **state)
 {
-	struct rk_monitor monitor;
+	struct rk_fabric_cache monitor;
 	struct rk_vl_wait waits[RK_SWEEP_VLS];
 	const struct rk_sweep_port *port;
 
@@ -221,7 +221,7 @@ static void vl_waits_of_the_ports_whose_wait_rose(void **state)
 	option_mask[2] = ~OPTION_VL_XMIT_WAIT;
 	watch_vl_waits(&monitor);
 	port = &monitor.sweep.ports[0];
-	assert_int_equal(rk_monitor_sweep(&monitor, NULL, NULL), 0);
+	assert_int_equal(rk_fabric_cache_sweep(&monitor, NULL, NULL), 0);
 	assert_int_equal(monitor.fabric->nodes[0].pm_vl_wait, RK_PM_SUPPORTED);
 	assert_int_equal(monitor.fabric->nodes[1].pm_vl_wait, RK_PM_UNSUPPORTED);
 	assert_int_equal(vl_asked[1], 1);
@@ -256,7 +256,7 @@ static void vl_waits_of_the_ports_whose_wait_rose(void **state)
 	assert_int_equal(waits[0].ticks, 0);
 	assert_true(waits[0].saturated);
 	memset(option_mask, 0, sizeof(option_mask));
-	rk_monitor_close(&monitor);
+	rk_fabric_cache_close(&monitor);
 }
 
 /* Without PortSamplesControl (the simulator) the nodes are asked: one that refuses the
@@ -264,12 +264,12 @@ static void vl_waits_of_the_ports_whose_wait_rose(void **state)
 static void vl_waits_learnt_from_the_first_answer(void **state)
 {
 	char *saved = start_simulator();
-	struct rk_monitor monitor;
+	struct rk_fabric_cache monitor;
 
 	(void)state;
 	vl_refused[2] = true;
 	watch_vl_waits(&monitor);
-	assert_int_equal(rk_monitor_sweep(&monitor, NULL, NULL), 0);
+	assert_int_equal(rk_fabric_cache_sweep(&monitor, NULL, NULL), 0);
 	xmit_wait[1] = xmit_wait[2] = 1000000;
 	sweep_again(&monitor);
 	end_simulator(saved);
@@ -279,11 +279,11 @@ static void vl_waits_learnt_from_the_first_answer(void **state)
 	assert_int_equal(vl_asked[1], 2);
 	assert_int_equal(vl_asked[2], 1);
 	assert_int_equal(monitor.sweep.stats.errors, 0); /* the second sweep asked it no more */
-	rk_monitor_close(&monitor);
+	rk_fabric_cache_close(&monitor);
 	fake_fabric_watch(&monitor);
 	sweep_twice(&monitor, 1, 0, 100000000);
 	assert_int_equal(vl_asked[1], 2);
-	rk_monitor_close(&monitor);
+	rk_fabric_cache_close(&monitor);
 }
 
 int main(void)

@@ -8,8 +8,8 @@
 #include "fake_fabric.h"
 #include "fake_umad.h"
 #include "rdmakit/catalog.h"
+#include "rdmakit/fabric_cache.h"
 #include "rdmakit/mad.h"
-#include "rdmakit/monitor.h"
 
 #include <errno.h>
 #include <infiniband/mad.h>
@@ -50,7 +50,7 @@ int fake_umad_answer(void *umad, int length)
 	return 0;
 }
 
-static void start(struct rk_monitor *monitor)
+static void start(struct rk_fabric_cache *monitor)
 {
 	fake_fabric_watch(monitor);
 	for (int i = 0; i < 2; i++) {
@@ -58,13 +58,13 @@ static void start(struct rk_monitor *monitor)
 		node_info_asked[i + 1] = 0;
 	}
 	xmit_data[1] = xmit_data[2] = 1000;
-	assert_int_equal(rk_monitor_sweep(monitor, NULL, NULL), 0);
+	assert_int_equal(rk_fabric_cache_sweep(monitor, NULL, NULL), 0);
 	assert_int_equal(monitor->sweep.ports[0].status, 0);
 }
 
 static void moved_lid_is_not_credited(void **state)
 {
-	struct rk_monitor monitor;
+	struct rk_fabric_cache monitor;
 	size_t c = (size_t)rk_catalog_pma_index("port_xmit_data");
 	uint64_t before;
 
@@ -73,7 +73,7 @@ static void moved_lid_is_not_credited(void **state)
 	before = monitor.sweep.ports[0].raw[c];
 	node_guid[1] = 0x0002c903deadbeefull; /* LID 1 is another node's now, with less sent */
 	xmit_data[1] = 10;
-	assert_int_equal(rk_monitor_sweep(&monitor, NULL, NULL), 0);
+	assert_int_equal(rk_fabric_cache_sweep(&monitor, NULL, NULL), 0);
 	assert_int_equal(node_info_asked[1], 1);
 	assert_int_equal(node_info_asked[2], 0); /* its counters did not go back: not asked */
 	assert_int_equal(monitor.sweep.ports[0].status, -ESTALE);
@@ -82,24 +82,24 @@ static void moved_lid_is_not_credited(void **state)
 	assert_int_equal(monitor.sweep.ports[1].status, 0);
 	assert_true(monitor.sweep.topology_stale);
 	assert_string_equal(rk_sweep_status_text(-ESTALE), "its LID answers for another node now");
-	rk_monitor_close(&monitor);
+	rk_fabric_cache_close(&monitor);
 }
 
 static void rebooted_node_keeps_its_answers(void **state)
 {
-	struct rk_monitor monitor;
+	struct rk_fabric_cache monitor;
 	size_t c = (size_t)rk_catalog_pma_index("port_xmit_data");
 
 	(void)state;
 	start(&monitor);
 	xmit_data[1] = 10; /* the same node, its counters from zero again */
-	assert_int_equal(rk_monitor_sweep(&monitor, NULL, NULL), 0);
+	assert_int_equal(rk_fabric_cache_sweep(&monitor, NULL, NULL), 0);
 	assert_int_equal(node_info_asked[1], 1);
 	assert_int_equal(monitor.sweep.ports[0].status, 0);
 	assert_int_equal(monitor.sweep.ports[0].raw[c], 10);
 	assert_true(monitor.sweep.ports[0].went_back_at > 0);
 	assert_int_equal(rk_sweep_delta(&monitor.sweep.ports[0], c), 10 * 4); /* no wrap */
-	rk_monitor_close(&monitor);
+	rk_fabric_cache_close(&monitor);
 }
 
 int main(void)

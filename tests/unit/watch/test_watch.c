@@ -229,7 +229,7 @@ static struct rk_fabric *one_switch(uint64_t guid)
  * xmit_words 4-byte words, and the sample before it is set (the snapshot leaves it out). */
 static void discovered(struct rk_watch *watch, uint64_t guid, uint64_t xmit_words)
 {
-	struct rk_monitor *m = &watch->monitor;
+	struct rk_fabric_cache *m = &watch->monitor;
 	int data = rk_catalog_pma_index("port_xmit_data");
 
 	rk_fabric_free(m->fabric);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
-#include "rdmakit/monitor.h"
+#include "rdmakit/fabric_cache.h"
 
 #include "rdmakit/clock.h"
 #include "rdmakit/log.h"
@@ -7,8 +7,9 @@
 #include <errno.h>
 #include <string.h>
 
-void rk_monitor_options_set(struct rk_monitor_options *options, const char *ca, int port,
-			    unsigned window, unsigned timeout_ms, const struct rk_name_map *names)
+void rk_fabric_cache_options_set(struct rk_fabric_cache_options *options, const char *ca, int port,
+				 unsigned window, unsigned timeout_ms,
+				 const struct rk_name_map *names)
 {
 	memset(options, 0, sizeof(*options));
 	options->fabric.ca = ca;
@@ -22,7 +23,8 @@ void rk_monitor_options_set(struct rk_monitor_options *options, const char *ca, 
 		options->mad.timeout_ms = timeout_ms;
 }
 
-void rk_monitor_init(struct rk_monitor *monitor, const struct rk_monitor_options *options)
+void rk_fabric_cache_init(struct rk_fabric_cache *monitor,
+			  const struct rk_fabric_cache_options *options)
 {
 	memset(monitor, 0, sizeof(*monitor));
 	monitor->options = *options;
@@ -31,7 +33,7 @@ void rk_monitor_init(struct rk_monitor *monitor, const struct rk_monitor_options
 }
 
 /* The follower (unsubscribing) goes with the port it listens on. */
-static void close_port(struct rk_monitor *monitor)
+static void close_port(struct rk_fabric_cache *monitor)
 {
 	rk_follower_close(monitor->follower);
 	monitor->follower = NULL;
@@ -41,7 +43,7 @@ static void close_port(struct rk_monitor *monitor)
 	monitor->port = NULL;
 }
 
-static int open_port(struct rk_monitor *monitor)
+static int open_port(struct rk_fabric_cache *monitor)
 {
 	if (monitor->port)
 		return 0;
@@ -51,7 +53,7 @@ static int open_port(struct rk_monitor *monitor)
 
 /* Whether a fresh discovery may replace the current view: it misses nothing that may still
  * be there (rk_unseen_update), or what it misses was missed long enough. */
-static bool view_adoptable(struct rk_monitor *monitor, const struct rk_fabric *fresh)
+static bool view_adoptable(struct rk_fabric_cache *monitor, const struct rk_fabric *fresh)
 {
 	size_t held = 0;
 
@@ -75,7 +77,7 @@ static bool view_adoptable(struct rk_monitor *monitor, const struct rk_fabric *f
 
 /* With events: a copy of the new topology for the follower's reads to update (the topology
  * itself is shared, unchanged, with the snapshots of the front ends). */
-static int copy_for_events(struct rk_monitor *monitor)
+static int copy_for_events(struct rk_fabric_cache *monitor)
 {
 	struct rk_fabric *copy = NULL;
 	int err;
@@ -92,7 +94,7 @@ static int copy_for_events(struct rk_monitor *monitor)
 	return 0;
 }
 
-int rk_monitor_discover(struct rk_monitor *monitor)
+int rk_fabric_cache_discover(struct rk_fabric_cache *monitor)
 {
 	struct rk_fabric *fabric;
 	int err;
@@ -121,14 +123,14 @@ int rk_monitor_discover(struct rk_monitor *monitor)
 	return err ? err : open_port(monitor);
 }
 
-static bool period_elapsed(const struct rk_monitor *monitor)
+static bool period_elapsed(const struct rk_fabric_cache *monitor)
 {
 	double period = monitor->options.rediscover_seconds;
 
 	return period > 0 && rk_monotonic_seconds() - monitor->discovered_at >= period;
 }
 
-static bool rediscovery_due(const struct rk_monitor *monitor)
+static bool rediscovery_due(const struct rk_fabric_cache *monitor)
 {
 	return !monitor->fabric || monitor->sweep.topology_stale || period_elapsed(monitor);
 }
@@ -136,7 +138,7 @@ static bool rediscovery_due(const struct rk_monitor *monitor)
 /* The umad port itself failed (an HCA reset or a driver reload: the kernel answers EIO,
  * EPIPE or ENODEV on that descriptor for good): close it, so the next sweep or query opens
  * the port afresh instead of failing on the dead one forever. */
-static int drop_failed_port(struct rk_monitor *monitor, int err)
+static int drop_failed_port(struct rk_fabric_cache *monitor, int err)
 {
 	if (monitor->port && (err == -EIO || err == -EPIPE || err == -ENODEV || err == -ENXIO)) {
 		rk_log(RK_LOG_WARNING,
@@ -148,7 +150,7 @@ static int drop_failed_port(struct rk_monitor *monitor, int err)
 	return err;
 }
 
-int rk_monitor_sweep(struct rk_monitor *monitor, rk_sweep_progress_fn progress, void *ctx)
+int rk_fabric_cache_sweep(struct rk_fabric_cache *monitor, rk_sweep_progress_fn progress, void *ctx)
 {
 	int err = 0;
 
@@ -156,7 +158,7 @@ int rk_monitor_sweep(struct rk_monitor *monitor, rk_sweep_progress_fn progress, 
 		if (monitor->sweep.topology_stale)
 			rk_log(RK_LOG_INFO, "the fabric changed (ports stopped answering or came "
 					    "up): rediscovering it");
-		err = rk_monitor_discover(monitor);
+		err = rk_fabric_cache_discover(monitor);
 	}
 	if (!err)
 		err = open_port(monitor);
@@ -178,11 +180,11 @@ static bool an_sm_stopped(const struct rk_sm_status *before, const struct rk_sm_
 	return false;
 }
 
-int rk_monitor_query_sm(struct rk_monitor *monitor)
+int rk_fabric_cache_query_sm(struct rk_fabric_cache *monitor)
 {
 	struct rk_sm_status status;
 	bool due = !monitor->fabric || monitor->sm_stale || period_elapsed(monitor);
-	int err = due ? rk_monitor_discover(monitor) : open_port(monitor);
+	int err = due ? rk_fabric_cache_discover(monitor) : open_port(monitor);
 
 	if (!err)
 		err = rk_sm_query(monitor->port, monitor->fabric, &monitor->options.mad, &status);
@@ -195,7 +197,7 @@ int rk_monitor_query_sm(struct rk_monitor *monitor)
 	return 0;
 }
 
-int rk_monitor_follow(struct rk_monitor *monitor, unsigned listen_ms)
+int rk_fabric_cache_follow(struct rk_fabric_cache *monitor, unsigned listen_ms)
 {
 	int err = open_port(monitor);
 
@@ -211,7 +213,7 @@ int rk_monitor_follow(struct rk_monitor *monitor, unsigned listen_ms)
 	return drop_failed_port(monitor, err);
 }
 
-int rk_monitor_queue(struct rk_monitor *monitor, struct rk_mad_queue **out)
+int rk_fabric_cache_queue(struct rk_fabric_cache *monitor, struct rk_mad_queue **out)
 {
 	int err = open_port(monitor);
 
@@ -221,7 +223,7 @@ int rk_monitor_queue(struct rk_monitor *monitor, struct rk_mad_queue **out)
 	return drop_failed_port(monitor, err);
 }
 
-void rk_monitor_forget(struct rk_monitor *monitor)
+void rk_fabric_cache_forget(struct rk_fabric_cache *monitor)
 {
 	rk_follower_close(monitor->follower);
 	monitor->follower = NULL;
@@ -237,7 +239,7 @@ void rk_monitor_forget(struct rk_monitor *monitor)
 	rk_unseen_free(&monitor->unseen);
 }
 
-void rk_monitor_close(struct rk_monitor *monitor)
+void rk_fabric_cache_close(struct rk_fabric_cache *monitor)
 {
 	close_port(monitor);
 	rk_fabric_free(monitor->events_fabric);

@@ -2,8 +2,8 @@
 /* The single-threaded fabric cache: topology, rediscovery, counter sweeps, SM status on one umad
  * port. The watch engine (watch.h) wraps it for the daemons; the CLI reads through it
  * (cli/fabric_session.c). */
-#ifndef RDMAKIT_MONITOR_H
-#define RDMAKIT_MONITOR_H
+#ifndef RDMAKIT_FABRIC_CACHE_H
+#define RDMAKIT_FABRIC_CACHE_H
 
 #include "rdmakit/congestion.h"
 #include "rdmakit/fabric.h"
@@ -38,7 +38,7 @@ int rk_unseen_update(struct rk_unseen *unseen, const struct rk_fabric *kept,
 /** Free what rk_unseen_update kept. */
 void rk_unseen_free(struct rk_unseen *unseen);
 
-struct rk_monitor_options {
+struct rk_fabric_cache_options {
 	struct rk_fabric_options fabric; /* CA, port, node names */
 	struct rk_mad_options mad;	 /* from rk_mad_options_defaults(), then changed */
 	double rediscover_seconds;	 /* rediscover when the topology is older (0: never) */
@@ -48,19 +48,20 @@ struct rk_monitor_options {
 	bool errors_only;	 /* the caller shows only ports with errors: rk_sweep.errors_only */
 	bool vl_wait;		 /* the caller shows which VLs wait: rk_sweep.vl_wait */
 	struct rk_congestion_options congestion; /* each port's wait after a sweep */
-	rk_follow_fn events; /* rk_monitor_follow tells the fabric's events to it (NULL: none) */
+	rk_follow_fn
+	    events; /* rk_fabric_cache_follow tells the fabric's events to it (NULL: none) */
 	void *events_ctx;
 };
 
 /* The current and previous views of one fabric, owned by the front end that watches it. */
-struct rk_monitor {
-	struct rk_monitor_options options;
+struct rk_fabric_cache {
+	struct rk_fabric_cache_options options;
 	struct rk_fabric *fabric;      /* current topology, NULL before the first discovery */
 	struct rk_fabric *prev_fabric; /* the one before, for "went down" rules */
 	struct rk_sweep sweep;
 	struct rk_sm_status sm, prev_sm;
 	struct rk_mad_port *port;	 /* open between discoveries (one umad port per process) */
-	struct rk_follower *follower;	 /* on port, once rk_monitor_follow ran */
+	struct rk_follower *follower;	 /* on port, once rk_fabric_cache_follow ran */
 	struct rk_mad_queue *queue;	 /* on port, for the engine's own few MADs (the election) */
 	struct rk_fabric *events_fabric; /* a copy of fabric the follower's reads update */
 	double discovered_at;
@@ -72,36 +73,38 @@ struct rk_monitor {
 };
 
 /** Options from a front end's settings; 0 for port, window or timeout means the default. */
-void rk_monitor_options_set(struct rk_monitor_options *options, const char *ca, int port,
-			    unsigned window, unsigned timeout_ms, const struct rk_name_map *names);
+void rk_fabric_cache_options_set(struct rk_fabric_cache_options *options, const char *ca, int port,
+				 unsigned window, unsigned timeout_ms,
+				 const struct rk_name_map *names);
 
 /** Start watching; nothing is sent until the first discovery or sweep. */
-void rk_monitor_init(struct rk_monitor *monitor, const struct rk_monitor_options *options);
+void rk_fabric_cache_init(struct rk_fabric_cache *cache,
+			  const struct rk_fabric_cache_options *options);
 
 /** Discover the fabric now; the previous topology is kept for comparisons. */
-int rk_monitor_discover(struct rk_monitor *monitor);
+int rk_fabric_cache_discover(struct rk_fabric_cache *cache);
 
 /** Sweep every port's counters, rediscovering first when due or when the last sweep saw changes. */
-int rk_monitor_sweep(struct rk_monitor *monitor, rk_sweep_progress_fn progress, void *ctx);
+int rk_fabric_cache_sweep(struct rk_fabric_cache *cache, rk_sweep_progress_fn progress, void *ctx);
 
 /** Query every SM's SMInfo, (re)discovering first when due or when an SM stopped answering at
  * the last query (its port may no longer advertise IsSM); the previous answer is kept. */
-int rk_monitor_query_sm(struct rk_monitor *monitor);
+int rk_fabric_cache_query_sm(struct rk_fabric_cache *cache);
 
 /** Take the fabric's events for listen_ms (the port opened and subscribed first), telling
  * each to options.events; a trap 128's switch is read into events_fabric. 0 or -errno (the
  * port failed: closed, opened again at the next call). */
-int rk_monitor_follow(struct rk_monitor *monitor, unsigned listen_ms);
+int rk_fabric_cache_follow(struct rk_fabric_cache *cache, unsigned listen_ms);
 
-/** The monitor's queue for a few MADs of the caller's (the port and the queue opened first);
+/** The cache's queue for a few MADs of the caller's (the port and the queue opened first);
  * it closes with the port. 0 or -errno. */
-int rk_monitor_queue(struct rk_monitor *monitor, struct rk_mad_queue **out);
+int rk_fabric_cache_queue(struct rk_fabric_cache *cache, struct rk_mad_queue **out);
 
 /** Forget the topology, the samples and the SM answers, and stop following events (the port
  * stays open): a watcher that became standby shows nothing of a fabric it no longer reads. */
-void rk_monitor_forget(struct rk_monitor *monitor);
+void rk_fabric_cache_forget(struct rk_fabric_cache *cache);
 
 /** Release the topology, the samples and the MAD port. */
-void rk_monitor_close(struct rk_monitor *monitor);
+void rk_fabric_cache_close(struct rk_fabric_cache *cache);
 
 #endif

@@ -8,7 +8,7 @@
 #include "fake_umad.h"
 #include "fixture_util.h"
 #include "rdmakit/clock.h"
-#include "rdmakit/monitor.h"
+#include "rdmakit/fabric_cache.h"
 #include "rdmakit/notice.h"
 
 #include <errno.h>
@@ -42,44 +42,44 @@ int fake_umad_answer(void *umad, int length)
 
 static void test_sweeps_resume_after_an_hca_reset(void **state)
 {
-	struct rk_monitor monitor;
+	struct rk_fabric_cache monitor;
 
 	(void)state;
 	fake_fabric_watch(&monitor);
-	assert_int_equal(rk_monitor_sweep(&monitor, NULL, NULL), 0);
+	assert_int_equal(rk_fabric_cache_sweep(&monitor, NULL, NULL), 0);
 	assert_int_equal(monitor.sweep.answered, 2);
 	assert_int_equal(fake_umad_opens(), 1);
 	sends_before_reset = 2; /* the HCA resets during the next sweep (2 MADs) */
 	log_capture_start();
-	assert_int_equal(rk_monitor_sweep(&monitor, NULL, NULL), -EIO);
+	assert_int_equal(rk_fabric_cache_sweep(&monitor, NULL, NULL), -EIO);
 	assert_int_equal(log_capture_count("cannot receive MADs: Input/output error"), 1);
 	assert_int_equal(log_capture_count("the umad port failed (Input/output error): closed; "
 					   "the next sweep or SM query opens it again"),
 			 1);
 	assert_null(monitor.port);
-	assert_int_equal(rk_monitor_sweep(&monitor, NULL, NULL), 0); /* on a new descriptor */
+	assert_int_equal(rk_fabric_cache_sweep(&monitor, NULL, NULL), 0); /* on a new descriptor */
 	assert_int_equal(fake_umad_opens(), 2);
 	assert_int_equal(monitor.sweep.answered, 2);
 	assert_int_equal(monitor.sweep.failed, 0);
 	assert_int_equal(monitor.discoveries, 0); /* the same topology: no rediscovery needed */
-	rk_monitor_close(&monitor);
+	rk_fabric_cache_close(&monitor);
 }
 
 /* A sweep that fails for another reason (here a bad option) keeps its port. */
 static void test_other_errors_keep_the_port(void **state)
 {
-	struct rk_monitor monitor;
+	struct rk_fabric_cache monitor;
 
 	(void)state;
 	fake_fabric_watch(&monitor);
-	assert_int_equal(rk_monitor_sweep(&monitor, NULL, NULL), 0);
+	assert_int_equal(rk_fabric_cache_sweep(&monitor, NULL, NULL), 0);
 	assert_non_null(monitor.port);
 	monitor.options.mad.retries = 1000; /* refused by the engine: -EINVAL */
 	log_capture_start();
-	assert_int_equal(rk_monitor_sweep(&monitor, NULL, NULL), -EINVAL);
+	assert_int_equal(rk_fabric_cache_sweep(&monitor, NULL, NULL), -EINVAL);
 	assert_int_equal(log_capture_count("the umad port failed"), 0);
 	assert_non_null(monitor.port);
-	rk_monitor_close(&monitor);
+	rk_fabric_cache_close(&monitor);
 }
 
 static void count_event(const struct rk_fabric_event *event, void *ctx)
@@ -92,7 +92,7 @@ static void count_event(const struct rk_fabric_event *event, void *ctx)
  * a finding, and the sweeps go on as without them. */
 static void test_events_unavailable_keeps_polling(void **state)
 {
-	struct rk_monitor monitor;
+	struct rk_fabric_cache monitor;
 	struct rk_findings findings = {0};
 	unsigned heard = 0;
 
@@ -102,8 +102,8 @@ static void test_events_unavailable_keeps_polling(void **state)
 	monitor.options.events_ctx = &heard;
 	fake_umad_refuse_listeners(true);
 	log_capture_start();
-	assert_int_equal(rk_monitor_follow(&monitor, 10), 0);
-	assert_int_equal(rk_monitor_follow(&monitor, 10), 0);
+	assert_int_equal(rk_fabric_cache_follow(&monitor, 10), 0);
+	assert_int_equal(rk_fabric_cache_follow(&monitor, 10), 0);
 	assert_true(rk_follower_unavailable(monitor.follower));
 	assert_int_equal(log_capture_count("another agent on this host may receive them already"),
 			 1);
@@ -113,12 +113,12 @@ static void test_events_unavailable_keeps_polling(void **state)
 	assert_string_equal(findings.items[0].code, "EVENTS_UNAVAILABLE");
 	assert_int_equal(findings.items[0].severity, RK_SEVERITY_WARNING);
 	assert_non_null(strstr(findings.items[0].message, "already receives the SA's Reports"));
-	assert_int_equal(rk_monitor_sweep(&monitor, NULL, NULL), 0);
+	assert_int_equal(rk_fabric_cache_sweep(&monitor, NULL, NULL), 0);
 	assert_int_equal(monitor.sweep.answered, 2);
 	assert_int_equal(heard, 0);
 	rk_findings_free(&findings);
 	fake_umad_refuse_listeners(false);
-	rk_monitor_close(&monitor);
+	rk_fabric_cache_close(&monitor);
 }
 
 int main(void)
@@ -129,5 +129,5 @@ int main(void)
 	    cmocka_unit_test(test_events_unavailable_keeps_polling),
 	};
 
-	return cmocka_run_group_tests_name("monitor_port", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("fabric_cache_port", tests, NULL, NULL);
 }
