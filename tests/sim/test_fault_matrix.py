@@ -23,6 +23,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -63,6 +64,13 @@ def swept_ports():
     ports += [(f"{kind}{n}", p) for kind, count in (("Leaf", LEAVES), ("Spine", SPINES))
               for n in range(1, count + 1) for p in range(1, RADIX + 1)]
     return ports
+
+
+def udp_port():
+    """A UDP port on 127.0.0.1 that nothing uses now (the kernel's pick)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def perfquery(sim, lid, port):
@@ -154,9 +162,13 @@ class FaultMatrix(unittest.TestCase):
         assert cls.daemon.start(env=cdtest.sim_env(cls.sim.name)) == 0, cls.daemon.start_output
         config = (f"refresh 0.5\nfabric yes\nsm yes\nfabric-role active\nfabric-interval 1\n"
                   f"rediscover 2\nexpect {cls.plan}\n")
-        cls.setup = snmptest.Setup(fixture("ib-hdr"), config=config, offset=23,
+        cls.setup = snmptest.Setup(fixture("ib-hdr"), config=config,
                                    env_extra=umad2sim_env(cls.sim.name))
-        cls.trapd = snmptest.Trapd(cls.setup.workdir, snmptest.free_port(24))
+        # UDP ports the kernel picks: snmptest.free_port(offset) is 7 * pid + offset, so
+        # offsets 7 apart collide for tests ctest starts together (pids one apart): this
+        # file's trapd at offset 24 once took sim_real_fabric's snmpd at 17
+        cls.setup.snmpd = snmptest.Snmpd(cls.setup.workdir, udp_port())
+        cls.trapd = snmptest.Trapd(cls.setup.workdir, udp_port())
         with open(cls.setup.snmpd.conf, "a") as f:
             f.write(f"trap2sink 127.0.0.1:{cls.trapd.port} public\n")
         cls.setup.__enter__()
