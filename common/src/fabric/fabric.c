@@ -309,10 +309,15 @@ static int add_link(struct rk_fabric *fabric, size_t *capacity, int node, int po
 	link->port_a = port;
 	link->node_b = a->remote_node;
 	link->port_b = a->remote_port;
+	/* An end whose PortInfo discovery could not read (its MADs lost: state 0, which no
+	 * PortInfo GetResp has) tells nothing of the link; the other end speaks for it. */
+	if (a->state == 0)
+		a = b;
 	link->width = a->active_width;
 	link->speed = a->active_speed;
 	link->ends_disagree =
-	    a->active_width != b->active_width || a->active_speed != b->active_speed;
+	    a->state != 0 && b->state != 0 &&
+	    (a->active_width != b->active_width || a->active_speed != b->active_speed);
 	return 0;
 }
 

@@ -1,0 +1,518 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
+"""The fault matrix (docs/reliability.md): one small simulated fat tree watched at once by the
+CLI, a real collectd with rdmakit.so and a real snmpd with rdmakit-agentx, each fault a cell:
+
+- ibsim's `Error` drops 10, 30 and 60% of the MADs to a leaf switch (Leaf3) and to a spine
+  (Spine1), of every attribute and of attribute 0x12 only (PortCounters; ibsim matches the
+  attribute id whatever the class, so SwitchInfo SMPs are dropped too), each for a few
+  seconds and then cleared; a spine's loss also drops every MAD routed through it;
+- the master OpenSM killed (SIGKILL) right after it was told to sweep (SIGHUP), while a CLI
+  `rdmakit sweep --interval` runs, and a standby OpenSM takes over.
+
+Every port's SymbolErrorCounter and LinkErrorRecoveryCounter are set to a value of their own
+before the daemons start, and ibsim never moves them: any value credited to the wrong port is
+seen. For each cell: the CLI's values of every port that answered are those of perfquery of
+the port (by GUID and LID); collectd's csv has those values too, and no counter going back or
+jumping in it nor in a walk of the subagent's rdmakitFabricCounterTable; every finding is
+raised at most once and cleared at most once per port, and every raise is cleared once the
+fault is gone; nothing untrue (a node or link missing or moved) is raised. A line per cell on
+stderr says what was reported."""
+import collections
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "collectd"))
+sys.path.insert(0, os.path.join(HERE, "..", "snmp"))
+import cdtest  # noqa: E402
+import simlib  # noqa: E402
+import snmptest  # noqa: E402
+from rktest import RDMAKIT, fixture, umad2sim_env, wait_for  # noqa: E402
+
+LEAVES, HOSTS, SPINES, RADIX = 4, 2, 2, 8
+FAULTY = ("Leaf3", "Spine1")  # a leaf away from the SMs' Leaf1, and a spine
+RATES = (10, 30, 60)
+SCOPES = (("all MADs", ""), ("PortCounters", " 0x12"))
+FAULT_SWEEPS = 6  # CLI sweeps, 1 s apart, while a cell's fault is on
+PLUGINS = ("rdma_fabric", "rdma_sm")
+# What a loss of MADs must never raise: nothing was unplugged, slowed or recabled.
+UNTRUE = {"NODE_MISSING", "NODE_UNEXPECTED", "NODE_REPLACED", "LINK_MISSING", "LINK_UNEXPECTED",
+          "LINK_MISWIRED", "LINK_BELOW_PLAN", "LINK_ENDS_DISAGREE", "PORT_WENT_DOWN",
+          "LINK_DEGRADED", "COUNTER_SATURATED"}
+# rdmakitFabricCounterTable (RDMAKIT-MIB): rdmakitFabric is rdmakitObjects 5, the table 3
+FC_ENTRY = tuple(int(x) for x in snmptest.ROOT_OID.strip(".").split(".")) + (1, 5, 3, 1)
+FC_SYMBOL, FC_LER, FC_DISCONTINUITY = 30, 31, 90
+# a counter no port can move by this much in one sweep of this fabric (ibsim adds the MADs
+# that cross a port, a few KB a sweep): more is a wrap or another port's value
+SPIKE = 1 << 31
+
+
+def swept_ports():
+    """[(node, port)] of every port a sweep reads on the tree simlib.generate makes here: the
+    hosts' port 1 and every port of every switch (those without a cable too)."""
+    ports = [(f"Hca{h}", 1) for h in range(1, LEAVES * HOSTS + 1)]
+    ports += [(f"{kind}{n}", p) for kind, count in (("Leaf", LEAVES), ("Spine", SPINES))
+              for n in range(1, count + 1) for p in range(1, RADIX + 1)]
+    return ports
+
+
+def udp_port():
+    """A UDP port on 127.0.0.1 that nothing uses now (the kernel's pick)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def perfquery(sim, lid, port):
+    """(SymbolErrorCounter, LinkErrorRecoveryCounter) of perfquery LID PORT, None when it got
+    no answer."""
+    out = sim.run("perfquery", str(lid), str(port), timeout=20).stdout
+    values = dict(re.findall(r"^(\w+):\.*(\d+)$", out, re.M))
+    if "SymbolErrorCounter" not in values:
+        return None
+    return int(values["SymbolErrorCounter"]), int(values["LinkErrorRecoveryCounter"])
+
+
+def note_key(note):
+    """A collectd notification's finding: (plugin instance, type instance); the SM mode's
+    have no plugin instance."""
+    return note.get("plugin_instance", ""), note["type_instance"]
+
+
+class FaultMatrix(unittest.TestCase):
+    rows = []
+    raised_again = {}
+
+    @classmethod
+    def setUpClass(cls):
+        cls.started = time.monotonic()
+        cls.tmp = tempfile.TemporaryDirectory()
+        net = simlib.generate(os.path.join(cls.tmp.name, "ft.net"), leaves=LEAVES, hosts=HOSTS,
+                              spines=SPINES, radix=RADIX)
+        cls.sim = simlib.Sim(f"rkfm{os.getpid()}", net, cls.tmp.name).__enter__()
+        cls.daemon = cls.setup = cls.trapd = None
+        try:
+            # a standby that takes over within about 2 s; no periodic sweep, so OpenSM does
+            # not reroute around the loss (as in sim_real_fabric)
+            cls.sim.fast_failover()
+            cls.sim.env["SIM_OSM_ARGS"] += " -s 0"
+            cls.sim.opensm("Hca1", 10)
+            cls.sim.opensm("Hca2", 5)
+            cls.set_counters()
+            cls.plan = os.path.join(cls.tmp.name, "fabric.plan")
+            proc = cls.sim.run(RDMAKIT, "fabric", "--save", cls.plan)
+            assert proc.returncode == 0, proc.stderr
+            cls.read_expected()
+            cls.start_daemons()
+        except BaseException:
+            cls.tearDownClass()
+            raise
+
+    @classmethod
+    def set_counters(cls):
+        """A SymbolErrorCounter (1000 + 7i) and a LinkErrorRecoveryCounter (i) of its own on
+        each swept port i, written to ibsim's console at once, then one command waited for."""
+        cls.set_values = {}
+        lines = []
+        for i, (node, port) in enumerate(swept_ports(), 1):
+            cls.set_values[(node, port)] = (1000 + 7 * i, i)
+            lines.append(f'PerformanceSet "{node}"[{port}] PortCounters.SymbolErrorCounter='
+                         f'{1000 + 7 * i}\n')
+            lines.append(f'PerformanceSet "{node}"[{port}] '
+                         f'PortCounters.LinkErrorRecoveryCounter={i}\n')
+        with open(os.path.join(cls.sim.dir, "console"), "w") as console:
+            console.writelines(lines)
+        cls.sim.cmd("Attached")
+
+    @classmethod
+    def read_expected(cls):
+        """{(GUID, port): (symbol_error, link_error_recovery)} from perfquery of every swept
+        port by its LID, which must be what was set on the console."""
+        proc = cls.sim.run(RDMAKIT, "sweep", "--json")
+        assert proc.returncode == 0, proc.stderr
+        doc = json.loads(proc.stdout)
+        cls.expected, cls.lids, cls.names = {}, {}, {}
+        for p in doc["ports"]:
+            key = (int(p["guid"], 16), p["port"])
+            node = p["name"].split()[0].replace("host", "Hca")
+            values = perfquery(cls.sim, p["lid"], p["port"])
+            assert values == cls.set_values[(node, p["port"])], (p, values)
+            cls.expected[key] = values
+            cls.lids[key] = p["lid"]
+            cls.names[key] = (node, p["port"])
+        assert sorted(cls.names.values()) == sorted(cls.set_values), "not every port swept"
+        assert len(set(cls.expected.values())) == len(cls.expected)
+
+    @classmethod
+    def start_daemons(cls):
+        cls.daemon = cdtest.Daemon(cdtest.plugin_block(
+            SysfsRoot=cdtest.fixture("ib-hdr"), Fabric=True, SubnetManager=True,
+            FabricInterval=1, Notifications=True, Expect=cls.plan, Rediscover=2,
+            FabricRole="active"))
+        assert cls.daemon.start(env=cdtest.sim_env(cls.sim.name)) == 0, cls.daemon.start_output
+        config = (f"refresh 0.5\nfabric yes\nsm yes\nfabric-role active\nfabric-interval 1\n"
+                  f"rediscover 2\nexpect {cls.plan}\n")
+        cls.setup = snmptest.Setup(fixture("ib-hdr"), config=config,
+                                   env_extra=umad2sim_env(cls.sim.name))
+        # UDP ports the kernel picks: snmptest.free_port(offset) is 7 * pid + offset, so
+        # offsets 7 apart collide for tests ctest starts together (pids one apart): this
+        # file's trapd at offset 24 once took sim_real_fabric's snmpd at 17
+        cls.setup.snmpd = snmptest.Snmpd(cls.setup.workdir, udp_port())
+        cls.trapd = snmptest.Trapd(cls.setup.workdir, udp_port())
+        with open(cls.setup.snmpd.conf, "a") as f:
+            f.write(f"trap2sink 127.0.0.1:{cls.trapd.port} public\n")
+        cls.setup.__enter__()
+        # both daemons see every port and the standby SM before the first cell
+        wait_for(lambda: len(cls.daemon.values_dirs("rdma_fabric")) >= len(cls.expected), 30,
+                 "collectd's values of every port")
+        wait_for(lambda: cls.daemon.last("", "count-standbys", "rdma_sm") == [1.0], 30,
+                 "collectd: one standby SM")
+        wait_for(lambda: cls.setup.get_raw("RDMAKIT-MIB::rdmakitSmStandbys.0") == "1", 30,
+                 "the subagent: one standby SM")
+        wait_for(lambda: len(cls.counter_walk()) == len(cls.expected), 30,
+                 "the subagent's counters of every port")
+        time.sleep(3)  # the first sweeps' findings (none expected) are out
+
+    @classmethod
+    def tearDownClass(cls):
+        if cls.setup:
+            cls.setup.__exit__(None, None, None)
+        if cls.trapd:
+            cls.trapd.stop()
+        if cls.daemon:
+            cls.daemon.cleanup()
+        cls.sim.ctl("reap", cls.sim.name, check=False)
+        cls.sim.__exit__(None, None, None)
+        cls.tmp.cleanup()
+        if cls.rows:
+            print("fault matrix (cell: collectd notifications, traps, CLI ports not read):",
+                  file=sys.stderr)
+            for row in cls.rows:
+                print("  " + row, file=sys.stderr)
+        print(f"fault matrix: {time.monotonic() - cls.started:.0f} s", file=sys.stderr)
+
+    # -- what the three front ends show -------------------------------------------------
+
+    @classmethod
+    def counter_walk(cls):
+        """{(GUID, port): {column: value}} of a bulk walk of rdmakitFabricCounterTable."""
+        rows = collections.defaultdict(dict)
+        for oid, _, value in cls.setup.walk(".".join(("",) + tuple(map(str, FC_ENTRY))),
+                                            bulk=True, extra=("-Cr60", "-Ot")):
+            if oid[:len(FC_ENTRY)] != FC_ENTRY or len(oid) != len(FC_ENTRY) + 10:
+                continue
+            column, index = oid[len(FC_ENTRY)], oid[len(FC_ENTRY) + 1:]
+            guid = int.from_bytes(bytes(index[:8]), "big")
+            number = re.match(r"\(?(\d+)", value)  # "1063 errors", "(0) 0:00:00.00"
+            if number:
+                rows[(guid, index[8])][column] = int(number.group(1))
+        return dict(rows)
+
+    def notes(self):
+        return [n for n in self.daemon.notifications() if n.get("plugin") in PLUGINS]
+
+    def traps(self):
+        return snmptest.finding_traps(self.trapd.text())
+
+    def rdmakit(self, *args):
+        return self.sim.ctl("run", self.sim.name, RDMAKIT, *args, check=False,
+                            env=dict(self.sim.env, SIM_TIMEOUT="60"))
+
+    def check_cli(self, docs):
+        """Every value of a port that answered is its own (perfquery's); (ports not read,
+        failed reasons)."""
+        unread, reasons = 0, collections.Counter()
+        for doc in docs:
+            for p in doc["ports"]:
+                key = (int(p["guid"], 16), p["port"])
+                self.assertIn(key, self.expected, p)
+                got = (p["counters"].get("symbol_error"), p["counters"].get("link_error_recovery"))
+                want = self.expected[key]
+                for g, w, name in zip(got, want, ("symbol_error", "link_error_recovery")):
+                    if g is not None:
+                        self.assertEqual(g, w, f"{name} of {self.names[key]} in the CLI: {p}")
+            for f in doc["failed"]:
+                self.assertIn((int(f["guid"], 16), f["port"]), self.expected, f)
+                self.assertIn(f["error"], ("timeout", "error status",
+                                           "no LID: discovery could not read its PortInfo"), f)
+                reasons[f["error"]] += 1
+            unread += len(doc["failed"]) + len(doc["unreached"])
+        return unread, reasons
+
+    def check_perfquery(self, node, docs):
+        """perfquery of the faulty node's ports (by the LID of their GUID) now that the loss
+        is gone: what was set, and what the CLI said of them whenever they answered."""
+        for key, (name, port) in self.names.items():
+            if name != node:
+                continue
+            self.assertEqual(perfquery(self.sim, self.lids[key], port), self.expected[key],
+                             f"perfquery of {name}[{port}]")
+            for doc in docs:
+                for p in doc["ports"]:
+                    if (int(p["guid"], 16), p["port"]) == key and \
+                            p["counters"].get("symbol_error") is not None:
+                        self.assertEqual(p["counters"]["symbol_error"], self.expected[key][0])
+
+    def check_csv(self, since):
+        """collectd's csv from since on: the set counters of every port are its own, no
+        derive goes back, none jumps."""
+        for d in self.daemon.values_dirs("rdma_fabric"):
+            instance = d[len("rdma_fabric-"):]
+            m = re.fullmatch(r"0x([0-9a-f]{16})-(\d+)", instance)
+            if not m:
+                continue
+            key = (int(m.group(1), 16), int(m.group(2)))
+            self.assertIn(key, self.expected, d)
+            for ident in self.daemon.value_files(instance, "rdma_fabric"):
+                if not (ident.startswith("derive-") or ident.startswith("if_")):
+                    continue
+                rows = self.daemon.rows(instance, ident, "rdma_fabric")
+                first = max([i for i, r in enumerate(rows) if r[0] < since] or [0])
+                rows = rows[first:]
+                if ident == "derive-symbol_error":
+                    self.assertEqual({r[1] for r in rows}, {self.expected[key][0]},
+                                     f"{d} {ident}: another port's value")
+                if ident == "derive-link_error_recovery":
+                    self.assertEqual({r[1] for r in rows}, {self.expected[key][1]},
+                                     f"{d} {ident}: another port's value")
+                for a, b in zip(rows, rows[1:]):
+                    for va, vb in zip(a[1:], b[1:]):
+                        self.assertGreaterEqual(vb, va, f"{d} {ident}: went back {a} -> {b}")
+                        self.assertLess(vb - va, SPIKE, f"{d} {ident}: a spike {a} -> {b}")
+
+    def check_walks(self, walks):
+        """Each walk: the set counters are the port's own; no counter goes back between two
+        walks unless the port's discontinuity time changed."""
+        for walk in walks:
+            for key, columns in walk.items():
+                self.assertIn(key, self.expected)
+                if FC_SYMBOL in columns:
+                    self.assertEqual(columns[FC_SYMBOL], self.expected[key][0],
+                                     f"rdmakitFcSymbolError of {self.names[key]}")
+                if FC_LER in columns:
+                    self.assertEqual(columns[FC_LER], self.expected[key][1],
+                                     f"rdmakitFcLinkErrorRecovery of {self.names[key]}")
+        for a, b in zip(walks, walks[1:]):
+            for key in a.keys() & b.keys():
+                if a[key].get(FC_DISCONTINUITY) != b[key].get(FC_DISCONTINUITY):
+                    continue
+                for column in a[key].keys() & b[key].keys():
+                    if column < FC_DISCONTINUITY:
+                        self.assertGreaterEqual(b[key][column], a[key][column],
+                                                f"column {column} of {self.names[key]}")
+                        self.assertLess(b[key][column] - a[key][column], SPIKE)
+
+    def check_findings(self, notes, traps, sweeps):
+        """Nothing untrue; every trap names its node; no storm: a finding is raised again only
+        after it cleared, which takes at least 3 of the daemon's sweeps (PORT_NO_ANSWER: 2
+        without an answer, then one with; ERRORS_RISING: a rise, then 3 quiet sweeps), so
+        never more than sweeps / 3 + 1 times (main at 9eec0bf raised a lossy port's problem
+        at every other sweep). {key: raises} of the findings raised more than once."""
+        codes = {n["type_instance"] for n in notes} | {t[1] for t in traps}
+        self.assertEqual(codes & UNTRUE, set(), (notes, traps))
+        for kind, code, guid, port in traps:
+            self.assertTrue(guid or code.startswith("SM_"), (kind, code))  # SM_: the subnet's
+        raised = collections.Counter(note_key(n) for n in notes if n["severity"] != "OKAY" and
+                                     n["type_instance"] != "master_lid")
+        raised_traps = collections.Counter(t[1:] for t in traps if t[0] == "Raised")
+        bound = sweeps // 3 + 1
+        self.assertLessEqual(max(raised.values(), default=0), bound, (sweeps, raised))
+        self.assertLessEqual(max(raised_traps.values(), default=0), bound, (sweeps, raised_traps))
+        again = {f"collectd {k[1]} {k[0]}": v for k, v in raised.items() if v > 1}
+        again.update({f"trap {k[0]} {k[1]}:{k[2]}": v for k, v in raised_traps.items() if v > 1})
+        return again
+
+    def sweeps_since(self, since):
+        """collectd's fabric sweeps since then (its rows of rdma_fabric/count-swept_ports)."""
+        return len([r for r in self.daemon.rows("", "count-swept_ports", "rdma_fabric")
+                    if r[0] >= since])
+
+    def start_cli(self, *args):
+        """rdmakit ARGS under the sim in the background, its output read as it comes (a
+        sweep's JSON is more than a pipe holds): (process, stdout lines, finish) where finish()
+        waits for it and returns (lines, stderr)."""
+        proc = subprocess.Popen([simlib.SIMCTL, "run", self.sim.name, RDMAKIT, *args],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env=dict(self.sim.env, SIM_TIMEOUT="120"))
+        lines, err = [], []
+        readers = [threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True),
+                   threading.Thread(target=lambda: err.append(proc.stderr.read()), daemon=True)]
+        for reader in readers:
+            reader.start()
+
+        def finish():
+            proc.wait(150)
+            for reader in readers:
+                reader.join(10)
+            proc.stdout.close()
+            proc.stderr.close()
+            return lines, "".join(err)
+        return proc, lines, finish
+
+    def balanced(self, notes0, traps0):
+        """Whether every raise since notes0 and traps0 is cleared."""
+        notes = [n for n in self.notes()[notes0:] if n["type_instance"] != "master_lid"]
+        raised = collections.Counter(note_key(n) for n in notes if n["severity"] != "OKAY")
+        cleared = collections.Counter(note_key(n) for n in notes if n["severity"] == "OKAY")
+        traps = self.traps()[traps0:]
+        return raised == cleared and \
+            collections.Counter(t[1:] for t in traps if t[0] == "Raised") == \
+            collections.Counter(t[1:] for t in traps if t[0] == "Cleared")
+
+    # -- the cells -------------------------------------------------------------------------
+
+    def error_cell(self, node, rate, scope, attr):
+        label = f"Error {node} {rate}% {scope}"
+        notes0, traps0 = len(self.notes()), len(self.traps())
+        since = time.time()
+        walks = [self.counter_walk()]
+        self.sim.cmd(f'Error "{node}" {rate}{attr}')
+        try:
+            cli, _, finish = self.start_cli("sweep", "--json", "--interval", "1", "--count",
+                                            str(FAULT_SWEEPS))
+            while cli.poll() is None:
+                time.sleep(1.5)
+                walks.append(self.counter_walk())
+            lines, err = finish()
+        finally:
+            self.sim.cmd(f'Error "{node}" 0')
+        docs = [json.loads(line) for line in lines]
+        self.assertEqual(len(docs), FAULT_SWEEPS, err)
+        last_unread = docs[-1]["failed"] + docs[-1]["unreached"]
+        self.assertEqual(cli.returncode, 5 if last_unread else 0, err)
+        self.assertEqual([line for line in err.splitlines() if "bad status" in line and
+                          "libibnetdisc reported" not in line], [], err)
+        unread, reasons = self.check_cli(docs)
+        self.check_perfquery(node, docs)
+        # the loss is over: every raise clears within a few sweeps (ERRORS_RISING after 3
+        # quiet ones, a rediscovery that missed nodes at the next whole one)
+        wait_for(lambda: self.balanced(notes0, traps0), 40, f"{label}: every raise cleared")
+        time.sleep(3)  # and nothing comes after
+        walks.append(self.counter_walk())
+        self.check_csv(since)
+        self.check_walks(walks)
+        notes, traps = self.notes()[notes0:], self.traps()[traps0:]
+        self.assertTrue(self.balanced(notes0, traps0), (notes, traps))
+        sweeps = self.sweeps_since(since)
+        again = self.check_findings(notes, traps, sweeps)
+        # what a loss is: ports that do not answer, and the receive errors ibsim counts for
+        # each MAD it dropped; a rediscovery that misses nodes keeps the last whole view
+        # (no NODE_UNREACHED either)
+        self.assertLessEqual({n["type_instance"] for n in notes} | {t[1] for t in traps},
+                             {"PORT_NO_ANSWER", "ERRORS_RISING"}, (notes, traps))
+        self.record(label, notes, traps, unread, docs, sweeps, again)
+
+    def record(self, label, notes, traps, unread, docs, sweeps, again):
+        kinds = collections.Counter(n["type_instance"] for n in notes if n["severity"] != "OKAY")
+        row = (f"{label}: {len(notes)} notifications, {len(traps)} traps, {unread} CLI ports "
+               f"not read in {len(docs)} sweeps ({sum(d['mads']['timeouts'] for d in docs)} "
+               f"MAD timeouts); collectd swept {sweeps} times; raised "
+               f"{dict(sorted(kinds.items()))}; raised again: {len(again)} findings, at most "
+               f"{max(again.values(), default=1)} times")
+        FaultMatrix.rows.append(row)
+        FaultMatrix.raised_again[label] = again
+        print(row, file=sys.stderr)
+
+    def test_1_errors_on_a_leaf_and_a_spine(self):
+        for node in FAULTY:
+            for scope, attr in SCOPES:
+                for rate in RATES:
+                    with self.subTest(node=node, scope=scope, rate=rate):
+                        self.error_cell(node, rate, scope, attr)
+
+    def test_2_master_sm_killed_mid_sweep(self):
+        """SIGHUP makes the master OpenSM sweep at once; SIGKILL follows 2 ms later. The
+        standby (polling every 500 ms) takes over; the CLI's sweeps meanwhile finish with
+        every value of a port credited to it; the daemons report the new master once each
+        and go on."""
+        notes0, traps0 = len(self.notes()), len(self.traps())
+        master_changes0 = self.trapd.count("rdmakitSmMasterChange")
+        since = time.time()
+        walks = [self.counter_walk()]
+        cli, lines, finish = self.start_cli("sweep", "--json", "--interval", "1", "--count",
+                                            "10")
+        wait_for(lambda: lines or cli.poll() is not None, 60, "the CLI's first sweep")
+        ups = self.sim.subnet_ups("Hca1")
+        pid = self.sim.opensm_pid("Hca1")
+        os.kill(pid, signal.SIGHUP)
+        time.sleep(0.002)
+        os.kill(pid, signal.SIGKILL)
+        wait_for(lambda: not simlib.running(pid), 10, "the master OpenSM gone")
+        finished = self.sim.subnet_ups("Hca1") > ups
+        lid2 = self.sim.lid("host2 HCA-1")
+        while cli.poll() is None:
+            time.sleep(1.5)
+            walks.append(self.counter_walk())
+        lines, err = finish()
+        docs = [json.loads(line) for line in lines]
+        self.assertEqual(len(docs), 10, err)
+        last_unread = docs[-1]["failed"] + docs[-1]["unreached"]
+        self.assertEqual(cli.returncode, 5 if last_unread else 0, err)
+        unread, reasons = self.check_cli(docs)
+        # both daemons: the new master, once
+        wait_for(lambda: self.daemon.last("", "gauge-master_lid", "rdma_sm") == [float(lid2)],
+                 60, "collectd: host2 the master")
+        wait_for(lambda: self.trapd.count("rdmakitSmMasterChange") > master_changes0, 30,
+                 "the subagent's rdmakitSmMasterChange")
+        wait_for(lambda: [n for n in self.notes()[notes0:] if n["type_instance"] ==
+                          "SM_NO_STANDBY"], 30, "SM_NO_STANDBY (the standby is master now)")
+        time.sleep(4)  # a few more SM queries and sweeps: nothing more
+        walks.append(self.counter_walk())
+        self.check_csv(since)
+        self.check_walks(walks)
+        notes, traps = self.notes()[notes0:], self.traps()[traps0:]
+        changed = [n for n in notes if n["type_instance"] == "master_lid"]
+        self.assertEqual(len(changed), 1, changed)
+        self.assertRegex(changed[0]["message"], r"^the master SM changed: now host2 HCA-1 ")
+        self.assertEqual(self.trapd.count("rdmakitSmMasterChange") - master_changes0, 1)
+        self.assertEqual(self.setup.get_raw("RDMAKIT-MIB::rdmakitSmMasterLid.0"), str(lid2))
+        again = self.check_findings(notes, traps, self.sweeps_since(since))
+        self.assertEqual(again, {})
+        # the standby that took over has none behind it; no master for a moment is true too;
+        # SM_LID_MISMATCH is the simulator's: the umad shim writes the port's sysfs sm_lid
+        # once, when the daemon attaches (tests/sim/README.md), so the local port's SM LID
+        # stays the old master's; nothing of any port
+        sm_codes = {"SM_NO_STANDBY", "SM_NO_MASTER", "SM_LID_MISMATCH"}
+        self.assertIn("SM_NO_STANDBY", {n["type_instance"] for n in notes})
+        self.assertIn("SM_NO_STANDBY", {t[1] for t in traps})
+        self.assertLessEqual({n["type_instance"] for n in notes} - {"master_lid"}, sm_codes, notes)
+        self.assertLessEqual({t[1] for t in traps}, sm_codes, traps)
+        # the daemons go on: new sweeps in collectd's csv, the subagent answers
+        swept = len(self.daemon.rows("", "count-swept_ports", "rdma_fabric"))
+        wait_for(lambda: len(self.daemon.rows("", "count-swept_ports", "rdma_fabric")) > swept,
+                 10, "collectd sweeping on")
+        self.assertTrue(self.daemon.running())
+        self.assertEqual(len(self.counter_walk()), len(self.expected))
+        sm = self.rdmakit("sm", "--json")
+        masters = [s["name"] for s in json.loads(sm.stdout)["sms"] if s["state"] == "MASTER"]
+        self.assertEqual(masters, ["host2 HCA-1"], sm.stderr)
+        self.record(f"master OpenSM killed {'after' if finished else 'before the end of'} its "
+                    f"sweep", notes, traps, unread, docs, self.sweeps_since(since), again)
+
+    @unittest.expectedFailure
+    def test_3_each_finding_raised_at_most_once_per_cell(self):
+        """Issue 29 asks that no finding be raised and cleared more than once in a cell. Not
+        met yet (reported, a policy for the lead): with sweeps every second, PORT_NO_ANSWER
+        clears at a lossy port's first answer and is raised again after 2 more lost sweeps,
+        and ERRORS_RISING (ibsim counts each dropped MAD as a receive error: the errors
+        really rise) is raised again when they rise after 3 quiet sweeps. Both stay within
+        test_1's bound of a raise per 3 sweeps. This fails while any cell raises a finding
+        twice, and its success (an unexpected success fails the run) says the decorator
+        can go."""
+        self.assertTrue(FaultMatrix.raised_again, "no cell ran")
+        self.assertEqual({label: again for label, again in FaultMatrix.raised_again.items()
+                          if again}, {})
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
