@@ -13,7 +13,9 @@
 # and the subagent's answers, which the sanitized pass already tests through snmpd; so does
 # the VM harness's self-test (label harness), which runs no rdmakit binary, and the tests of
 # whole pipelines (label pipeline: Prometheus, collectd's network plugin), whose rdmakit parts
-# the sanitized pass tests through the front ends' own tests.
+# the sanitized pass tests through the front ends' own tests; and the fault matrix (label
+# matrix, 3 minutes, the longest test), whose C paths under MAD loss sim_real_fabric runs
+# sanitized.
 # ctest runs RDMAKIT_TEST_JOBS tests at a time (default 2): each test has its own ports,
 # sockets, namespaces and directories, and those that share something hold a RESOURCE_LOCK
 # (the VM, the system's packages, Zabbix's frontend config).
@@ -30,7 +32,7 @@ case "${1:-}" in
 --sanitize)
 	build=${SANITIZE_BUILD_DIR:-$top/build-sanitize}
 	BUILD_DIR=$build "$top/scripts/build.sh" $ci_flags -DRDMAKIT_SANITIZE=ON
-	set -- -LE 'packaging|zabbix|harness|pipeline'
+	set -- -LE 'packaging|zabbix|harness|pipeline|matrix'
 	;;
 *)
 	echo "usage: scripts/check.sh [--sanitize]" >&2
