@@ -137,6 +137,21 @@ class Sim:
         return self.ctl("run", self.name, *args, timeout=timeout + 30, check=False, env=env)
 
 
+def stop_watched(owner):
+    """Stop what a test class started around its sim, the last started first: snmpd and the
+    subagent (owner.setup), snmptrapd (owner.trapd), collectd (owner.daemon), each when set;
+    then the sim, its clients reaped, and owner.tmp."""
+    if owner.setup:
+        owner.setup.__exit__(None, None, None)
+    if owner.trapd:
+        owner.trapd.stop()
+    if owner.daemon:
+        owner.daemon.cleanup()
+    owner.sim.ctl("reap", owner.sim.name, check=False)
+    owner.sim.__exit__(None, None, None)
+    owner.tmp.cleanup()
+
+
 def running(pid):
     """Whether process pid runs (a zombie does not)."""
     try:

@@ -72,15 +72,7 @@ class DaemonEvents(unittest.TestCase):
 
     @classmethod
     def tearDownClass(cls):
-        if cls.setup:
-            cls.setup.__exit__(None, None, None)
-        if cls.trapd:
-            cls.trapd.stop()
-        if cls.daemon:
-            cls.daemon.cleanup()
-        cls.sim.ctl("reap", cls.sim.name, check=False)
-        cls.sim.__exit__(None, None, None)
-        cls.tmp.cleanup()
+        simlib.stop_watched(cls)
 
     def notes(self, **match):
         return [n for n in self.daemon.notifications()

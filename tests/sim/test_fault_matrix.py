@@ -188,15 +188,7 @@ class FaultMatrix(unittest.TestCase):
 
     @classmethod
     def tearDownClass(cls):
-        if cls.setup:
-            cls.setup.__exit__(None, None, None)
-        if cls.trapd:
-            cls.trapd.stop()
-        if cls.daemon:
-            cls.daemon.cleanup()
-        cls.sim.ctl("reap", cls.sim.name, check=False)
-        cls.sim.__exit__(None, None, None)
-        cls.tmp.cleanup()
+        simlib.stop_watched(cls)
         if cls.rows:
             print("fault matrix (cell: collectd notifications, traps, CLI ports not read):",
                   file=sys.stderr)

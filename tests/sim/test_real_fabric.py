@@ -115,15 +115,7 @@ class RealFabric(unittest.TestCase):
 
     @classmethod
     def tearDownClass(cls):
-        if cls.setup:
-            cls.setup.__exit__(None, None, None)
-        if cls.trapd:
-            cls.trapd.stop()
-        if cls.daemon:
-            cls.daemon.cleanup()
-        cls.sim.ctl("reap", cls.sim.name, check=False)
-        cls.sim.__exit__(None, None, None)
-        cls.tmp.cleanup()
+        simlib.stop_watched(cls)
 
     def rdmakit(self, *args):
         """(exit status, stdout bytes, stderr text) of a CLI command on the sim."""
