@@ -584,12 +584,13 @@ static char *read_file(const char *path)
 static int write_file(const char *path, const struct text *t)
 {
 	FILE *f = fopen(path, "w");
+	bool written = f && fwrite(t->data, 1, t->len, f) == t->len;
 
-	if (!f || fwrite(t->data, 1, t->len, f) != t->len || fclose(f) != 0) {
+	if (f && fclose(f) != 0)
+		written = false;
+	if (!written)
 		perror(path);
-		return -1;
-	}
-	return 0;
+	return written ? 0 : -1;
 }
 
 /* The first line where two texts differ (1 for the first). */
@@ -602,28 +603,33 @@ static unsigned first_difference(const char *a, const char *b)
 	return line;
 }
 
+/* --check: 0 when the MIB is what the generator writes, else 1 with the first line that is not. */
+static int check(const char *path, const char *mib, const struct text *out)
+{
+	if (strcmp(mib, out->data) == 0)
+		return 0;
+	fprintf(stderr,
+		"%s:%u: differs from what the table of facts and the catalog give; run "
+		"rdmakit_mibgen --write %s\n",
+		path, first_difference(mib, out->data), path);
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct text out = {0};
-	bool write;
 	char *mib;
+	int status = 1;
 
 	if (argc != 3 || (strcmp(argv[1], "--write") != 0 && strcmp(argv[1], "--check") != 0)) {
 		fprintf(stderr, "usage: rdmakit_mibgen --write|--check RDMAKIT-MIB.txt\n");
 		return 2;
 	}
-	write = strcmp(argv[1], "--write") == 0;
 	mib = read_file(argv[2]);
-	if (!mib || collect_objects() != 0 || regenerate(mib, &out) != 0)
-		return 1;
-	if (write)
-		return write_file(argv[2], &out) == 0 ? 0 : 1;
-	if (strcmp(mib, out.data) != 0) {
-		fprintf(stderr,
-			"%s:%u: differs from what the table of facts and the catalog give; run "
-			"rdmakit_mibgen --write %s\n",
-			argv[2], first_difference(mib, out.data), argv[2]);
-		return 1;
-	}
-	return 0;
+	if (mib && collect_objects() == 0 && regenerate(mib, &out) == 0)
+		status = strcmp(argv[1], "--write") == 0 ? (write_file(argv[2], &out) == 0 ? 0 : 1)
+							 : check(argv[2], mib, &out);
+	free(mib);
+	free(out.data);
+	return status;
 }

@@ -3,14 +3,14 @@
  * issm_shim.so - a test-only preload, before ibsim's umad2sim, that makes one process the SM-side
  * client of its simulated node once its umad port is open: after libibumad's umad_open_port
  * succeeds in a process whose name (/proc/self/comm) is RK_ISSM_COMM, it opens the node's
- * /dev/infiniband/issm0 through the shim. ibsim hands an unsolicited MAD (an SA Report) only to
- * such a client, so this is how rdmakit receives Reports under the simulator. Setting the shim's
- * own SIM_SET_ISSM instead makes the client SM-side as it connects, before its device exists,
- * and the first unsolicited MAD (OpenSM's SMInfo query of the new IsSM port) crashes the shim's
- * receiver thread. Side effect: the port advertises IsSM, so OpenSM queries its SMInfo (a
- * standby that takes over waits for an answer from every IsSM port before it becomes master):
- * this preload answers those queries itself, as an SM that is NOT-ACTIVE (IBA 14.4.1), and
- * the process never sees them. Built by tests/CMakeLists.txt.
+ * /dev/infiniband/issm0 through the shim at the process's first umad_recv. ibsim hands an
+ * unsolicited MAD (an SA Report) only to such a client, so this is how rdmakit receives Reports
+ * under the simulator. Setting the shim's own SIM_SET_ISSM instead makes the client SM-side as it
+ * connects, before its device exists, and the first unsolicited MAD (OpenSM's SMInfo query of the
+ * new IsSM port) crashes the shim's receiver thread. Side effect: the port advertises IsSM, so
+ * OpenSM queries its SMInfo (a standby that takes over waits for an answer from every IsSM port
+ * before it becomes master): this preload answers those queries itself, as an SM that is NOT-ACTIVE
+ * (IBA 14.4.1), and the process never sees them. Built by tests/CMakeLists.txt.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* RTLD_NEXT */
@@ -48,6 +48,13 @@ static int chosen(void)
 	return want && strcmp(comm, want) == 0;
 }
 
+/* Set when the chosen process opened its port: the issm device is opened at its first receive,
+ * once it has registered its agents. Opened before (the port made IsSM, OpenSM's SMInfo query
+ * on its way) a MAD of a class the process has no agent for yet crashes umad2sim's receiver
+ * thread (a NULL mutex; seen under ASan, where the gap between the open and the agents is
+ * wider). */
+static int issm_pending;
+
 int umad_open_port(const char *ca_name, int portnum)
 {
 	static open_port_fn next;
@@ -56,8 +63,8 @@ int umad_open_port(const char *ca_name, int portnum)
 	if (!next)
 		next = (open_port_fn)dlsym(RTLD_NEXT, "umad_open_port");
 	fd = next ? next(ca_name, portnum) : -1;
-	if (fd >= 0 && chosen() && open("/dev/infiniband/issm0", O_RDWR) < 0)
-		fprintf(stderr, "issm_shim: cannot open the issm device\n");
+	if (fd >= 0 && chosen())
+		issm_pending = 1;
 	return fd;
 }
 
@@ -99,6 +106,11 @@ int umad_recv(int fd, void *umad, int *length, int timeout_ms)
 
 	if (!next)
 		next = (recv_fn)dlsym(RTLD_NEXT, "umad_recv");
+	if (issm_pending) {
+		issm_pending = 0;
+		if (open("/dev/infiniband/issm0", O_RDWR) < 0)
+			fprintf(stderr, "issm_shim: cannot open the issm device\n");
+	}
 	rc = next ? next(fd, umad, length, timeout_ms) : -EIO;
 
 	if (rc == 0 && *length >= IB_MAD_SIZE && is_sminfo_get(umad_get_mad(umad))) {
