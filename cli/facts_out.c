@@ -197,10 +197,11 @@ static bool shown(const struct rk_fact *fact, enum rk_fact_scope scope, bool nes
 	       (strchr(fact->cli_name, '.') != NULL) == nested;
 }
 
-/* A scope's facts at the top of the subject's object, in the table's order: a line each, but
- * for those with a text of their own. */
-static void print_fact_lines(struct printer *p, enum rk_fact_scope scope,
-			     const struct fact_lines *lines, const struct rk_fact_subject *subject)
+/* A scope's facts, in the table's order: those at the top of the subject's object (nested
+ * false) a line each, but for those with a text of their own, shown elsewhere; those of the
+ * "pci" object (nested) each with its text, else a line of its own. */
+static void print_scope_facts(struct printer *p, enum rk_fact_scope scope, bool nested,
+			      const struct fact_lines *lines, const struct rk_fact_subject *subject)
 {
 	size_t count;
 	const struct rk_fact *facts = rk_facts_all(&count);
@@ -209,10 +210,12 @@ static void print_fact_lines(struct printer *p, enum rk_fact_scope scope,
 	for (size_t i = 0; i < count; i++) {
 		struct fact_field field = host_field(&facts[i]);
 
-		if (!shown(&facts[i], scope, false) || field.fmt)
+		if (!shown(&facts[i], scope, nested) || (field.fmt && !nested))
 			continue;
-		line_format(&field, lines, fmt, sizeof(fmt));
-		field.fmt = fmt;
+		if (!field.fmt) {
+			line_format(&field, lines, fmt, sizeof(fmt));
+			field.fmt = fmt;
+		}
 		print_fact(p, &field, subject);
 	}
 }
@@ -240,34 +243,14 @@ static struct fact_field sm_field(const struct rk_fact *fact)
 
 void print_port_facts(struct printer *p, const struct rk_device *dev, const struct rk_port *port)
 {
-	print_fact_lines(p, RK_SCOPE_PORT, &port_lines,
-			 &(struct rk_fact_subject){.device = dev, .port = port});
+	print_scope_facts(p, RK_SCOPE_PORT, false, &port_lines,
+			  &(struct rk_fact_subject){.device = dev, .port = port});
 }
 
 void print_device_facts(struct printer *p, const struct rk_device *dev)
 {
-	print_fact_lines(p, RK_SCOPE_DEVICE, &device_lines,
-			 &(struct rk_fact_subject){.device = dev});
-}
-
-/* The "pci" object's facts, in the table's order: each with its text, else a line of its own. */
-static void print_pci_members(struct printer *p, const struct rk_fact_subject *subject)
-{
-	size_t count;
-	const struct rk_fact *facts = rk_facts_all(&count);
-	char fmt[128];
-
-	for (size_t i = 0; i < count; i++) {
-		struct fact_field field = host_field(&facts[i]);
-
-		if (!shown(&facts[i], RK_SCOPE_DEVICE, true))
-			continue;
-		if (!field.fmt) {
-			line_format(&field, &device_lines, fmt, sizeof(fmt));
-			field.fmt = fmt;
-		}
-		print_fact(p, &field, subject);
-	}
+	print_scope_facts(p, RK_SCOPE_DEVICE, false, &device_lines,
+			  &(struct rk_fact_subject){.device = dev});
 }
 
 void print_pci_facts(struct printer *p, const struct rk_device *dev)
@@ -281,7 +264,8 @@ void print_pci_facts(struct printer *p, const struct rk_device *dev)
 		return;
 	}
 	print_open_fact_object(p, RK_FACT_DEVICE_PCI_ADDRESS);
-	print_pci_members(p, &(struct rk_fact_subject){.device = dev});
+	print_scope_facts(p, RK_SCOPE_DEVICE, true, &device_lines,
+			  &(struct rk_fact_subject){.device = dev});
 	print_close(p);
 }
 
