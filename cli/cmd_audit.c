@@ -20,8 +20,10 @@ static const char audit_usage[] =
     "their node), SLs mapped to VL15 or past the VLs a port runs, links slower or\n"
     "narrower than their ends allow (the fabric link findings doctor gives), and with\n"
     "--partitions every CA port's P_Key table against that partitions.conf, and each\n"
-    "switch port's to a CA against the CA's. Each finding names the port by name and\n"
-    "GUID; one broken switch is one finding.\n"
+    "switch port's to a CA against the CA's; and the switches' multicast tables against\n"
+    "the SA's groups (every full member reached from the others, no entry leading out\n"
+    "of a group's tree). Each finding names the port by name and GUID; one broken\n"
+    "switch is one finding.\n"
     "\n";
 
 struct audit_args {
@@ -36,7 +38,8 @@ struct audit_args {
 static const struct cli_option audit_options[] = {
     CLI_OPTION("partitions", "FILE", cli_store_text, FIELD(partitions), 0,
 	       "the master SM's partitions.conf: check every CA port's P_Key table"),
-    CLI_FLAG("json", FIELD(common.json), "{\"findings\": [...], \"summary\": {...}}"),
+    CLI_FLAG("json", FIELD(common.json),
+	     "{\"findings\": [...], \"worst\": ..., \"multicast\": {...}}"),
     {0},
 };
 
@@ -48,18 +51,46 @@ static const struct cli_command audit_command = {
     .column = 25,
 };
 
+/* What the multicast check covered: an operator must see when it did not run. */
+static void print_multicast(struct printer *printer, const struct rk_audit_summary *summary)
+{
+	print_open_object(printer, "multicast");
+	print_bool(printer, PRINT_JSON, "checked", NULL, summary->mcast_checked);
+	print_uint(printer, PRINT_JSON, "groups", NULL, summary->mcast_groups);
+	print_uint(printer, PRINT_JSON, "groups_not_checked", NULL, summary->mcast_unchecked);
+	print_uint(printer, PRINT_JSON, "full_members", NULL, summary->mcast_members);
+	print_uint(printer, PRINT_JSON, "tables", NULL, summary->mcast_tables);
+	print_uint(printer, PRINT_JSON, "tables_not_read", NULL, summary->mcast_unread);
+	if (summary->mcast_checked)
+		print_text(printer,
+			   "multicast: %zu groups forwarded, %zu full members, %zu switch tables "
+			   "read\n",
+			   summary->mcast_groups, summary->mcast_members, summary->mcast_tables);
+	if (summary->mcast_checked && summary->mcast_unchecked)
+		print_text(printer,
+			   "multicast: %zu groups not checked (past %d membership queries: check "
+			   "them with saquery -m and ibroute -M)\n",
+			   summary->mcast_unchecked, RK_AUDIT_MCAST_QUERIES_MAX);
+	else
+		print_text(printer, "multicast: not checked: %zu of %zu switch tables not read%s\n",
+			   summary->mcast_unread, summary->mcast_tables,
+			   summary->mcast_unread ? "" : ", the SA did not answer every query");
+	print_close(printer);
+}
+
 /* Discover, audit and print; the exit status of the findings, or of the discovery's error. */
 static int audit(struct cli_fabric *fabric, const void *ctx)
 {
 	const struct audit_args *args = ctx;
 	const struct rk_fabric_cache *monitor = &fabric->monitor;
 	struct rk_findings findings = {0};
+	struct rk_audit_summary summary;
 	struct printer printer;
 	int err = cli_fabric_sample(fabric, CLI_SAMPLE_DISCOVER);
 
 	if (!err)
 		err = rk_audit_run(monitor->port, monitor->fabric, &monitor->options.mad,
-				   args->partitions ? &args->loaded : NULL, &findings, NULL);
+				   args->partitions ? &args->loaded : NULL, &findings, &summary);
 	if (!err) /* speeds and widths: the fabric's own link rule, as doctor --fabric has it */
 		err = rk_health_check_fabric(NULL, monitor->fabric, &findings);
 	if (err) {
@@ -68,7 +99,11 @@ static int audit(struct cli_fabric *fabric, const void *ctx)
 	}
 	rk_findings_sort(&findings);
 	print_start(&printer, stdout, print_json_format(args->common.json, false));
-	print_findings(&printer, &findings);
+	print_open_object(&printer, NULL);
+	print_findings_array(&printer, &findings);
+	print_findings_summary(&printer, &findings);
+	print_multicast(&printer, &summary);
+	print_close(&printer);
 	print_end(&printer);
 	err = cli_exit_for_findings(&findings);
 	rk_findings_free(&findings);

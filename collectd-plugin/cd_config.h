@@ -25,8 +25,10 @@ struct cd_fabric_config {
 	char *name_map;		 /* NodeNameMap, or NULL */
 	double rediscover;	 /* Rediscover: seconds between discoveries (0: only on changes) */
 	double unreachable_hold; /* UnreachableHold: seconds a node a rediscovery missed is kept */
-	char *ca;		 /* CA, or NULL for libibumad's default */
-	int ca_port;		 /* CAPort, or 0 for the first active port */
+	unsigned discovery_deadline; /* DiscoveryDeadline: seconds a discovery may take (0: the
+				      * core's RK_HELPER_DEADLINE_DEFAULT_S) */
+	char *ca;		     /* CA, or NULL for libibumad's default */
+	int ca_port;		     /* CAPort, or 0 for the first active port */
 	struct rk_congestion_options congestion; /* CongestionThreshold, XmitWaitTick */
 	char orphan[128]; /* the first fabric key given, as written, for the mode check */
 	char *plan;	  /* Expect: the plan the fabric is checked against, or NULL */

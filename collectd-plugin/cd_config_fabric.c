@@ -37,24 +37,15 @@ static int set_interval(struct cd_config *config, const oconfig_item_t *item, co
 
 static int set_window(struct cd_config *config, const oconfig_item_t *item, const char *shown)
 {
-	double value;
-
 	note_option(&config->fabric, item, shown);
-	if (cd_key_setting(item, shown, RK_SETTING_WINDOW, &value) != 0)
-		return -1;
-	config->fabric.window = (unsigned)value;
-	return 0;
+	return cd_key_setting_unsigned(item, shown, RK_SETTING_WINDOW, &config->fabric.window);
 }
 
 static int set_timeout(struct cd_config *config, const oconfig_item_t *item, const char *shown)
 {
-	double value;
-
 	note_option(&config->fabric, item, shown);
-	if (cd_key_setting(item, shown, RK_SETTING_TIMEOUT_MS, &value) != 0)
-		return -1;
-	config->fabric.timeout_ms = (unsigned)value;
-	return 0;
+	return cd_key_setting_unsigned(item, shown, RK_SETTING_TIMEOUT_MS,
+				       &config->fabric.timeout_ms);
 }
 
 static int set_routes(struct cd_config *config, const oconfig_item_t *item, const char *shown)
@@ -156,6 +147,14 @@ static int set_unreachable_hold(struct cd_config *config, const oconfig_item_t *
 			      &config->fabric.unreachable_hold);
 }
 
+static int set_discovery_deadline(struct cd_config *config, const oconfig_item_t *item,
+				  const char *shown)
+{
+	note_option(&config->fabric, item, shown);
+	return cd_key_setting_unsigned(item, shown, RK_SETTING_HELPER_DEADLINE,
+				       &config->fabric.discovery_deadline);
+}
+
 static int set_ca(struct cd_config *config, const oconfig_item_t *item, const char *shown)
 {
 	const char *name = cd_key_string(item);
@@ -206,13 +205,9 @@ static int set_events(struct cd_config *config, const oconfig_item_t *item, cons
 
 static int set_flap_downs(struct cd_config *config, const oconfig_item_t *item, const char *shown)
 {
-	double value;
-
 	note_option(&config->fabric, item, shown);
-	if (cd_key_setting(item, shown, RK_SETTING_FLAP_DOWNS, &value) != 0)
-		return -1;
-	config->fabric.flap.downs = (unsigned)value;
-	return 0;
+	return cd_key_setting_unsigned(item, shown, RK_SETTING_FLAP_DOWNS,
+				       &config->fabric.flap.downs);
 }
 
 static int set_flap_window(struct cd_config *config, const oconfig_item_t *item, const char *shown)
@@ -250,13 +245,9 @@ static int set_host(struct cd_config *config, const oconfig_item_t *item, const 
 
 static int set_priority(struct cd_config *config, const oconfig_item_t *item, const char *shown)
 {
-	double value;
-
 	note_option(&config->fabric, item, shown);
-	if (cd_key_setting(item, shown, RK_SETTING_FABRIC_PRIORITY, &value) != 0)
-		return -1;
-	config->fabric.priority = (unsigned)value;
-	return 0;
+	return cd_key_setting_unsigned(item, shown, RK_SETTING_FABRIC_PRIORITY,
+				       &config->fabric.priority);
 }
 
 static int set_lease(struct cd_config *config, const oconfig_item_t *item, const char *shown)
@@ -282,6 +273,7 @@ static const struct cd_key keys[] = {
     {"CongestionThreshold", set_threshold},
     {"XmitWaitTick", set_tick},
     {"UnreachableHold", set_unreachable_hold},
+    {"DiscoveryDeadline", set_discovery_deadline},
     {"Events", set_events},
     {"FlapDowns", set_flap_downs},
     {"FlapWindow", set_flap_window},

@@ -52,6 +52,17 @@ int cd_key_setting(const oconfig_item_t *item, const char *shown, enum rk_settin
 	return 0;
 }
 
+int cd_key_setting_unsigned(const oconfig_item_t *item, const char *shown, enum rk_setting setting,
+			    unsigned *out)
+{
+	double value;
+
+	if (cd_key_setting(item, shown, setting, &value) != 0)
+		return -1;
+	*out = (unsigned)value;
+	return 0;
+}
+
 int cd_key_directory(const oconfig_item_t *item, const char *shown, char **out)
 {
 	const char *path = cd_key_string(item);

@@ -27,6 +27,10 @@ int cd_key_bool(const oconfig_item_t *item, const char *shown, bool *out);
 int cd_key_setting(const oconfig_item_t *item, const char *shown, enum rk_setting setting,
 		   double *out);
 
+/** cd_key_setting for a setting of whole numbers (the core's range says so), as unsigned. */
+int cd_key_setting_unsigned(const oconfig_item_t *item, const char *shown, enum rk_setting setting,
+			    unsigned *out);
+
 /** The absolute path of an existing directory, copied into *out (freeing what it held). */
 int cd_key_directory(const oconfig_item_t *item, const char *shown, char **out);
 

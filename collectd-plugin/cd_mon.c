@@ -31,6 +31,7 @@ static void settings_of(const struct cd_fabric_config *fabric, struct rk_watch_s
 			      fabric->timeout_ms, fabric->name_map);
 	settings->rediscover_s = fabric->rediscover;
 	settings->unreachable_hold_s = fabric->unreachable_hold;
+	settings->helper_deadline = fabric->discovery_deadline;
 	settings->interval_s = fabric_interval(fabric);
 	settings->sweep = fabric->ports;
 	settings->plan_path = fabric->plan;

@@ -109,7 +109,9 @@ static const struct ak_key keys[] = {
     {KEY("timeout", KEY_LIMIT_UNSIGNED, timeout_ms), .setting = RK_SETTING_TIMEOUT_MS},
     {KEY("fabric-interval", KEY_LIMIT, fabric_interval), .setting = RK_SETTING_FABRIC_INTERVAL},
     {KEY("rediscover", KEY_LIMIT, rediscover), .setting = RK_SETTING_REDISCOVER_S},
-    {KEY("unreachableHold", KEY_LIMIT, unreachable_hold), .setting = RK_SETTING_UNREACHABLE_HOLD},
+    {KEY("unreachable-hold", KEY_LIMIT, unreachable_hold), .setting = RK_SETTING_UNREACHABLE_HOLD},
+    {KEY("discovery-deadline", KEY_LIMIT_UNSIGNED, discovery_deadline),
+     .setting = RK_SETTING_HELPER_DEADLINE},
     {KEY("routes", KEY_BOOL, routes)},
     {KEY("routes-interval", KEY_LIMIT, routes_interval), .setting = RK_SETTING_ROUTES_INTERVAL},
     {KEY("audit", KEY_BOOL, audit)},
@@ -253,6 +255,8 @@ static int apply_key(const struct ak_key *key, struct ak_config *config, const c
 int ak_config_set(struct ak_config *config, const char *key, const char *value, char *why,
 		  size_t why_size)
 {
+	if (strcmp(key, "unreachableHold") == 0)
+		key = "unreachable-hold"; /* its first spelling, unlike every other key's */
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (strcmp(key, keys[i].name) == 0)
 			return apply_key(&keys[i], config, value, why, why_size);

@@ -33,6 +33,7 @@ struct ak_config {
 	double fabric_interval;			 /* seconds between fabric sweeps and SM queries */
 	double rediscover;			 /* seconds before the topology is rediscovered */
 	double unreachable_hold;		 /* seconds a node a rediscovery missed is kept */
+	unsigned discovery_deadline;		 /* seconds a discovery may take (0: the core's) */
 	struct rk_congestion_options congestion; /* congestion-threshold, xmit-wait-tick */
 	bool routes;		      /* with fabric: the route check after each discovery */
 	double routes_interval;	      /* and this often on one topology (routes-interval) */

@@ -15,6 +15,7 @@ static void settings_of(const struct ak_config *config, struct rk_watch_settings
 			      config->timeout_ms, config->node_name_map);
 	settings->rediscover_s = config->rediscover;
 	settings->unreachable_hold_s = config->unreachable_hold;
+	settings->helper_deadline = config->discovery_deadline;
 	settings->interval_s = config->fabric_interval;
 	settings->sweep = config->fabric;
 	settings->plan_path = config->plan;

@@ -10,7 +10,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -19,8 +18,8 @@ import urllib.request
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 # What every folder's tests share; the collectd tests reach it as cdtest.NAME too.
-from rktest import (TOP, copy_fixture, fixture, read_text, umad2sim_env,  # noqa: E402,F401
-                    wait_for, write_attr)
+from rktest import (TOP, copy_fixture, fixture, free_port, read_text,  # noqa: E402,F401
+                    umad2sim_env, wait_for, write_attr)
 
 PLUGIN_DIR = os.environ.get("RDMAKIT_PLUGIN_DIR", os.path.join(TOP, "build", "collectd-plugin"))
 REFERENCE = os.environ.get(
@@ -132,6 +131,21 @@ def sanitizer_errors(report_dir):
         blocks = re.split(r"\n(?=(?:Direct|Indirect) leak of )", text)
         errors += [b for b in blocks[1:] if leak_is_ours(b)]
     return errors
+
+
+def read_csv_rows(path):
+    """Rows of one csv file as [epoch, v1, ...]: none while the csv plugin has created the
+    file and not yet written its header, no line it has not finished."""
+    rows = []
+    with open(path) as f:
+        header = f.readline()
+        if not header.endswith("\n"):
+            return []
+        assert header.startswith("epoch,"), header
+        for line in f:
+            if line.endswith("\n"):
+                rows.append([number(x) for x in line.strip().split(",")])
+    return rows
 
 
 class Daemon:
@@ -246,6 +260,14 @@ LoadPlugin unixsock
         except FileNotFoundError:
             return ""
 
+    def errors(self):
+        """The log's [error] lines, without collectd's own that are not rdmakit's:
+        write_prometheus 5.12's one at start (libmicrohttpd's options), and unixsock's naming
+        of a connection thread that has already ended (set_thread_name: ENOENT, a race)."""
+        return [line for line in self.log().splitlines() if "[error]" in line and
+                "MHD_OPTION_EXTERNAL_LOGGER" not in line and
+                'set_thread_name("unixsock conn")' not in line]
+
     def host_dir(self, host=None):
         """The csv plugin's directory of host (default: its own Hostname)."""
         return os.path.join(self.csvdir, host or self.hostname)
@@ -260,29 +282,23 @@ LoadPlugin unixsock
             return []
 
     def value_files(self, instance, plugin="rdma", host=None):
-        """{"type-type_instance": path} of a plugin instance's csv files ("" for none)."""
+        """{"type-type_instance": [path, ...]} of a plugin instance's csv files ("" for none):
+        the csv plugin starts a file a day (name-YYYY-MM-DD), so a run past midnight has two,
+        oldest first."""
         d = os.path.join(self.host_dir(host), f"{plugin}-{instance}" if instance else plugin)
         files = {}
-        for name in os.listdir(d) if os.path.isdir(d) else []:
+        for name in sorted(os.listdir(d)) if os.path.isdir(d) else []:
             m = re.fullmatch(r"(.*)-\d{4}-\d{2}-\d{2}", name)
             if m:
-                files[m.group(1)] = os.path.join(d, name)
+                files.setdefault(m.group(1), []).append(os.path.join(d, name))
         return files
 
     def rows(self, instance, ident, plugin="rdma", host=None):
-        """Rows of one value as [epoch, v1, ...]; ident is "type" or "type-instance"."""
-        path = self.value_files(instance, plugin, host).get(ident)
-        if not path:
-            return []
+        """Rows of one value as [epoch, v1, ...], of every day's file; ident is "type" or
+        "type-instance"."""
         rows = []
-        with open(path) as f:
-            header = f.readline()
-            if not header.endswith("\n"):
-                return []  # the csv plugin has created the file and not yet written its header
-            assert header.startswith("epoch,"), header
-            for line in f:
-                if line.endswith("\n"):
-                    rows.append([number(x) for x in line.strip().split(",")])
+        for path in self.value_files(instance, plugin, host).get(ident, []):
+            rows += read_csv_rows(path)
         return rows
 
     def last(self, instance, ident, plugin="rdma"):
@@ -303,13 +319,6 @@ LoadPlugin unixsock
             fields = dict(re.findall(r"(\w+) = (.*?)(?=, \w+ = |$)", body))
             found.append(fields)
         return found
-
-
-def free_port():
-    """A TCP port on 127.0.0.1 that nothing listens on now (the kernel's pick)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def prometheus_block(port):

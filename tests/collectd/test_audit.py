@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 """A real collectd with rdmakit.so in fabric mode with Audit true (AuditInterval 1,
 AuditPartitions the file OpenSM runs with), against a real ibsim + OpenSM whose periodic sweep
-is off: no audit finding on the healthy fabric; host4's P_Key table given the storage
-partition (tests/sim/smp_set) and host6's SL 0 mapped to VL15 are notified once each,
-PARTITION_UNEXPECTED and SL_TO_VL_INVALID, and cleared (OKAY) once each table is put back;
-count-audit_critical and count-audit_warning count them (0, 1, 0)."""
+is off, host2, host3 and host9 members of a multicast group (tests/sim/mcast_join): no audit
+finding on the healthy fabric; host4's P_Key table given the storage partition
+(tests/sim/smp_set), host6's SL 0 mapped to VL15, and Leaf1's multicast entry sent to host4
+instead of host2 are notified once each, PARTITION_UNEXPECTED, SL_TO_VL_INVALID,
+MULTICAST_MEMBER_UNREACHED and MULTICAST_STRAY_ENTRY, and cleared (OKAY) once each table is
+put back; count-audit_critical and count-audit_warning count them (0, 2, 0)."""
 import os
 import sys
 import tempfile
@@ -20,7 +22,8 @@ import simlib  # noqa: E402
 PLUGIN = "rdma_fabric"
 STARTED = time.monotonic()
 SMP_SET = os.environ.get("SMP_SET", os.path.join(cdtest.TOP, "build", "tests", "smp_set"))
-AUDIT_CODES = ("PARTITION_", "SL_TO_VL", "DUPLICATE_", "LID_", "PORT_STUCK")
+AUDIT_CODES = ("PARTITION_", "SL_TO_VL", "DUPLICATE_", "LID_", "PORT_STUCK", "MULTICAST_")
+MGID = "ff12:e001::1234"
 # gen-fattree.py: CA n's port GUID is 0x0002c903000000n1
 PORT_GUID = {n: 0x0002c90300000001 + 16 * n for n in range(1, 17)}
 
@@ -40,6 +43,7 @@ class AuditMode(unittest.TestCase):
         try:
             cls.sim.env["SIM_OSM_ARGS"] = f"-s 0 -P {cls.partitions}"
             cls.sim.opensm("Hca1", 10)
+            cls.mlid = simlib.join_group(cls.sim, MGID, ("Hca2", "Hca3", "Hca9"))
             cls.daemon = cdtest.Daemon(cdtest.plugin_block(
                 SysfsRoot=cdtest.fixture("ib-hdr"), Fabric=True, FabricInterval=1, Audit=True,
                 AuditInterval=1, AuditPartitions=cls.partitions, Notifications=True))
@@ -71,9 +75,14 @@ class AuditMode(unittest.TestCase):
     def last(self, ident):
         return self.daemon.last("", ident, PLUGIN)
 
-    def smp_set(self, lid, attr, *patches):
-        proc = self.sim.run(SMP_SET, str(lid), attr, "0", *patches)
+    def smp_set(self, lid, attr, *patches, modifier="0"):
+        proc = self.sim.run(SMP_SET, str(lid), attr, modifier, *patches)
         self.assertEqual(proc.returncode, 0, proc.stderr)
+
+    def flip_leaf1_multicast(self):
+        """Leaf1's entry for the group: to host4 (port 4), no longer to host2 (port 2)."""
+        modifier, patch = simlib.mft_flip(self.mlid, [2, 4])
+        self.smp_set(self.sim.lid("Leaf1"), "0x1b", patch, modifier=modifier)
 
     def test_broken_tables_notified_once_and_cleared(self):
         self.wait_sweeps(3)
@@ -83,21 +92,32 @@ class AuditMode(unittest.TestCase):
         host4, host6 = self.sim.lid("host4 HCA-1"), self.sim.lid("host6 HCA-1")
         self.smp_set(host4, "0x16", "2=0x80", "3=0x02")  # entry 1: storage, full member
         self.smp_set(host6, "0x17", "0=0xf1")  # SL 0 to VL15
-        cdtest.wait_for(lambda: len(self.audit_notes()) >= 2, 30, "the audit notifications")
+        self.flip_leaf1_multicast()
+        cdtest.wait_for(lambda: len(self.audit_notes()) >= 4, 30, "the audit notifications")
         self.wait_sweeps(3)
         self.assertEqual(sorted(self.audit_notes()),
-                         [("PARTITION_UNEXPECTED", "FAILURE"), ("SL_TO_VL_INVALID", "WARNING")])
-        self.assertEqual(self.last("count-audit_critical"), [1.0])
-        self.assertEqual(self.last("count-audit_warning"), [1.0])
+                         [("MULTICAST_MEMBER_UNREACHED", "FAILURE"),
+                          ("MULTICAST_STRAY_ENTRY", "WARNING"),
+                          ("PARTITION_UNEXPECTED", "FAILURE"), ("SL_TO_VL_INVALID", "WARNING")])
+        self.assertEqual(self.last("count-audit_critical"), [2.0])
+        self.assertEqual(self.last("count-audit_warning"), [2.0])
         log = self.daemon.log()
         self.assertEqual(log.count("PARTITION_UNEXPECTED partition storage (0x0002): "), 1, log)
         self.assertIn(f"host4 HCA-1[1] (0x{PORT_GUID[4]:016x})", log)
         self.assertEqual(log.count("SL_TO_VL_INVALID host6 HCA-1: "), 1, log)
+        group = f"MLID 0x{self.mlid:04x}: "
+        self.assertEqual(log.count(f"MULTICAST_MEMBER_UNREACHED {group}"), 1, log)
+        self.assertIn(f"host2 HCA-1[1] (0x{PORT_GUID[2]:016x}, not from host3 HCA-1[1])", log)
+        self.assertEqual(log.count(f"MULTICAST_STRAY_ENTRY {group}"), 1, log)
         self.smp_set(host4, "0x16", "2=0", "3=0")
         self.smp_set(host6, "0x17", "0=0x01")
-        cdtest.wait_for(lambda: len(self.audit_notes()) >= 4, 30, "the findings cleared")
+        self.flip_leaf1_multicast()
+        cdtest.wait_for(lambda: len(self.audit_notes()) >= 8, 30, "the findings cleared")
         self.assertEqual(sorted(self.audit_notes()),
-                         [("PARTITION_UNEXPECTED", "FAILURE"), ("PARTITION_UNEXPECTED", "OKAY"),
+                         [("MULTICAST_MEMBER_UNREACHED", "FAILURE"),
+                          ("MULTICAST_MEMBER_UNREACHED", "OKAY"),
+                          ("MULTICAST_STRAY_ENTRY", "OKAY"), ("MULTICAST_STRAY_ENTRY", "WARNING"),
+                          ("PARTITION_UNEXPECTED", "FAILURE"), ("PARTITION_UNEXPECTED", "OKAY"),
                           ("SL_TO_VL_INVALID", "OKAY"), ("SL_TO_VL_INVALID", "WARNING")])
         self.assertNotIn("fabric audit failed", self.daemon.log())
         cdtest.wait_for(lambda: self.last("count-audit_critical") == [0.0], 10,

@@ -19,7 +19,8 @@ BAD = [
                      'HwCounters, HwCounter, Notifications, Rescan, Fabric, SubnetManager, '
                      'FabricInterval, FabricWindow, FabricTimeout, FabricPackets, Routes, '
                      'RoutesInterval, NodeNameMap, Expect, Rediscover, CA, CAPort, '
-                     'CongestionThreshold, XmitWaitTick, UnreachableHold, Events, FlapDowns, '
+                     'CongestionThreshold, XmitWaitTick, UnreachableHold, DiscoveryDeadline, '
+                     'Events, FlapDowns, '
                      'FlapWindow, FlapStable, FabricRole, FabricPriority, FabricLease, FabricHost, '
                      'Audit, AuditInterval, AuditPartitions, Tune, '
                      'TuneInterval, TuneRoot, TuneProfile, '
@@ -139,6 +140,8 @@ SAME_IN_THE_SUBAGENT = [
     ("FabricWindow", "window", [("4096", "4096"), ("0", "0"), ("2.5", "2.5"), *BAD_NUMBERS]),
     ("FabricTimeout", "timeout", [("1", "1"), ("60001", "60001"), *BAD_NUMBERS]),
     ("CAPort", "ca-port", [("254", "254"), ("0", "0"), ("255", "255"), *BAD_NUMBERS]),
+    ("DiscoveryDeadline", "discovery-deadline",
+     [("86400", "86400"), ("0", "0"), ("2.5", "2.5"), *BAD_NUMBERS]),
     ("ProbeInterval", "probe-interval", [("1", "1"), ("0.5", "0.5"), *BAD_NUMBERS]),
     ("TuneInterval", "tune-interval", [("604800", "604800"), ("604801", "604801"),
                                        *BAD_NUMBERS]),
@@ -147,7 +150,7 @@ SAME_IN_THE_SUBAGENT = [
 ]
 GOOD_VALUES = {"FabricInterval": 2, "Rediscover": 2, "FabricWindow": 1, "FabricTimeout": 1,
                "CAPort": 1, "ProbeInterval": 1, "TuneInterval": 1, "CongestionThreshold": 1,
-               "XmitWaitTick": 1}
+               "XmitWaitTick": 1, "DiscoveryDeadline": 1}
 AGENTX = os.environ.get("RDMAKIT_AGENTX", os.path.join(cdtest.TOP, "build", "snmp-subagent",
                                                        "rdmakit-agentx"))
 

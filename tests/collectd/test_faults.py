@@ -16,6 +16,10 @@
   monitor does close and reopen its umad port at every rediscovery (Rediscover 2 here, and
   whenever ports that answered stop answering), and after a receive error (test_fabric_cache_port:
   an HCA reset); under the shim the sends after the restart still fail, which is asserted.
+  While ibsim is down, the helper of each rediscovery hangs (the shim waits for ibsim to
+  answer its attach, for good): DiscoveryDeadline stops it, and the last view is swept
+  meanwhile, so the outage is reported (before, a helper started as ibsim died held the
+  sweeps for its 600 s deadline and the outage went unreported).
 """
 import os
 import sys
@@ -97,7 +101,7 @@ class SimulatorRestart(unittest.TestCase):
         self.sim.opensm("Hca1", 10)
         self.daemon = cdtest.Daemon(cdtest.plugin_block(
             SysfsRoot=cdtest.fixture("ib-hdr"), Fabric=True, FabricInterval=1,
-            FabricTimeout=100, Rediscover=2))
+            FabricTimeout=100, Rediscover=2, DiscoveryDeadline=3))
         self.addCleanup(self.daemon.cleanup)
         self.assertEqual(self.daemon.start(env=cdtest.sim_env(self.sim.name)), 0,
                          self.daemon.start_output)
@@ -111,7 +115,15 @@ class SimulatorRestart(unittest.TestCase):
         nodes = self.rows("count-nodes")[-1][1]
         self.sim.ctl("stop", self.sim.name)
         cdtest.wait_for(lambda: "PORT_NO_ANSWER" in self.daemon.log(), 20, "the outage logged")
-        time.sleep(3)
+        stopped = "rdmakit-discover gave no whole answer in 3 s; stopped it"
+        cdtest.wait_for(lambda: stopped in self.daemon.log(), 20, "a hung helper stopped")
+        failing = ("fabric discovery failed (Connection timed out): reading the last view "
+                   f"({nodes:.0f} nodes) until it works again")
+        cdtest.wait_for(lambda: failing in self.daemon.log(), 10, "the failure said")
+        swept = len(self.rows("count-nodes"))
+        cdtest.wait_for(lambda: len(self.rows("count-nodes")) > swept, 20,
+                        "the last view swept while discovery fails")
+        self.assertEqual(self.daemon.log().count("fabric discovery failed"), 1)
         self.assertTrue(self.daemon.running(), self.daemon.log())
         discoveries = self.daemon.log().count("fabric discovered in")
         self.sim.ctl("start", self.sim.name, self.net)
@@ -122,6 +134,7 @@ class SimulatorRestart(unittest.TestCase):
         cdtest.wait_for(lambda: len(self.rows("count-nodes")) >= before + 2, 30,
                         "sweeps after the restart")
         self.assertEqual(self.rows("count-nodes")[-1][1], nodes)
+        self.assertEqual(self.daemon.log().count("fabric discovery works again"), 1)
         self.assertTrue(self.daemon.running())
         cdtest.wait_for(  # the shim's dead connection, see above
             lambda: "MAD sends failed" in "".join(

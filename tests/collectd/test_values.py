@@ -110,7 +110,7 @@ class Values(unittest.TestCase):
                 self.assertEqual(daemon.last(instance, key), values, f"{instance} {key}")
             self.check_unixsock(daemon, f"{devices[0]}-1", GAUGES[name][f"{devices[0]}-1"])
             self.assertTrue(daemon.running())
-            self.assertNotIn("[error]", daemon.log())
+            self.assertEqual(daemon.errors(), [])
 
     def check_unixsock(self, daemon, instance, gauges):
         listed = daemon.collectdctl("listval").split()

@@ -9,6 +9,7 @@ import hashlib
 import json
 import os
 import shutil
+import socket
 import stat
 import time
 
@@ -123,3 +124,19 @@ def tree_state(root, skip=()):
             kind = stat.S_IFMT(st.st_mode)
             state[rel] = (kind, stat.S_IMODE(st.st_mode), st.st_uid, st.st_gid, what)
     return state
+
+
+_ports_handed_out = set()
+
+
+def free_port(kind=socket.SOCK_STREAM):
+    """A TCP (or with kind=socket.SOCK_DGRAM, UDP) port on 127.0.0.1 that nothing uses now (the
+    kernel's pick), never the same twice in a process: a port derived from the pid collided
+    between tests ctest ran together."""
+    while True:
+        with socket.socket(socket.AF_INET, kind) as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        if port not in _ports_handed_out:
+            _ports_handed_out.add(port)
+            return port

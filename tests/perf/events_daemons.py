@@ -74,9 +74,9 @@ class Watchers:
         assert self.polling.start(env=env) == 0, self.polling.start_output
         self.setup = snmptest.Setup(
             fixture("ib-hdr"), config="refresh 10\nfabric yes\nfabric-role active\nfabric-interval 300\n",
-            offset=23, env_extra=dict(simlib.issm_env(sim.name, "Hca2047", "rdmakit-agentx"),
+            env_extra=dict(simlib.issm_env(sim.name, "Hca2047", "rdmakit-agentx"),
                                       SIM_TIMEOUT="3600"))
-        self.trapd = snmptest.Trapd(self.setup.workdir, snmptest.free_port(24))
+        self.trapd = snmptest.Trapd(self.setup.workdir, snmptest.free_port())
         with open(self.setup.snmpd.conf, "a") as f:
             f.write(f"trap2sink 127.0.0.1:{self.trapd.port} public\n")
         self.setup.__enter__()

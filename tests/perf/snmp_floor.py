@@ -206,11 +206,11 @@ def stop(proc):
             proc.wait()
 
 
-def master(tmp, name, offset, env, procs):
+def master(tmp, name, env, procs):
     """A private AgentX master (its own ifTable and ifXTable left out), added to procs:
     (process, socket, port)."""
     sock = os.path.join(tmp, f"{name}.sock")
-    port = snmptest.free_port(offset)
+    port = snmptest.free_port()
     with open(os.path.join(tmp, f"{name}.conf"), "w") as f:
         f.write(f"agentaddress udp:127.0.0.1:{port}\nmaster agentx\nagentXSocket {sock}\n"
                 "agentXPerms 0660 0770\nrocommunity public 127.0.0.1\n"
@@ -229,7 +229,7 @@ def setup(tmp, procs):
     added to procs."""
     env = snmptest.env(tmp)
     env.update(MIBS="", MIBDIRS="")
-    first, sock, port = master(tmp, "master", 95, env, procs)
+    first, sock, port = master(tmp, "master", env, procs)
     with open(os.path.join(tmp, "floor.conf"), "w") as f:
         f.write(f"agentXSocket {sock}\nagentxPingInterval 1\n")
     floor = start(["snmpd", "-X", "-f", "-Lo", "-C", "-c", "floor.conf", "-p", "floor.pid",
@@ -244,7 +244,7 @@ def setup(tmp, procs):
         if not binary:
             continue
         if name != "rdmakit-agentx":
-            first, sock, port = master(tmp, "master2", 96, env, procs)
+            first, sock, port = master(tmp, "master2", env, procs)
         work = os.path.join(tmp, name.replace(" ", "-"))
         os.makedirs(work)
         with open(os.path.join(work, "subagent.conf"), "w") as f:
@@ -263,7 +263,7 @@ def setup(tmp, procs):
 
 def in_snmpd(tmp, env, host, procs):
     """snmpd with its own ifXTable and rdmakit-dlmod.so loaded: the two Sides (no subagent)."""
-    port = snmptest.free_port(97)
+    port = snmptest.free_port()
     with open(os.path.join(tmp, "dlmod.conf"), "w") as f:
         f.write(f"sysfs-root {host}\n")
     with open(os.path.join(tmp, "native.conf"), "w") as f:

@@ -186,23 +186,23 @@ def main():
     subprocess.run([os.path.join(TOP, "tests", "fixtures", "make-many-ports.sh"), host,
                     str(ROWS)], check=True, capture_output=True)
     counter = snmptest.ROOT_OID + ".1.2.3.1.43.1.1"  # rdmakitPcPortXmitData.1.1 (catalog column 43)
-    with Setup(host, config="refresh 1\n", offset=40) as s:
+    with Setup(host, config="refresh 1\n") as s:
         ours = median_rate(lambda: bulkwalk(s, snmptest.ROOT_OID + ".1.2.3"))
-    native = ifx_rate(tmp, snmptest.free_port(41))
+    native = ifx_rate(tmp, snmptest.free_port())
 
     net = simlib.generate(os.path.join(tmp, "fat.net"), leaves=64, hosts=32, spines=32,
                           radix=64)
     with simlib.Sim(f"rkperf{os.getpid()}", net, tmp) as sim:
         sim.opensm("Hca1", 10)
         config = f"refresh 1\nfabric yes\nsm yes\nfabric-interval 1\nrediscover {REDISCOVER}\n"
-        with Setup(snmptest.fixture("ib-hdr"), config=config, offset=42, ready_timeout=120,
+        with Setup(snmptest.fixture("ib-hdr"), config=config, ready_timeout=120,
                    env_extra=umad2sim_env(sim.name)) as s:
             fp = snmptest.ROOT_OID + ".1.5.2"
             wait_for(lambda: bulkwalk(s, fp)[1] > 8000, 120, "the fabric port table")
             # The same host without the fabric, at the same time: rounds alternate between
             # the two, so both see the same load from the rest of the machine. The host is
             # ib-hdr, which the umad2sim shim accepts (it hangs on the generated tree).
-            with Setup(snmptest.fixture("ib-hdr"), config="refresh 1\n", offset=43) as quiet:
+            with Setup(snmptest.fixture("ib-hdr"), config="refresh 1\n") as quiet:
                 idle, busy = [], []
                 for _ in range(ROUNDS):
                     idle.append(pct(latencies(quiet.snmpd.port, counter, GETS // ROUNDS), 99))
@@ -212,7 +212,7 @@ def main():
             walk = median_rate(lambda: bulkwalk(s, fp))
             busy_rss = rss_samples(s.agent.proc.pid)
         # The same fabric with the subagent's defaults (refresh 10 s, fabric-interval 30 s).
-        with Setup(snmptest.fixture("ib-hdr"), config="fabric yes\nsm yes\n", offset=44,
+        with Setup(snmptest.fixture("ib-hdr"), config="fabric yes\nsm yes\n",
                    ready_timeout=120,
                    env_extra=umad2sim_env(sim.name)) as s:
             wait_for(lambda: bulkwalk(s, snmptest.ROOT_OID + ".1.5.2")[1] > 8000, 120,

@@ -256,7 +256,7 @@ def run(minutes, tmp):
                 return 1
             config = "refresh 0.5\nfabric yes\nfabric-role active\nsm yes\nfabric-interval 1\nrediscover 5\n"
             shim = with_sampler(cdtest.umad2sim_env(sim.name), sampler, info_dir)
-            with snmptest.Setup(root, config=config, offset=13, env_extra=shim) as agent:
+            with snmptest.Setup(root, config=config, env_extra=shim) as agent:
                 return measure(minutes, sim, root, daemon, agent, info_dir)
         finally:
             daemon.cleanup()

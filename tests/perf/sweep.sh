@@ -5,7 +5,7 @@
 # idle and under a competing load:
 #   ibqueryerrors                 discovery + error counters, one MAD at a time
 #   rdmakit sweep --errors-only   one shot: discovery (in its own process) and one sweep
-#   ... steady state              sweeps 2..7 of `--errors-only --json --interval 0 --count 7`,
+#   ... steady state              sweeps 2..17 of `--errors-only --json --interval 0 --count 17`,
 #                                 topology cached (discovered through rdmakit-discover)
 # Conditions: "idle" is whatever else the machine runs (its load average is printed); "loaded"
 # adds one busy loop (`sh -c 'while :; do :; done'`, one core's worth) that this script starts
@@ -15,7 +15,8 @@
 # discovery helper included) and of ibsim (utime + stime of /proc/PID/stat, before and after),
 # MADs sent (tests/perf/madcount.c preloaded before the shim: SMPs, PortCounters,
 # PortCountersExtended, ClassPortInfo) and bytes of output. A steady-state sweep's CPU and MADs
-# are those of a --count 7 process minus those of a --count 2 process, divided by 5; its wall
+# are those of a --count 17 process minus those of a --count 2 process, divided by 15 (enough
+# sweeps that the two discoveries' CPU times, which differ, do not swamp them); its wall
 # time is the median of the seconds the sweeps report; its output, one JSON line.
 # Usage: tests/perf/sweep.sh [BUILD_DIR] [RUNS]. With PERF_MD=FILE (tests/perf/report.sh) it
 # also appends its section, in markdown, to FILE. Exit status 1 when a target's median is missed.
@@ -82,7 +83,7 @@ tool() { # tool N RUN COND: the Nth tool of the rotation
 	1) measure "$2 $3 one" "$rdmakit" sweep --errors-only ;;
 	2)
 		measure "$2 $3 steady2" "$rdmakit" sweep --errors-only --json --interval 0 --count 2
-		measure "$2 $3 steady7" "$rdmakit" sweep --errors-only --json --interval 0 --count 7
+		measure "$2 $3 steady17" "$rdmakit" sweep --errors-only --json --interval 0 --count 17
 		steady_seconds "$2 $3"
 		;;
 	esac
@@ -123,8 +124,8 @@ def row_of(run, cond, tool):
     """One run's figures of one tool, steady state per sweep."""
     if tool != "steady":
         return dict(rec[run, cond, tool])
-    a, b = rec[run, cond, "steady2"], rec[run, cond, "steady7"]
-    r = {k: (b[k] - a[k]) / 5 for k in ("cpu", "sim", "smp", "pc", "ext", "cpi", "other")}
+    a, b = rec[run, cond, "steady2"], rec[run, cond, "steady17"]
+    r = {k: (b[k] - a[k]) / 15 for k in ("cpu", "sim", "smp", "pc", "ext", "cpi", "other")}
     r["wall"] = statistics.median(steady[run, cond][1])
     r["peak"] = b["peak"]
     r["bytes"] = steady[run, cond][0]
@@ -187,11 +188,11 @@ ports (ibsim + OpenSM, `tests/perf/bigfabric.sh`). Each run measures the three r
 one busy loop (`sh -c 'while :; do :; done'`, started and stopped by the
 script) takes one core; the tools run one after the other in an order that rotates from run
 to run. **wall s** is the wall time of the whole process from start to exit (GNU time `%%e`),
-except for the steady state: the median of the seconds that sweeps 2 to 7 of one
-`--interval 0 --count 7` process report (topology cached, no discovery). **CPU s** is the
+except for the steady state: the median of the seconds that sweeps 2 to 17 of one
+`--interval 0 --count 17` process report (topology cached, no discovery). **CPU s** is the
 client's user + system time (its discovery helper included); **ibsim CPU s** the simulator's
-over the same run; for the steady state both are (a `--count 7` process − a `--count 2`
-one) / 5, per sweep. **MADs** are counted by `tests/perf/madcount.c` preloaded before the
+over the same run; for the steady state both are (a `--count 17` process − a `--count 2`
+one) / 15, per sweep. **MADs** are counted by `tests/perf/madcount.c` preloaded before the
 shim (SMPs / PortCounters / PortCountersExtended / PerfMgt ClassPortInfo, resends included).
 **×ibq** is the wall-time ratio to ibqueryerrors within the same run and condition. Every cell
 is the median (min–max) over %d runs.

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB
 """Python side of the simulated-fabric testbed: drives simctl.sh for unittest-based tests."""
+import collections
 import os
 import re
 import signal
@@ -19,6 +20,8 @@ LFT_SET = os.environ.get("LFT_SET", os.path.join(TOP, "build", "tests", "lft_set
 sys.path.insert(0, os.path.join(TOP, "tests", "lib"))
 from rktest import umad2sim_env, wait_for  # noqa: E402
 
+# tests/sim/mcast_join.c: joins SIM_HOST's CA port to a multicast group as a full member
+MCAST_JOIN = os.environ.get("MCAST_JOIN", os.path.join(TOP, "build", "tests", "mcast_join"))
 # tests/sim/issm_shim.c: makes the process named by RK_ISSM_COMM its node's SM-side client
 ISSM_SHIM = os.environ.get("ISSM_SHIM", os.path.join(TOP, "build", "tests", "issm_shim.so"))
 
@@ -29,6 +32,32 @@ def issm_env(sim_name, host, comm):
     env = umad2sim_env(sim_name)
     return dict(env, SIM_HOST=host, RK_ISSM_COMM=comm,
                 LD_PRELOAD=f"{ISSM_SHIM} {env['LD_PRELOAD']}")
+
+
+def join_group(sim, mgid, hosts):
+    """Join each host's CA port to multicast group mgid (an SA Set(MCMemberRecord), as IPoIB
+    joins); the group's MLID. OpenSM then programs the switches' multicast tables."""
+    mlids = set()
+    for host in hosts:
+        proc = sim.run(MCAST_JOIN, mgid, host=host)
+        if proc.returncode != 0:
+            raise RuntimeError(f"mcast_join at {host}: {proc.stderr}")
+        mlids.add(int(proc.stdout.split()[-1], 16))
+    if len(mlids) != 1:
+        raise RuntimeError(f"one group, several MLIDs: {mlids}")
+    return mlids.pop()
+
+
+def mft_flip(mlid, ports):
+    """tests/sim/smp_set's attribute modifier and patch that flip the bits of ports (in one
+    byte of the entry) in a switch's MulticastForwardingTable entry for mlid: blocks of 32
+    MLIDs, 16 ports a position, an entry's 16 bits big-endian."""
+    index, bits = mlid - 0xc000, 0
+    for port in ports:
+        assert port // 8 == ports[0] // 8, "the ports share one byte"
+        bits |= 1 << port % 8
+    byte = 2 * (index % 32) + (0 if ports[0] % 16 >= 8 else 1)
+    return str((ports[0] // 16) << 28 | index // 32), f"{byte}^={bits}"
 
 
 def generate(path, leaves=4, hosts=4, spines=2, radix=8, slow=()):
@@ -135,6 +164,27 @@ class Sim:
         if host:
             env["SIM_HOST"] = host
         return self.ctl("run", self.name, *args, timeout=timeout + 30, check=False, env=env)
+
+
+def uncleared_raises(notes, traps):
+    """What among collectd's notifications (cdtest.Daemon.notifications) and the subagent's
+    finding traps (snmptest.finding_traps) was raised more often than cleared, or cleared more
+    often than raised, by the same identifiers: (plugin instance, type instance) and (code,
+    GUID, port); a dict of ("collectd" or "trap", identifiers) to raises minus clears."""
+    def key(note):
+        return note.get("plugin_instance", ""), note["type_instance"]
+    balance = collections.Counter()
+    for note in notes:
+        balance[("collectd", key(note))] += -1 if note["severity"] == "OKAY" else 1
+    for trap in traps:
+        balance[("trap", trap[1:])] += 1 if trap[0] == "Raised" else -1
+    return {what: count for what, count in balance.items() if count}
+
+
+def raises_cleared(notes, traps):
+    """Whether every raise among collectd's notifications and the subagent's finding traps has
+    its clear, with the same identifiers (uncleared_raises)."""
+    return not uncleared_raises(notes, traps)
 
 
 def stop_watched(owner):

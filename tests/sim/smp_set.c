@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR Linux-OpenIB */
-/* smp_set LID ATTR MOD OFFSET=BYTE...: change bytes of one SMP attribute of the port at LID
- * through librdmakit's MAD engine (SubnGet it, change the bytes, SubnSet it back), as a test
- * breaks a P_Key table (0x16) or an SL-to-VL map (0x17) the SM then does not repair. Numbers
- * in C notation (0x.. for hex). */
+/* smp_set LID ATTR MOD OFFSET=BYTE|OFFSET^=BITS...: change bytes of one SMP attribute of the
+ * port at LID through librdmakit's MAD engine (SubnGet it, set a byte or flip bits of it,
+ * SubnSet it back), as a test breaks a P_Key table (0x16), an SL-to-VL map (0x17) or a
+ * multicast forwarding table (0x1b) the SM then does not repair. Numbers in C notation (0x..
+ * for hex). */
 #include "rdmakit/mad.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,20 +34,22 @@ static int number(const char *text, unsigned long max, unsigned long *out)
 	return end != text && !errno && *out <= max ? 0 : -EINVAL;
 }
 
-/* OFFSET=BYTE into the request's data. */
+/* OFFSET=BYTE (set it) or OFFSET^=BITS (flip them) into the request's data. */
 static int patch(struct rk_mad_request *r, const char *arg)
 {
 	const char *eq = strchr(arg, '=');
+	bool flip = eq && eq > arg && eq[-1] == '^';
+	size_t head_len = eq ? (size_t)(eq - arg) - flip : 0;
 	unsigned long offset, value;
 	char head[32];
 
-	if (!eq || (size_t)(eq - arg) >= sizeof(head))
+	if (!eq || head_len >= sizeof(head))
 		return -EINVAL;
-	memcpy(head, arg, (size_t)(eq - arg));
-	head[eq - arg] = '\0';
+	memcpy(head, arg, head_len);
+	head[head_len] = '\0';
 	if (number(head, RK_MAD_SMP_DATA_SIZE - 1, &offset) || number(eq + 1, 255, &value))
 		return -EINVAL;
-	r->data[offset] = (uint8_t)value;
+	r->data[offset] = (uint8_t)(flip ? r->data[offset] ^ value : value);
 	return 0;
 }
 
@@ -58,7 +62,7 @@ int main(int argc, char **argv)
 
 	if (argc < 5 || number(argv[1], 0xbfff, &lid) || number(argv[2], 0xffff, &attr) ||
 	    number(argv[3], 0xffffffffUL, &mod)) {
-		fprintf(stderr, "usage: smp_set LID ATTR MOD OFFSET=BYTE...\n");
+		fprintf(stderr, "usage: smp_set LID ATTR MOD OFFSET=BYTE|OFFSET^=BITS...\n");
 		return 2;
 	}
 	r.lid = (uint16_t)lid;
@@ -72,7 +76,8 @@ int main(int argc, char **argv)
 		memcpy(r.data, rk_mad_reply_data(&r), RK_MAD_SMP_DATA_SIZE);
 	for (int i = 4; i < argc && !err; i++)
 		if (patch(&r, argv[i]) != 0) {
-			fprintf(stderr, "smp_set: \"%s\" is not OFFSET=BYTE\n", argv[i]);
+			fprintf(stderr, "smp_set: \"%s\" is not OFFSET=BYTE or OFFSET^=BITS\n",
+				argv[i]);
 			err = -EINVAL;
 		}
 	r.method = RK_MAD_METHOD_SET;

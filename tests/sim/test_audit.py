@@ -21,14 +21,18 @@ test breaks): nothing on the healthy fat tree; each check both ways:
   it ACTIVE: PORT_STUCK_INIT on the leaf (one finding, its port) with the directed route,
   and on the host.
 
-Not in the sim, so not checked here: multicast tables against the SA's groups (not built
-yet), and per-VL waits (sweep --top)."""
+- three hosts join a multicast group (mcast_join, as IPoIB joins): an entry of their leaf's
+  multicast table cleared is MULTICAST_MEMBER_UNREACHED naming that host; an entry to a host
+  that did not join is MULTICAST_STRAY_ENTRY; nothing once the table is back.
+
+Not here: per-VL waits (sweep --top, sim_fabric)."""
 import json
 import os
 import subprocess
 import re
 import sys
 import tempfile
+import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -37,7 +41,8 @@ import simlib  # noqa: E402
 from rktest import RDMAKIT  # noqa: E402
 
 SMP_SET = os.environ.get("SMP_SET", os.path.join(simlib.TOP, "build", "tests", "smp_set"))
-PKEY_TABLE, SL_TO_VL = "0x16", "0x17"
+PKEY_TABLE, SL_TO_VL, MFT = "0x16", "0x17", "0x1b"
+MGID = "ff12:e001::1234"
 # gen-fattree.py numbers CA n's node GUID 0x0002c903000000n0, its port GUID that plus 1
 PORT_GUID = {n: 0x0002c90300000001 + 16 * n for n in range(1, 17)}
 LEAF1_GUID = 0x0002c90200100001  # Leaf n: 0x0002c90200100000 + n
@@ -80,6 +85,7 @@ class Audit(unittest.TestCase):
         proc = self.sim.run(RDMAKIT, "audit", "--json", "--partitions", self.partitions)
         self.assertIn(proc.returncode, (0, 1, 2), proc.stderr)
         doc = json.loads(proc.stdout)
+        self.multicast = doc["multicast"]
         return proc.returncode, doc["findings"]
 
     def codes(self, findings):
@@ -185,6 +191,57 @@ class Audit(unittest.TestCase):
         self.assertEqual(status, 2)
         leaf_entry(0x8002)
         self.assertEqual([f for f in self.audit()[1] if f["code"].startswith("PARTITION_")], [])
+
+    def flip_mft_bit(self, switch, mlid, port):
+        proc = self.sim.run(SMP_SET, str(self.lids[switch]), MFT, *simlib.mft_flip(mlid, [port]))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+
+    def multicast_findings(self):
+        status, findings = self.audit()
+        return status, [f for f in findings if f["code"].startswith("MULTICAST_")]
+
+    def test_3b_multicast_tables_against_the_groups(self):
+        """host2, host3 (Leaf1 ports 2 and 3) and host9 (Leaf3) join one group as IPoIB does
+        (mcast_join: an SA Set(MCMemberRecord)), and OpenSM programs the switches' multicast
+        tables: nothing, one group of 3 full members checked. Leaf1's entry to host2 cleared:
+        MULTICAST_MEMBER_UNREACHED naming host2 alone; back, nothing. An entry from Leaf1 to
+        host4, which did not join: MULTICAST_STRAY_ENTRY naming Leaf1[4] and host4; back,
+        nothing."""
+        mlid = simlib.join_group(self.sim, MGID, ("Hca2", "Hca3", "Hca9"))
+        for _ in range(30):  # OpenSM programs the tables after the joins
+            status, found = self.multicast_findings()
+            if self.multicast["full_members"] == 3 and not found:
+                break
+            time.sleep(0.5)
+        self.assertEqual(found, [])
+        self.assertEqual(self.multicast, {"checked": True, "groups": 1, "groups_not_checked": 0,
+                                          "full_members": 3, "tables": 6,
+                                          "tables_not_read": 0})
+        group = f"MLID 0x{mlid:04x}"
+
+        self.flip_mft_bit("Leaf1", mlid, 2)
+        status, found = self.multicast_findings()
+        self.assertEqual([(f["code"], f["subject"], f["severity"]) for f in found],
+                         [("MULTICAST_MEMBER_UNREACHED", group, "critical")], found)
+        self.assertIn(f"1 of the 3 full members of MGID {MGID} receives no packet",
+                      found[0]["message"])
+        self.assertIn(f"host2 HCA-1[1] (0x{PORT_GUID[2]:016x}, not from host3 HCA-1[1])",
+                      found[0]["message"])
+        self.assertEqual(status, 2)
+        self.flip_mft_bit("Leaf1", mlid, 2)
+        self.assertEqual(self.multicast_findings()[1], [])
+
+        self.flip_mft_bit("Leaf1", mlid, 4)
+        status, found = self.multicast_findings()
+        self.assertEqual([(f["code"], f["subject"], f["severity"]) for f in found],
+                         [("MULTICAST_STRAY_ENTRY", group, "warning")], found)
+        self.assertIn(f"1 entry of the switches' multicast tables for MGID {MGID} leads out",
+                      found[0]["message"])
+        self.assertIn(f"Leaf1[4] (0x{LEAF1_GUID:016x}) to host4 HCA-1[1]: a CA that is no "
+                      "member", found[0]["message"])
+        self.assertEqual(status, 1)
+        self.flip_mft_bit("Leaf1", mlid, 4)
+        self.assertEqual(self.multicast_findings()[1], [])
 
     def test_4_sl_in_use_mapped_to_vl15(self):
         self.smp_set(6, SL_TO_VL, "0=0xf1")  # SL 0 to VL15, SL 1 to VL1 as before

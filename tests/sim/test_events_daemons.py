@@ -59,10 +59,10 @@ class DaemonEvents(unittest.TestCase):
         assert cls.daemon.start(env=env) == 0, cls.daemon.start_output
         config = (f"refresh 10\nfabric yes\nfabric-role active\nfabric-interval 300\nflap-window 60\n"
                   f"flap-stable {STABLE_S}\n")
-        cls.setup = snmptest.Setup(fixture("ib-hdr"), config=config, offset=19,
+        cls.setup = snmptest.Setup(fixture("ib-hdr"), config=config,
                                    env_extra=simlib.issm_env(cls.sim.name, "Hca3",
                                                              "rdmakit-agentx"))
-        cls.trapd = snmptest.Trapd(cls.setup.workdir, snmptest.free_port(20))
+        cls.trapd = snmptest.Trapd(cls.setup.workdir, snmptest.free_port())
         with open(cls.setup.snmpd.conf, "a") as f:
             f.write(f"trap2sink 127.0.0.1:{cls.trapd.port} public\n")
         cls.setup.__enter__()

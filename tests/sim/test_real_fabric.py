@@ -15,8 +15,9 @@ with rdmakit.so and a real snmpd with rdmakit-agentx at once:
   no COUNTER_SATURATED cleared), every raise is cleared with its own identifiers once the loss
   stops, and the notifications and traps stay few; rdmakit sweep exits 5 and lists the ports
   it did not read, and libibnetdisc's lines are one line of the CLI's stderr;
-- rdmakit audit: the shared descriptions (ok) and nothing else on that fabric; a GUID used
-  twice is DUPLICATE_GUID at the switch port behind which the second device sits.
+- rdmakit audit: the shared descriptions (ok) and nothing else on that fabric, its multicast
+  group of three hosts (the hostile one among them) checked; a GUID used twice is
+  DUPLICATE_GUID at the switch port behind which the second device sits.
 
 ibsim's net grammar cannot carry a double quote or a newline in a description, and gives a
 node with an empty description its record's name: those cases are tested on hand-built
@@ -90,6 +91,7 @@ class RealFabric(unittest.TestCase):
             cls.sim.opensm("Hca1", 10)
             for leaf in ("Leaf1", "Leaf2"):
                 cls.sim.cmd(f'PerformanceSet "{leaf}"[3] PortCounters.SymbolErrorCounter=70000')
+            simlib.join_group(cls.sim, "ff12:e001::5", ("Hca2", "Hca5", "Hca14"))
             cls.plan = os.path.join(cls.tmp.name, "fabric.plan")
             proc = cls.sim.run(RDMAKIT, "fabric", "--save", cls.plan)
             assert proc.returncode == 0, proc.stderr
@@ -106,9 +108,9 @@ class RealFabric(unittest.TestCase):
         assert cls.daemon.start(env=cdtest.sim_env(cls.sim.name)) == 0, cls.daemon.start_output
         config = (f"refresh 0.5\nfabric yes\nfabric-role active\nfabric-interval 1\nrediscover 2\n"
                   f"expect {cls.plan}\n")
-        cls.setup = snmptest.Setup(fixture("ib-hdr"), config=config, offset=17,
+        cls.setup = snmptest.Setup(fixture("ib-hdr"), config=config,
                                    env_extra=umad2sim_env(cls.sim.name))
-        cls.trapd = snmptest.Trapd(cls.setup.workdir, snmptest.free_port(18))
+        cls.trapd = snmptest.Trapd(cls.setup.workdir, snmptest.free_port())
         with open(cls.setup.snmpd.conf, "a") as f:
             f.write(f"trap2sink 127.0.0.1:{cls.trapd.port} public\n")
         cls.setup.__enter__()
@@ -167,7 +169,11 @@ class RealFabric(unittest.TestCase):
                           (LEAF + 2, 3, f"{VENDOR} (0x{LEAF + 2:016x})[3]")])
         # the audit: the shared descriptions (ok), Leaf3's slow link (the fabric's link rule)
         status, out, err = self.rdmakit("audit", "--json")
-        findings = json.loads(out.decode("utf-8"))["findings"]
+        doc = json.loads(out.decode("utf-8"))
+        findings = doc["findings"]
+        self.assertEqual(doc["multicast"], {"checked": True, "groups": 1, "groups_not_checked": 0,
+                                            "full_members": 3, "tables": LEAVES + SPINES,
+                                            "tables_not_read": 0})
         self.assertEqual(sorted((f["code"], f["severity"]) for f in findings),
                          [("DUPLICATE_NODE_DESC", "ok"), ("DUPLICATE_NODE_DESC", "ok"),
                           ("LINK_DEGRADED", "warning"), ("LINK_SPEED_NOT_ENABLED", "ok")], err)
@@ -202,7 +208,14 @@ class RealFabric(unittest.TestCase):
         wait_for(lambda: self.notes(plugin_instance=f"0x{SPINE + 1:016x}-3",
                                     type_instance="COUNTER_SATURATED"), 30,
                  "Spine1[3] notified by collectd")
-        time.sleep(5)  # its ERRORS_RISING (0 to 65535) clears after three quiet sweeps
+        # its ERRORS_RISING (0 to 65535) clears after three quiet sweeps, before the next test
+        # counts raises and clears
+        cleared = ("Cleared", "ERRORS_RISING", snmptest.guid_text(SPINE + 1), 3)
+        wait_for(lambda: cleared in snmptest.finding_traps(self.trapd.text()), 60,
+                 "the Spine1[3] ERRORS_RISING clear trap")
+        wait_for(lambda: self.notes(plugin_instance=f"0x{SPINE + 1:016x}-3",
+                                    type_instance="ERRORS_RISING", severity="OKAY"), 60,
+                 "Spine1[3]'s ERRORS_RISING cleared by collectd")
 
     def test_5_loss_is_not_taken_as_a_changed_fabric(self):
         wait_for(lambda: self.notes(type_instance="LINK_DEGRADED"), 30, "the slow link's finding")
@@ -222,7 +235,19 @@ class RealFabric(unittest.TestCase):
                 self.sim.cmd(f'Error "{leaf}" 0')
         wait_for(lambda: "answers whole again" in self.daemon.log(), 30,
                  "collectd: the fabric whole again")
-        time.sleep(6)  # a few loss-free sweeps: what was raised clears
+        # loss-free sweeps: what was raised clears, a port that flapped after up to 12 answered
+        # sweeps in a row, errors that rose again after a quiet one after up to 20 quiet ones
+        # (RK_FLAP_DOUBLINGS_MAX), a sweep a second here when the machine is idle; once, beside
+        # the fault matrix, 60 s was not enough
+        def uncleared():
+            return simlib.uncleared_raises(
+                self.notes()[notes_before:],
+                snmptest.finding_traps(self.trapd.text())[traps_before:])
+        try:
+            wait_for(lambda: not uncleared(), 120, "every raise cleared")
+        except AssertionError as timeout:
+            raise AssertionError(f"{timeout}: raised minus cleared {uncleared()}") from None
+        time.sleep(3)  # and nothing comes after
         notes = self.notes()[notes_before:]
         traps = snmptest.finding_traps(self.trapd.text())[traps_before:]
         print(f"under loss: {len(notes)} collectd notifications, {len(traps)} traps, "

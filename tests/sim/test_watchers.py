@@ -97,7 +97,7 @@ class Watchers(unittest.TestCase):
         cls.start_collectd("wb", "Hca4", 100)
         counts = os.path.join(cls.tmp.name, "mads-agent")
         cls.setup = snmptest.Setup(
-            fixture("ib-hdr"), offset=25, env_extra=node_env(cls.sim, "Hca5", counts),
+            fixture("ib-hdr"), env_extra=node_env(cls.sim, "Hca5", counts),
             config=f"fabric yes\nfabric-interval {INTERVAL}\nfabric-lease {LEASE}\n"
                    f"events no\nrefresh 1\n")
         cls.setup.__enter__()

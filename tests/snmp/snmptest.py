@@ -6,6 +6,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -14,6 +15,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 # What every folder's tests share; the snmp tests reach it as snmptest.NAME too.
+import rktest  # noqa: E402
 from rktest import TOP, copy_fixture, fixture, wait_for, write_attr  # noqa: E402,F401
 
 AGENTX = os.environ.get("RDMAKIT_AGENTX",
@@ -23,8 +25,9 @@ MIBDIRS = ":".join([os.path.join(TOP, "mibs"), os.path.join(HERE, "mibs"),
 ROOT_OID = ".1.3.6.1.4.1.8072.9999.9999.42"
 
 
-def free_port(offset=0):
-    return 20000 + (os.getpid() * 7 + offset) % 40000
+def free_port():
+    """A UDP port on 127.0.0.1 for snmpd or snmptrapd (rktest.free_port)."""
+    return rktest.free_port(socket.SOCK_DGRAM)
 
 
 class Snmpd:
@@ -72,8 +75,13 @@ class Trapd:
             ["snmptrapd", "-f", "-C", "-c", conf, "-Lf", self.log, "-M", MIBDIRS, *mibs,
              f"udp:127.0.0.1:{port}"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env(workdir))
-        wait_for(lambda: os.path.exists(self.log) and "NET-SNMP" in self.text(), 10,
-                 "snmptrapd started")
+        try:
+            wait_for(lambda: os.path.exists(self.log) and "NET-SNMP" in self.text(), 10,
+                     "snmptrapd started")
+        except AssertionError:
+            self.proc.kill()  # no caller holds it yet: stopped here, not left running
+            self.proc.wait(10)
+            raise
 
     def text(self):
         try:
@@ -144,12 +152,12 @@ def env(workdir):
 class Setup:
     """snmpd + rdmakit-agentx on one fixture tree, in a temporary directory."""
 
-    def __init__(self, root, config="", extra=(), offset=0, env_extra=None, snmpd_extra="",
+    def __init__(self, root, config="", extra=(), env_extra=None, snmpd_extra="",
                  ready_timeout=20):
         self.ready_timeout = ready_timeout
         self.workdir = tempfile.mkdtemp(prefix="rdmakit-snmp-")
         os.makedirs(os.path.join(self.workdir, "persist"))
-        self.snmpd = Snmpd(self.workdir, free_port(offset), snmpd_extra)
+        self.snmpd = Snmpd(self.workdir, free_port(), snmpd_extra)
         self.agent = Agent(self.workdir, self.snmpd.socket, root, config, extra, env_extra)
 
     def __enter__(self):

@@ -90,7 +90,7 @@ class BadInput(unittest.TestCase):
 
 class Lifecycle(unittest.TestCase):
     def test_snmpd_restart(self):
-        with Setup(fixture("ib-hdr"), offset=1) as s:
+        with Setup(fixture("ib-hdr")) as s:
             s.snmpd.stop()
             s.snmpd.start()
             started = time.monotonic()
@@ -98,7 +98,7 @@ class Lifecycle(unittest.TestCase):
             self.assertLess(time.monotonic() - started, 2.0, "answers again within 2 s")
 
     def test_agent_restart_keeps_indexes(self):
-        with Setup(fixture("port-states"), offset=2) as s:
+        with Setup(fixture("port-states")) as s:
             before = [r[0] for r in s.walk()]
             s.agent.stop()
             s.agent.start()
@@ -106,7 +106,7 @@ class Lifecycle(unittest.TestCase):
             self.assertEqual([r[0] for r in s.walk()], before)
 
     def test_no_snmpd_yet(self):
-        s = Setup(fixture("ib-hdr"), offset=3)
+        s = Setup(fixture("ib-hdr"))
         try:
             s.agent.start()
             wait_for(lambda: "Failed to connect to the agentx master agent" in s.agent.log(),
@@ -121,7 +121,7 @@ class Lifecycle(unittest.TestCase):
         tree = tempfile.mkdtemp(prefix="rdmakit-tree-")
         self.addCleanup(shutil.rmtree, tree, ignore_errors=True)
         root = copy_fixture("ib-hdr", tree)
-        with Setup(root, config="refresh 0.3\n", offset=9) as s:
+        with Setup(root, config="refresh 0.3\n") as s:
             self.assertEqual(s.get_raw("RDMAKIT-MIB::rdmakitPcDiscontinuityTime.1.1"), "0:0:00:00.00")
             write_attr(root, "class/infiniband/mlx5_0/ports/1/counters/port_xmit_data", "12")
             wait_for(lambda: s.get_raw("RDMAKIT-MIB::rdmakitPcPortXmitData.1.1") == "48 octets", 10,
@@ -132,7 +132,7 @@ class Lifecycle(unittest.TestCase):
                              "0:0:00:00.00")
 
     def test_sighup_rereads_the_config(self):
-        with Setup(fixture("ib-hdr"), config="refresh 5\n", offset=7) as s:
+        with Setup(fixture("ib-hdr"), config="refresh 5\n") as s:
             with open(s.agent.config, "w") as f:
                 f.write("refresh 0.5\n")
             s.agent.proc.send_signal(signal.SIGHUP)
@@ -147,7 +147,7 @@ class Lifecycle(unittest.TestCase):
 
     def test_runs_as_an_unprivileged_user(self):
         perms = "agentXPerms 0666 0777"  # the socket must let the user in (README)
-        s = Setup(fixture("ib-hdr"), extra=("-u", "nobody"), offset=8, snmpd_extra=perms)
+        s = Setup(fixture("ib-hdr"), extra=("-u", "nobody"), snmpd_extra=perms)
         os.chmod(s.workdir, 0o755)  # ... and so must the directories above it
         with s:
             with open(f"/proc/{s.agent.proc.pid}/status") as f:
@@ -159,7 +159,7 @@ class Lifecycle(unittest.TestCase):
         tree = tempfile.mkdtemp(prefix="rdmakit-tree-")
         self.addCleanup(shutil.rmtree, tree, ignore_errors=True)
         root = copy_fixture("ib-hdr", tree)
-        with Setup(root, config="refresh 0.2\n", offset=4) as s:
+        with Setup(root, config="refresh 0.2\n") as s:
             reference = s.walk(oid=snmptest.ROOT_OID + ".1.2", bulk=True)
             errors, walks = [], [0]
             stop = time.monotonic() + 30
@@ -203,7 +203,7 @@ class Unreadable(unittest.TestCase):
         self.addCleanup(shutil.rmtree, tree, ignore_errors=True)
         root = copy_fixture("ib-hdr", tree)
         shutil.rmtree(os.path.join(root, "class/infiniband/mlx5_1/ports"))
-        with Setup(root, config="refresh 0.3\n", offset=37) as s:
+        with Setup(root, config="refresh 0.3\n") as s:
             wait_for(lambda: "DEVICE_UNREADABLE" in s.named(
                 "RDMAKIT-MIB::rdmakitFindingTable").values(), 10, "the finding's row")
             values = s.named("RDMAKIT-MIB::rdmakitFindingTable")
@@ -222,8 +222,8 @@ class Traps(unittest.TestCase):
         self.addCleanup(shutil.rmtree, tree, ignore_errors=True)
         root = copy_fixture("ib-hdr", tree)
         state = "class/infiniband/mlx5_1/ports/1/state"
-        s = Setup(root, config="refresh 0.3\n", offset=5)
-        trapd = Trapd(s.workdir, snmptest.free_port(6))
+        s = Setup(root, config="refresh 0.3\n")
+        trapd = Trapd(s.workdir, snmptest.free_port())
         with open(s.snmpd.conf, "a") as f:
             f.write(f"trap2sink 127.0.0.1:{trapd.port} public\n")
         try:

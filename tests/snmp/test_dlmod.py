@@ -101,15 +101,15 @@ class InsideSnmpd(unittest.TestCase):
         cls.servers = {}
         try:
             for i, root in enumerate((fixture("ib-hdr"), cls.big)):
-                sub = Setup(root, config="refresh 30\n", offset=100 + i).__enter__()
-                mod = Snmpd(os.path.join(cls.tmp, f"mod{i}"), snmptest.free_port(102 + i),
+                sub = Setup(root, config="refresh 30\n").__enter__()
+                mod = Snmpd(os.path.join(cls.tmp, f"mod{i}"), snmptest.free_port(),
                             f"sysfs-root {root}\nrefresh 30\n")
                 cls.servers[root] = (sub, mod)
                 wait_for(lambda: "serving" in mod.text(), 20, "rdmakit-dlmod.so serving")
-            cls.bad = Snmpd(os.path.join(cls.tmp, "bad"), snmptest.free_port(104),
+            cls.bad = Snmpd(os.path.join(cls.tmp, "bad"), snmptest.free_port(),
                             "refresh soon\n")
             cls.copy = snmptest.copy_fixture("ib-hdr", cls.tmp)
-            cls.forked = Snmpd(os.path.join(cls.tmp, "forked"), snmptest.free_port(105),
+            cls.forked = Snmpd(os.path.join(cls.tmp, "forked"), snmptest.free_port(),
                                f"sysfs-root {cls.copy}\nrefresh 0.5\n", foreground=False)
         except BaseException:
             cls.tearDownClass()
@@ -193,7 +193,7 @@ class FabricInsideSnmpd(unittest.TestCase):
         cls.sim = simlib.Sim(f"rkdlmod{os.getpid()}", net, cls.tmp.name).__enter__()
         try:
             cls.sim.opensm("Hca1", 10)
-            cls.mod = Snmpd(os.path.join(cls.tmp.name, "mod"), snmptest.free_port(106),
+            cls.mod = Snmpd(os.path.join(cls.tmp.name, "mod"), snmptest.free_port(),
                             f"sysfs-root {fixture('ib-hdr')}\nrefresh 0.5\nfabric yes\n"
                             "sm yes\nfabric-interval 1\nrediscover 2\n",
                             extra_env=umad2sim_env(cls.sim.name))

@@ -72,8 +72,8 @@ class FabricMode(unittest.TestCase):
             cls.config = (f"refresh 0.5\nfabric yes\nsm yes\nfabric-interval 1\nrediscover 2\n"
                           f"node-name-map {names}\nxmit-wait-tick 100\n")
             cls.setup = Setup(fixture("ib-hdr"), config=f"{cls.config}expect {cls.plan}\n",
-                              offset=11, env_extra=umad2sim_env(cls.sim.name))
-            cls.trapd = Trapd(cls.setup.workdir, snmptest.free_port(12))
+                              env_extra=umad2sim_env(cls.sim.name))
+            cls.trapd = Trapd(cls.setup.workdir, snmptest.free_port())
             with open(cls.setup.snmpd.conf, "a") as f:
                 f.write(f"trap2sink 127.0.0.1:{cls.trapd.port} public\n")
             cls.setup.__enter__()

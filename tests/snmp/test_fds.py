@@ -39,8 +39,8 @@ class DescriptorFloor(unittest.TestCase):
         cls.host = os.path.join(cls.tmp.name, "host")
         subprocess.run([os.path.join(snmptest.TOP, "tests", "fixtures", "make-many-ports.sh"),
                         cls.host, str(PORTS)], check=True, capture_output=True)
-        cls.roomy = Setup(cls.host, config="refresh 1\n", offset=90)
-        cls.tight = Setup(cls.host, config="refresh 1\n", offset=91)
+        cls.roomy = Setup(cls.host, config="refresh 1\n")
+        cls.tight = Setup(cls.host, config="refresh 1\n")
         cls.tight.agent.args[:0] = ["prlimit", f"--nofile={FLOOR}:{FLOOR}"]
         cls.roomy.__enter__()
         try:

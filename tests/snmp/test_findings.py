@@ -52,9 +52,9 @@ class Findings(unittest.TestCase):
     def setUpClass(cls):
         cls.tree = tempfile.mkdtemp(prefix="rdmakit-tree-")
         cls.root = copy_fixture("ib-hdr", cls.tree)
-        cls.setup = Setup(cls.root, config="refresh 0.3\n", offset=80)
-        cls.trapd = Trapd(cls.setup.workdir, snmptest.free_port(81))
-        cls.numeric = Trapd(cls.setup.workdir, snmptest.free_port(82), mib=False,
+        cls.setup = Setup(cls.root, config="refresh 0.3\n")
+        cls.trapd = Trapd(cls.setup.workdir, snmptest.free_port())
+        cls.numeric = Trapd(cls.setup.workdir, snmptest.free_port(), mib=False,
                             name="numeric")
         with open(cls.setup.snmpd.conf, "a") as f:
             f.write(f"trap2sink 127.0.0.1:{cls.trapd.port} public\n"

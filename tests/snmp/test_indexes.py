@@ -56,7 +56,7 @@ class StableIndexes(unittest.TestCase):
         os.rename(staged, os.path.join(base, name))
 
     def test_added_device_keeps_the_indexes_and_a_restart_keeps_them_all(self):
-        with Setup(self.root, config=self.config, offset=1) as s:
+        with Setup(self.root, config=self.config) as s:
             self.assertEqual(devices_by_index(s.named()), {"mlx5_0": 1, "mlx5_1": 2})
             self.add_device("mlx4_0", "mlx5_1", "0002:c903:0000:0010")
             # a walk may cross a new snapshot: wait for the earliest column read below, so
@@ -81,7 +81,7 @@ class StableIndexes(unittest.TestCase):
 
     def test_a_counter_file_added_in_front_keeps_the_others_numbers(self):
         hw = os.path.join(self.root, "class", "infiniband", "mlx5_0", "ports", "1", "hw_counters")
-        with Setup(self.root, config=self.config, offset=2) as s:
+        with Setup(self.root, config=self.config) as s:
             before = driver_counters(s.named(), 1, 2)
             self.assertEqual(before["duplicate_request"], 1)  # first in name order
             s.agent.stop()
@@ -101,12 +101,12 @@ class StableIndexes(unittest.TestCase):
         device_counter = driver_counters(values, 1, 0)["out_of_buffer"]
         self.assertEqual(values[f"rdmakitDriverCounterPortNum.1.0.{device_counter}"], "0")
 
-    def check_rebuilt(self, content, offset, why):
+    def check_rebuilt(self, content, why):
         """A map file with content: the subagent logs one line naming it and why, numbers the
         devices in name order, and writes a good map in its place."""
         with open(self.map, "w") as f:
             f.write(content)
-        with Setup(self.root, config=self.config, offset=offset) as s:
+        with Setup(self.root, config=self.config) as s:
             self.assertEqual(devices_by_index(s.named()), {"mlx5_0": 1, "mlx5_1": 2})
             log = s.agent.log()
             self.assertIn(f"{self.map}: line", log)
@@ -117,21 +117,21 @@ class StableIndexes(unittest.TestCase):
         self.assertEqual(lines[:3], [HEADER, "device mlx5_0 1", "device mlx5_1 2"])
 
     def test_a_corrupt_map_is_logged_and_rebuilt(self):
-        self.check_rebuilt("\x00\xffgarbage\n", 3, "not an index map")
+        self.check_rebuilt("\x00\xffgarbage\n", "not an index map")
 
     def test_a_hostile_map_is_logged_and_rebuilt(self):
         # mlx5_1 given mlx5_0's number; then a number out of range, a name with a space
-        self.check_rebuilt(f"{HEADER}\ndevice mlx5_0 1\ndevice mlx5_1 1\n", 4,
+        self.check_rebuilt(f"{HEADER}\ndevice mlx5_0 1\ndevice mlx5_1 1\n",
                            "line 3: a name or a number appears twice")
-        self.check_rebuilt(f"{HEADER}\ndevice mlx5_0 99999999999999999999\n", 5,
+        self.check_rebuilt(f"{HEADER}\ndevice mlx5_0 99999999999999999999\n",
                            "line 2: the number is not from 1 to 65535")
-        self.check_rebuilt(f"{HEADER}\ncounter mlx5_0 1 a b 3\n", 6, "line 2: not \"device")
+        self.check_rebuilt(f"{HEADER}\ncounter mlx5_0 1 a b 3\n", "line 2: not \"device")
 
     def test_a_map_that_cannot_be_written_is_logged_once(self):
         os.rmdir(self.state)
         os.mkdir(self.state)
         os.mkdir(self.map)  # a directory where the file should be: not read, not replaced
-        with Setup(self.root, config=self.config, offset=7) as s:
+        with Setup(self.root, config=self.config) as s:
             self.assertEqual(devices_by_index(s.named()), {"mlx5_0": 1, "mlx5_1": 2})
             log = s.agent.log()
         self.assertEqual(log.count(f"{self.map}: cannot be written"), 1, log)
@@ -140,7 +140,7 @@ class StableIndexes(unittest.TestCase):
 
 class ServedModes(unittest.TestCase):
     def test_host_only(self):
-        with Setup(fixture("ib-hdr"), offset=8) as s:
+        with Setup(fixture("ib-hdr")) as s:
             values = s.named()
             self.assertEqual(values["rdmakitServedModes.0"], "host")
             self.assertEqual(values["rdmakitDeviceNodeGuidText.1"], "b859:9f03:00d4:6f2a")
@@ -152,7 +152,7 @@ class ServedModes(unittest.TestCase):
                 self.assertIn("No Such Object available on this agent", out, name)
 
     def test_probe_mode_is_listed(self):
-        with Setup(fixture("ib-hdr"), config="probe yes\n", offset=9) as s:
+        with Setup(fixture("ib-hdr"), config="probe yes\n") as s:
             values = s.named()
             self.assertEqual(values["rdmakitServedModes.0"], "host,probe")
             # the probe columns still find their port's device by name

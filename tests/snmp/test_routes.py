@@ -42,8 +42,8 @@ class Routes(unittest.TestCase):
     def routes(self):
         s = Setup(fixture("ib-hdr"),
                   config="fabric yes\nfabric-interval 1\nroutes yes\nroutes-interval 1\n",
-                  offset=90, env_extra=umad2sim_env(self.sim.name))
-        trapd = Trapd(s.workdir, snmptest.free_port(91))
+                  env_extra=umad2sim_env(self.sim.name))
+        trapd = Trapd(s.workdir, snmptest.free_port())
         with open(s.snmpd.conf, "a") as f:
             f.write(f"trap2sink 127.0.0.1:{trapd.port} public\n")
         try:

@@ -29,8 +29,8 @@ class MasterChange(unittest.TestCase):
 
     def failover(self, sim, tmp):
         s = Setup(fixture("ib-hdr"), config="sm yes\nfabric-interval 1\nrediscover 5\n",
-                  offset=60, env_extra=umad2sim_env(sim.name))
-        trapd = Trapd(s.workdir, snmptest.free_port(61))
+                  env_extra=umad2sim_env(sim.name))
+        trapd = Trapd(s.workdir, snmptest.free_port())
         with open(s.snmpd.conf, "a") as f:
             f.write(f"trap2sink 127.0.0.1:{trapd.port} public\n")
         try:

@@ -26,7 +26,7 @@ class StopDuringDiscovery(unittest.TestCase):
         cls.sim = stoplib.small_fabric("rksnst", cls.tmp.name)
         try:
             config = "refresh 0.5\nfabric yes\nfabric-interval 1\nrediscover 1\n"
-            cls.setup = Setup(fixture("ib-hdr"), config=config, offset=13,
+            cls.setup = Setup(fixture("ib-hdr"), config=config,
                               env_extra=umad2sim_env(cls.sim.name))
             cls.setup.__enter__()
         except BaseException:

@@ -67,10 +67,10 @@ class Drift(unittest.TestCase):
         shutil.copytree(HOST_TREE, cls.root, symlinks=True)
         cls.write_thp("always madvise [never]")  # as the latency profile wants
         cls.before = snapshot(cls.root)
-        cls.setup = Setup(snmptest.fixture("ib-hdr"), offset=70, config=(
+        cls.setup = Setup(snmptest.fixture("ib-hdr"), config=(
             f"refresh 0.2\ntune yes\ntune-interval {INTERVAL}\ntune-root {cls.root}\n"
             "tune-profile latency\n"))
-        cls.trapd = Trapd(cls.setup.workdir, snmptest.free_port(71))
+        cls.trapd = Trapd(cls.setup.workdir, snmptest.free_port())
         with open(cls.setup.snmpd.conf, "a") as f:
             f.write(f"trap2sink 127.0.0.1:{cls.trapd.port} public\n")
         try:

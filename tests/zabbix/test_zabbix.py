@@ -270,13 +270,13 @@ class Lab:
         open(self.trapper_file, "w").close()
         os.chmod(self.trapper_file, 0o644)
         self.trapds = [Trapd(os.path.join(self.tmp, f"trapd-{receiver}-{mib}"),
-                             free_port(41 + n), self.trapper_file, mib, receiver)
+                             free_port(), self.trapper_file, mib, receiver)
                        for n, (receiver, mib) in enumerate(
                            (r, m) for r in ("receiver", "snmptt") for m in (True, False))]
         sinks = "".join(f"trap2sink 127.0.0.1:{t.port} public\n" for t in self.trapds)
         self.state = os.path.join(self.tmp, "agentx-state")  # the subagent's index map
         os.makedirs(self.state)
-        self.snmp = Setup(self.root, config=f"refresh 1\nstate-dir {self.state}\n", offset=30,
+        self.snmp = Setup(self.root, config=f"refresh 1\nstate-dir {self.state}\n",
                           snmpd_extra="agentXPerms 0660 0770\n" + sinks)
         self.zbx = Zabbix(os.path.join(self.tmp, "zabbix"))
         os.makedirs(self.zbx.dir)
@@ -443,7 +443,6 @@ class FabricAndSm(unittest.TestCase):
             cls.snmp = Setup(copy_fixture("ib-hdr", cls.tmp.name),
                              config="refresh 1\nfabric yes\nsm yes\nfabric-interval 1\n"
                              f"rediscover 2\nxmit-wait-tick 100\nflap-stable {FLAP_STABLE}\n",
-                             offset=50,
                              env_extra=umad2sim_env(cls.sim.name))
             cls.snmp.__enter__()
             wait_for(lambda: cls.snmp.get_raw("RDMAKIT-MIB::rdmakitSmStandbys.0") == "1", 60,

@@ -2,8 +2,9 @@
 /* The fabric audit, as ibdiagnet checks a fabric after a change window: on what a discovery
  * read, identities (node descriptions, LIDs against their LMC) and ports the SM left half way
  * up; on what the audit reads itself, GUIDs that answer on two paths, P_Key tables against a
- * partitions.conf and SL-to-VL maps against the VLs each port runs. Each finding names its
- * subject by node and GUID (and LID), once per cause. */
+ * partitions.conf, SL-to-VL maps against the VLs each port runs, and the switches' multicast
+ * tables against the SA's groups. Each finding names its subject by node and GUID (and LID),
+ * once per cause. */
 #ifndef RDMAKIT_AUDIT_H
 #define RDMAKIT_AUDIT_H
 
@@ -62,6 +63,75 @@ int rk_audit_read(struct rk_mad_port *port, const struct rk_fabric *fabric,
 /** Free what rk_audit_read read. */
 void rk_audit_reads_free(struct rk_audit_reads *reads);
 
+#define RK_MLID_FIRST	       0xc000 /* the first multicast LID (IBA 4.1.3) */
+#define RK_MFT_MLIDS_PER_BLOCK 32     /* MulticastForwardingTable: MLIDs a block, */
+#define RK_MFT_PORTS_PER_MASK  16     /* ... ports a mask (a block's position) */
+
+/* One switch's multicast forwarding table as read: the port masks of MLID RK_MLID_FIRST + i are
+ * masks[i * words .. i * words + words - 1], word w holding ports 16w .. 16w + 15. */
+struct rk_audit_mft {
+	int node;
+	int status;	 /* 0 read, else the -errno of its first block that failed */
+	unsigned blocks; /* blocks of 32 MLIDs read */
+	unsigned words;	 /* 16-port masks an entry has */
+	uint16_t *masks;
+};
+
+/* Whether a CA port is a member of a group, as the SA answered. */
+enum rk_audit_membership {
+	RK_MEMBER_UNKNOWN, /* not asked, or the query failed */
+	RK_MEMBER_NONE,	   /* not a member */
+	RK_MEMBER_FULL,	   /* a full member: it receives the group's packets */
+	RK_MEMBER_OTHER,   /* a member in another join state (send-only, non-member) */
+};
+
+/* The switches' multicast tables and the SA's members of each MLID they forward. */
+struct rk_audit_mcast {
+	struct rk_audit_mft *mfts; /* every switch with a multicast table */
+	size_t nmfts;
+	uint16_t *mlids; /* the MLIDs some switch forwards, in order */
+	size_t nmlids;
+	size_t nasked; /* the first ones asked about (RK_AUDIT_MCAST_QUERIES_MAX), checked */
+	int *ca_ports; /* node and port of each ACTIVE CA port: pairs */
+	size_t nca_ports;
+	uint8_t
+	    *membership; /* enum rk_audit_membership of CA port c in MLID g: [g * nca_ports + c] */
+	uint8_t *mgids;	 /* MLID g's MGID at [16 * g], from a member's record (zero: none) */
+	int sa_status;	 /* 0, or the -errno of the first member query that failed */
+};
+
+/** Read, by directed routes from the local port, every switch's multicast forwarding table (to
+ * its MulticastFDBTop, or block by block to the first block of 32 MLIDs no switch forwards),
+ * then ask the SA (LID sa_lid) which ACTIVE CA ports are members of each MLID forwarded (as
+ * many MLIDs as RK_AUDIT_MCAST_QUERIES_MAX allows):
+ * MCMemberRecord Gets keyed on MLID and PortGID (one record each, as the SA answers any
+ * requester, and as the simulator answers), full members first, other join states for the
+ * ports a table leads to. 0, or -errno of the port or -ENOMEM; failed reads are statuses. */
+int rk_audit_mcast_read(struct rk_mad_port *port, const struct rk_fabric *fabric,
+			const struct rk_mad_options *options, uint16_t sa_lid,
+			struct rk_audit_mcast *out);
+
+/** Free what rk_audit_mcast_read read. */
+void rk_audit_mcast_free(struct rk_audit_mcast *mcast);
+
+/** The multicast checks, per MLID with a full member: MULTICAST_MEMBER_UNREACHED (a full
+ * member no packet of another member reaches through the tables) and MULTICAST_STRAY_ENTRY
+ * (an entry that leads to a down port, a CA that is no member, or a switch that forwards
+ * nothing of the group). Nothing when a table or a member query failed: *checked says so.
+ * 0 or -ENOMEM. */
+int rk_audit_mcast_check(const struct rk_fabric *fabric, const struct rk_audit_mcast *mcast,
+			 struct rk_findings *findings, bool *checked);
+
+/* What an audit read and checked, beside its findings. */
+struct rk_audit_summary {
+	size_t mcast_tables;	/* switches' multicast tables read */
+	size_t mcast_unread;	/* ... that could not be read */
+	size_t mcast_groups;	/* MLIDs some switch forwards */
+	size_t mcast_unchecked; /* ... past the query budget, not checked */
+	size_t mcast_members;	/* full members the SA named in them */
+	bool mcast_checked;	/* the multicast checks ran (every table and query answered) */
+};
+
 /* What the table checks compare with. */
 struct rk_audit_context {
 	const struct rk_partitions *partitions; /* NULL: no P_Key check */
@@ -80,10 +150,10 @@ int rk_audit_tables(const struct rk_fabric *fabric, const struct rk_audit_reads 
 
 /** The whole audit of a discovered fabric: rk_audit_fabric, then rk_audit_read through port
  * (P_Key tables when partitions is given) and rk_audit_tables, SELF being the port of the
- * local port's SM LID, the SLs in use SL 0, the SM's and the partitions' sl= flags; stats (may be
- * NULL) gets the MADs it took. 0 or -errno. */
+ * local port's SM LID, the SLs in use SL 0, the SM's and the partitions' sl= flags; then the
+ * multicast reads and checks. summary (may be NULL) gets what it read. 0 or -errno. */
 int rk_audit_run(struct rk_mad_port *port, const struct rk_fabric *fabric,
 		 const struct rk_mad_options *options, const struct rk_partitions *partitions,
-		 struct rk_findings *findings, struct rk_mad_stats *stats);
+		 struct rk_findings *findings, struct rk_audit_summary *summary);
 
 #endif

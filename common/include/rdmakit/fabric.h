@@ -61,6 +61,9 @@ struct rk_fabric_node {
 	uint16_t partition_cap; /* NodeInfo PartitionCap: P_Key table entries of a CA's port */
 	uint16_t partition_enforce_cap; /* SwitchInfo PartitionEnforcementCap: entries of a
 					 * switch's external ports (0: it enforces none) */
+	uint16_t mcast_fdb_cap;		/* SwitchInfo MulticastFDBCap: MLIDs its table holds */
+	uint16_t mcast_fdb_top; /* SwitchInfo MulticastFDBTop when port 0 says the switch keeps
+				 * it (IsMulticastFDBTopSupported), else 0 */
 	int nports;
 	struct rk_fabric_port *ports; /* [0..nports]; absent ones have present == false */
 	bool is_sm;		      /* some port advertises IsSM */
@@ -151,6 +154,10 @@ bool rk_fabric_port_unreached(const struct rk_fabric_node *node, int p);
 
 /** Index of the node with this GUID, or -1. */
 int rk_fabric_find_node(const struct rk_fabric *fabric, uint64_t guid);
+
+/** Port p's data rate in Gb/s as discovered: its lanes times a lane's rate after line
+ * encoding (0: down, or no such port). */
+double rk_fabric_port_data_gbps(const struct rk_fabric_node *node, int p);
 
 /** Mark links slower than both ends enable or than most links between the same models. */
 void rk_fabric_classify_links(struct rk_fabric *fabric);

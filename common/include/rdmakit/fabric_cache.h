@@ -70,6 +70,7 @@ struct rk_fabric_cache {
 	struct rk_unseen unseen; /* what rediscoveries missed while the view was kept */
 	unsigned partial_views;	 /* rediscoveries not taken: they missed what still answers */
 	bool view_kept;		 /* the last rediscovery was partial: the view is the one before */
+	bool discovery_failing;	 /* the last rediscovery failed: the last view is swept */
 };
 
 /** Options from a front end's settings; 0 for port, window or timeout means the default. */

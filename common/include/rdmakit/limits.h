@@ -50,9 +50,33 @@
 /* A fabric port that answered before is PORT_NO_ANSWER after this many sweeps in a row without
  * an answer (one lost sweep under MAD loss is not an outage); one that never answered, at once. */
 #define RK_NO_ANSWER_SWEEPS 2
+/* ... and clears once it has answered this many sweeps in a row: a port that answers one sweep
+ * in two under heavy MAD loss is one problem, not one each time two sweeps in a row are lost. */
+#define RK_NO_ANSWER_CLEAR_SWEEPS 3
 /* ERRORS_RISING of a fabric port clears after this many answered sweeps in a row without a
- * rise: a port that errs now and then is one problem, not one per sweep. */
-#define RK_ERRORS_QUIET_SWEEPS 3
+ * rise: a port that errs now and then is one problem, not one per sweep (3 cleared and raised
+ * the ports of a switch losing 60% of its MADs again within 16 sweeps: docs/reliability.md). */
+#define RK_ERRORS_QUIET_SWEEPS 5
+/* A port's PORT_NO_ANSWER or ERRORS_RISING that comes back while it is raised (the port
+ * answered and then failed again, its errors were quiet and then rose again) doubles the
+ * sweeps that clear it, up to this many times (x4: 12 answered, 20 quiet sweeps): a port that
+ * stays flaky for the whole fault is one problem, not one each time it has a good moment. */
+#define RK_FLAP_DOUBLINGS_MAX 2
+/* After its PORT_NO_ANSWER cleared, a port that fails again before it has answered this many
+ * sweeps in a row is the same flaky port, not a new outage: its flaps are kept and counted, and
+ * it must also fail twice (up to four times) as many sweeps in a row to be raised again (a port
+ * losing 60% of its MADs answered the 3 sweeps that clear it, then failed 2 in a row:
+ * docs/reliability.md). */
+#define RK_NO_ANSWER_PROBATION_SWEEPS (RK_NO_ANSWER_CLEAR_SWEEPS << RK_FLAP_DOUBLINGS_MAX)
+/* The audit's SA queries of multicast membership (one per group and CA port) at most: the
+ * groups past this budget are counted as not checked, a table of every MLID (a switch's
+ * garbage) cannot make a million queries. About 5 s of a busy SA's time. */
+#define RK_AUDIT_MCAST_QUERIES_MAX 65536
+/* The 16-port masks of multicast tables an audit holds at most (2 bytes each: 32 MiB), so that
+ * switches claiming entries in every block cannot make it hold gigabytes: the tables past it
+ * are not read, and the multicast checks are left out. A fabric of 1,000 switches of 36 ports
+ * with 4,096 MLIDs in use needs 12 million. */
+#define RK_AUDIT_MFT_ENTRIES_MAX (16u * 1024 * 1024)
 
 #define RK_STRINGIFY_(x) #x
 #define RK_STRINGIFY(x)	 RK_STRINGIFY_(x)

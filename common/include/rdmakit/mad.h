@@ -6,6 +6,7 @@
 #include "rdmakit/cancel.h"
 #include "rdmakit/limits.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -30,10 +31,12 @@
 #define RK_SMP_ATTR_PKEY_TABLE	0x0016 /* P_KeyTable, one block of 32 P_Keys */
 #define RK_SMP_ATTR_SL_TO_VL	0x0017 /* SLtoVLMappingTable */
 #define RK_SMP_ATTR_LFT		0x0019 /* LinearForwardingTable, one block of 64 LIDs */
+#define RK_SMP_ATTR_MFT		0x001b /* MulticastForwardingTable: 32 MLIDs, 16 ports */
 #define RK_SMP_ATTR_SM_INFO	0x0020
 
-#define RK_SA_ATTR_NOTICE      0x0002
-#define RK_SA_ATTR_INFORM_INFO 0x0003
+#define RK_SA_ATTR_NOTICE	   0x0002
+#define RK_SA_ATTR_INFORM_INFO	   0x0003
+#define RK_SA_ATTR_MCMEMBER_RECORD 0x0038
 
 #define RK_PMA_ATTR_CLASS_PORT_INFO	   0x0001
 #define RK_PMA_ATTR_PORT_SAMPLES_CONTROL   0x0010
@@ -218,6 +221,19 @@ int rk_mad_respond(struct rk_mad_port *port, const struct rk_mad_received *mad, 
 int rk_mad_run(struct rk_mad_port *port, struct rk_mad_request *requests, size_t count,
 	       const struct rk_mad_options *options, rk_mad_done_fn done, void *ctx,
 	       struct rk_mad_stats *stats);
+
+/** An SA request (Get or Set, method) to sa_lid for an MCMemberRecord of the port port_guid:
+ * its PortGID (the default subnet prefix, which the SA does not match, and the GUID) in the
+ * data and the component mask; the caller adds the other fields. */
+void rk_sa_mcmember_request(struct rk_mad_request *request, uint16_t sa_lid, uint8_t method,
+			    uint64_t port_guid);
+
+/** Whether an SA request failed only because no record matches (ERR_NO_RECORDS, MAD status
+ * bits 14-8 = 3: IBA 15.2.1.1). */
+static inline bool rk_sa_no_records(const struct rk_mad_request *request)
+{
+	return request->status == -EIO && ((request->mad_status >> 8) & 0x7f) == 3;
+}
 
 /** The attribute data of an answered request. */
 static inline const uint8_t *rk_mad_reply_data(const struct rk_mad_request *request)

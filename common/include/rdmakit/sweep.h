@@ -22,9 +22,11 @@ struct rk_sweep_port {
 	int node; /* index into the fabric's nodes */
 	uint8_t port;
 	uint16_t lid;
-	int status;    /* 0 answered, -ETIMEDOUT, -EIO */
-	bool extended; /* data counters came from PortCountersExtended (64-bit) */
-	bool sampled;  /* raw[] holds a sample */
+	bool lid_shared; /* another node of the view has this LID too: whose answers are whose
+			  * is asked (NodeInfo) at every sweep */
+	int status;	 /* 0 answered, -ETIMEDOUT, -EIO */
+	bool extended;	 /* data counters came from PortCountersExtended (64-bit) */
+	bool sampled;	 /* raw[] holds a sample */
 	bool has_delta;
 	uint32_t counted; /* bit c: counter c has read non-zero (kept over rediscoveries) */
 	uint64_t raw[RK_SWEEP_COUNTERS];  /* this sample, as the PMA gives it */
@@ -33,8 +35,18 @@ struct rk_sweep_port {
 	uint8_t prev_state[RK_SWEEP_COUNTERS];
 	uint8_t congested;   /* intervals in a row over the congestion threshold (congestion.h) */
 	uint8_t unanswered;  /* sweeps in a row it did not answer (PORT_NO_ANSWER) */
+	bool no_answer_held; /* it answers again after PORT_NO_ANSWER, not yet for
+			      * rk_sweep_no_answer_clear_sweeps() in a row: the finding stays */
+	uint8_t answered_again;	 /* ... the sweeps in a row it has answered since */
+	uint8_t no_answer_flaps; /* ... times it answered and then failed again (raises and
+				  * clears later) */
+	uint8_t probation;	 /* after PORT_NO_ANSWER cleared: answered sweeps in a row left
+				  * before its flaps are forgotten (RK_NO_ANSWER_PROBATION_SWEEPS) */
+	int last_failure;	 /* the status of its last sweep without an answer */
 	uint8_t since_rise;  /* answered sweeps since an error counter last rose (ERRORS_RISING);
 			      * UINT8_MAX when none has */
+	uint8_t rise_flaps;  /* times its errors rose again after a quiet sweep while
+			      * ERRORS_RISING was raised (it clears later) */
 	double went_back_at; /* monotonic seconds when a counter last went back (the node
 			      * rebooted, or they were cleared): a discontinuity; 0 never */
 	double xmit_wait;    /* % of the last interval port_xmit_wait counted, -1 unknown (idem) */
@@ -112,6 +124,16 @@ int rk_sweep_reset(struct rk_mad_port *port, const struct rk_sweep *sweep, uint3
 
 /** CounterSelect bit mask for a comma-separated list of error counter names; -EINVAL. */
 int rk_sweep_reset_mask(const char *names, uint32_t *mask);
+
+/** Sweeps in a row without an answer that raise the port's PORT_NO_ANSWER (more when it
+ * flapped). */
+unsigned rk_sweep_no_answer_raise_sweeps(const struct rk_sweep_port *port);
+
+/** Answered sweeps in a row that clear the port's PORT_NO_ANSWER (more when it flapped). */
+unsigned rk_sweep_no_answer_clear_sweeps(const struct rk_sweep_port *port);
+
+/** Quiet sweeps in a row that clear the port's ERRORS_RISING (more when it flapped). */
+unsigned rk_sweep_errors_quiet_sweeps(const struct rk_sweep_port *port);
 
 /** Whether an error counter of the port's last sample is non-zero (what --errors-only shows). */
 bool rk_sweep_port_has_errors(const struct rk_sweep_port *port);

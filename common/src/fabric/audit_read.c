@@ -297,22 +297,48 @@ static void audit_context(struct rk_mad_port *port, const struct rk_fabric *fabr
 	out->sm_port_guid = n < 0 ? 0 : fabric->nodes[n].ports[p].guid;
 }
 
+/* The multicast reads and checks, counted into summary. */
+static int audit_mcast(struct rk_mad_port *port, const struct rk_fabric *fabric,
+		       const struct rk_mad_options *options, struct rk_findings *findings,
+		       struct rk_audit_summary *summary)
+{
+	struct rk_audit_mcast mcast;
+	struct rk_mad_local local;
+	int err = rk_mad_port_local(port, &local);
+
+	if (!err)
+		err = rk_audit_mcast_read(port, fabric, options, local.sm_lid, &mcast);
+	if (err)
+		return err;
+	err = rk_audit_mcast_check(fabric, &mcast, findings, &summary->mcast_checked);
+	summary->mcast_tables = mcast.nmfts;
+	for (size_t i = 0; i < mcast.nmfts; i++)
+		summary->mcast_unread += mcast.mfts[i].status != 0;
+	summary->mcast_groups = mcast.nmlids;
+	summary->mcast_unchecked = mcast.nmlids - mcast.nasked;
+	for (size_t k = 0; mcast.membership && k < mcast.nasked * mcast.nca_ports; k++)
+		summary->mcast_members += mcast.membership[k] == RK_MEMBER_FULL;
+	rk_audit_mcast_free(&mcast);
+	return err;
+}
+
 int rk_audit_run(struct rk_mad_port *port, const struct rk_fabric *fabric,
 		 const struct rk_mad_options *options, const struct rk_partitions *partitions,
-		 struct rk_findings *findings, struct rk_mad_stats *stats)
+		 struct rk_findings *findings, struct rk_audit_summary *summary)
 {
+	struct rk_audit_summary unused;
 	struct rk_audit_reads reads;
 	struct rk_audit_context context;
 	int err = rk_audit_fabric(fabric, findings);
 
+	summary = summary ? summary : &unused;
+	*summary = (struct rk_audit_summary){0};
 	if (!err)
 		err = rk_audit_read(port, fabric, options, partitions != NULL, &reads);
 	if (err)
 		return err;
 	audit_context(port, fabric, partitions, &context);
 	err = rk_audit_tables(fabric, &reads, &context, findings);
-	if (stats)
-		*stats = reads.stats;
 	rk_audit_reads_free(&reads);
-	return err;
+	return err ? err : audit_mcast(port, fabric, options, findings, summary);
 }

@@ -77,18 +77,6 @@ static double tick_of(const struct rk_fabric *fabric, const struct rk_sweep_port
 	return tick;
 }
 
-/* The port's data rate in Gb/s: its lanes times a lane's after line encoding (0: down). */
-static double link_gbps_of(const struct rk_fabric *fabric, const struct rk_sweep_port *p)
-{
-	const struct rk_fabric_node *node = &fabric->nodes[p->node];
-	const struct rk_fabric_port *port;
-
-	if (p->port > node->nports)
-		return 0;
-	port = &node->ports[p->port];
-	return port->active_width * rk_speed_info(port->active_speed)->data_gbps;
-}
-
 /* The share of the interval (tick known) or the ticks per word sent, and their score. */
 static void measure(struct rk_port_wait *w, uint64_t data_bytes, bool data_known, double interval,
 		    double threshold)
@@ -136,8 +124,9 @@ void rk_port_wait_of(const struct rk_fabric *fabric, const struct rk_sweep *swee
 	out->tick_ns = tick_of(fabric, p, options);
 	measure(out, rk_sweep_delta(p, data), data_known, sweep->interval, threshold_of(options));
 	if (out->basis == RK_WAIT_TIME)
-		out->lost_gbps = rk_lost_bandwidth_gbps(out->ticks, out->tick_ns, sweep->interval,
-							link_gbps_of(fabric, p));
+		out->lost_gbps = rk_lost_bandwidth_gbps(
+		    out->ticks, out->tick_ns, sweep->interval,
+		    rk_fabric_port_data_gbps(&fabric->nodes[p->node], p->port));
 }
 
 void rk_congestion_update(struct rk_sweep *sweep, const struct rk_fabric *fabric,

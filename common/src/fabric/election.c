@@ -26,12 +26,11 @@
 #define CM_DATA32 (1ULL << 31) /* ServiceData32.0: the first of four */
 #define CM_DATA64 (1ULL << 35)
 
-#define SA_STATUS_NO_RECORDS 3 /* MAD status bits 14-8 */
-#define DEFAULT_PKEY	     0xffff
-#define WATCHER_GID_PREFIX   0xfe80000000000000ULL
-#define WATCHER_GID_ID	     0x00726d6b69740000ULL /* a fixed GID every watcher shares */
-#define RANK_STEP_S	     0.01		   /* claim delay per priority step below 255 */
-#define CONFIRM_S	     1.0 /* a claim is read back this long after it was taken */
+#define DEFAULT_PKEY	   0xffff
+#define WATCHER_GID_PREFIX 0xfe80000000000000ULL
+#define WATCHER_GID_ID	   0x00726d6b69740000ULL /* a fixed GID every watcher shares */
+#define RANK_STEP_S	   0.01			 /* claim delay per priority step below 255 */
+#define CONFIRM_S	   1.0 /* a claim is read back this long after it was taken */
 
 static void put16(uint8_t *p, uint16_t v)
 {
@@ -205,8 +204,7 @@ static void read_done(struct rk_mad_request *request, void *ctx)
 {
 	struct rk_election *e = ctx;
 	double now = rk_monotonic_seconds();
-	bool none =
-	    request->status == -EIO && ((request->mad_status >> 8) & 0x7f) == SA_STATUS_NO_RECORDS;
+	bool none = rk_sa_no_records(request);
 
 	e->status = none ? 0 : request->status;
 	if (request->status == 0)

@@ -19,6 +19,7 @@
 /* PortInfo CapabilityMask bits (IBA 14.2.5.6). */
 #define PHYS_LINK_UP	   5 /* PortInfo PortPhysicalState LinkUp */
 #define CAP_IS_SM	   (1u << 1)
+#define CAP_HAS_MCAST_TOP  (1u << 30) /* IsMulticastFDBTopSupported */
 #define CAP_HAS_EXT_SPEEDS (1u << 14)
 #define CAP_HAS_CAP_MASK2  (1u << 15)
 /* PortInfo CapabilityMask2: the LinkSpeedExt*2 fields are there. */
@@ -172,9 +173,13 @@ static int decode_node(const ibnd_node_t *src, struct rk_fabric_node *node)
 		if (!node->lid && node->ports[p].lid)
 			node->lid = node->ports[p].lid;
 	}
-	if (node->type == RK_NODE_SWITCH)
-		for (int p = 1; p <= node->nports; p++)
-			node->ports[p].lid = node->lid; /* switch ports answer at port 0's LID */
+	if (node->type != RK_NODE_SWITCH)
+		return 0;
+	for (int p = 1; p <= node->nports; p++)
+		node->ports[p].lid = node->lid; /* switch ports answer at port 0's LID */
+	node->mcast_fdb_cap = (uint16_t)field(src->switchinfo, IB_SW_MCAST_FDB_CAP_F);
+	if (node->ports[0].cap_mask & CAP_HAS_MCAST_TOP)
+		node->mcast_fdb_top = (uint16_t)field(src->switchinfo, IB_SW_MCAST_FDB_TOP_F);
 	return 0;
 }
 
@@ -260,6 +265,13 @@ bool rk_fabric_port_unreached(const struct rk_fabric_node *node, int p)
 	const struct rk_fabric_port *port = p > 0 && p <= node->nports ? &node->ports[p] : NULL;
 
 	return port && port->present && port->phys_state == PHYS_LINK_UP && port->remote_node < 0;
+}
+
+double rk_fabric_port_data_gbps(const struct rk_fabric_node *node, int p)
+{
+	const struct rk_fabric_port *port = p >= 0 && p <= node->nports ? &node->ports[p] : NULL;
+
+	return port ? port->active_width * rk_speed_info(port->active_speed)->data_gbps : 0;
 }
 
 int rk_fabric_find_node(const struct rk_fabric *fabric, uint64_t guid)

@@ -94,18 +94,21 @@ static int copy_for_events(struct rk_fabric_cache *monitor)
 	return 0;
 }
 
-int rk_fabric_cache_discover(struct rk_fabric_cache *monitor)
+/* A fresh discovery into *fabric (in the helper when the options say so). */
+static int discover(struct rk_fabric_cache *monitor, struct rk_fabric **fabric)
 {
-	struct rk_fabric *fabric;
-	int err;
-
 	if (!monitor->options.discover_in_helper)
 		close_port(monitor); /* libibnetdisc opens its own umad port in this process */
-	err = monitor->options.discover_in_helper
-		  ? rk_fabric_discover_isolated(&monitor->options.fabric, &fabric)
-		  : rk_fabric_discover(&monitor->options.fabric, &fabric);
-	if (err)
-		return err;
+	return monitor->options.discover_in_helper
+		   ? rk_fabric_discover_isolated(&monitor->options.fabric, fabric)
+		   : rk_fabric_discover(&monitor->options.fabric, fabric);
+}
+
+/* Take a fresh discovery as the view, unless it misses what may still be there. */
+static int adopt(struct rk_fabric_cache *monitor, struct rk_fabric *fabric)
+{
+	int err;
+
 	monitor->discovered_at = rk_monotonic_seconds();
 	if (!view_adoptable(monitor, fabric)) {
 		rk_fabric_free(fabric);
@@ -121,6 +124,39 @@ int rk_fabric_cache_discover(struct rk_fabric_cache *monitor)
 	if (!err)
 		err = copy_for_events(monitor);
 	return err ? err : open_port(monitor);
+}
+
+int rk_fabric_cache_discover(struct rk_fabric_cache *monitor)
+{
+	struct rk_fabric *fabric;
+	int err = discover(monitor, &fabric);
+
+	return err ? err : adopt(monitor, fabric);
+}
+
+/* Discover again before a sweep or an SM query. When that fails with a view at hand (a helper
+ * that hung past its deadline, a discovery cut short), the view is kept and read: what its
+ * ports answer, or that they do not, is still the news. Said once, and once when it works. */
+static int rediscover(struct rk_fabric_cache *monitor)
+{
+	struct rk_fabric *fabric;
+	int err = discover(monitor, &fabric);
+
+	if (!err) {
+		if (monitor->discovery_failing)
+			rk_log(RK_LOG_INFO, "fabric discovery works again");
+		monitor->discovery_failing = false;
+		return adopt(monitor, fabric);
+	}
+	if (err == -ECANCELED || !monitor->fabric)
+		return err;
+	if (!monitor->discovery_failing)
+		rk_log(RK_LOG_WARNING,
+		       "fabric discovery failed (%s): reading the last view (%zu nodes) until it "
+		       "works again",
+		       strerror(-err), monitor->fabric->nnodes);
+	monitor->discovery_failing = true;
+	return open_port(monitor);
 }
 
 static bool period_elapsed(const struct rk_fabric_cache *monitor)
@@ -158,7 +194,7 @@ int rk_fabric_cache_sweep(struct rk_fabric_cache *monitor, rk_sweep_progress_fn 
 		if (monitor->sweep.topology_stale)
 			rk_log(RK_LOG_INFO, "the fabric changed (ports stopped answering or came "
 					    "up): rediscovering it");
-		err = rk_fabric_cache_discover(monitor);
+		err = rediscover(monitor);
 	}
 	if (!err)
 		err = open_port(monitor);
@@ -184,7 +220,7 @@ int rk_fabric_cache_query_sm(struct rk_fabric_cache *monitor)
 {
 	struct rk_sm_status status;
 	bool due = !monitor->fabric || monitor->sm_stale || period_elapsed(monitor);
-	int err = due ? rk_fabric_cache_discover(monitor) : open_port(monitor);
+	int err = due ? rediscover(monitor) : open_port(monitor);
 
 	if (!err)
 		err = rk_sm_query(monitor->port, monitor->fabric, &monitor->options.mad, &status);

@@ -217,26 +217,40 @@ static void list_sweep_counters(const struct rk_sweep_port *p, char *rising, cha
 	}
 }
 
-/* A port that answered before is silent after RK_NO_ANSWER_SWEEPS sweeps without an answer;
- * one that never answered, or any when no port answered (no MAD got through), at once. */
+/* A port that answered before is silent after rk_sweep_no_answer_raise_sweeps() sweeps without
+ * an answer, until it has answered rk_sweep_no_answer_clear_sweeps() in a row; one that never
+ * answered, or any when no port answered (no MAD got through), at once. */
 static bool port_silent(const struct rk_sweep *sweep, const struct rk_sweep_port *p)
 {
+	if (p->no_answer_held)
+		return true;
 	return p->status != 0 &&
-	       (!p->sampled || p->unanswered >= RK_NO_ANSWER_SWEEPS || sweep->answered == 0);
+	       (!p->sampled || p->unanswered >= rk_sweep_no_answer_raise_sweeps(p) ||
+		sweep->answered == 0);
 }
 
 static int check_silent_port(const char *subject, const struct rk_sweep_port *p,
 			     struct rk_findings *out)
 {
-	return located(rk_findings_add(out, RK_SEVERITY_WARNING, "PORT_NO_ANSWER", subject,
-				       "check the node is up and reachable (its LID, the "
-				       "path, the SM); retry with a longer --timeout",
+	static const char remedy[] = "check the node is up and reachable (its LID, the path, the "
+				     "SM); retry with a longer --timeout";
+
+	if (p->status == 0)
+		return located(
+		    rk_findings_add(out, RK_SEVERITY_WARNING, "PORT_NO_ANSWER", subject, remedy,
+				    "PortCounters query to LID %u got no answer (%s); it "
+				    "answered %u sweep%s in a row since, %u clear this",
+				    p->lid, rk_sweep_status_text(p->last_failure),
+				    (unsigned)p->answered_again, p->answered_again == 1 ? "" : "s",
+				    rk_sweep_no_answer_clear_sweeps(p)),
+		    out, p->node_guid, p->port);
+	return located(rk_findings_add(out, RK_SEVERITY_WARNING, "PORT_NO_ANSWER", subject, remedy,
 				       "PortCounters query to LID %u got no answer (%s)", p->lid,
 				       rk_sweep_status_text(p->status)),
 		       out, p->node_guid, p->port);
 }
 
-/* Errors that rose at this sweep, or within the last RK_ERRORS_QUIET_SWEEPS. */
+/* Errors that rose at this sweep, or within the last rk_sweep_errors_quiet_sweeps(). */
 static int check_rising_errors(const char *subject, const struct rk_sweep_port *p,
 			       const char *rising, struct rk_findings *out)
 {
@@ -248,13 +262,13 @@ static int check_rising_errors(const char *subject, const struct rk_sweep_port *
 					       remedy, "error counters rose between sweeps: %s",
 					       rising),
 			       out, p->node_guid, p->port);
-	if (p->since_rise >= RK_ERRORS_QUIET_SWEEPS)
+	if (p->since_rise >= rk_sweep_errors_quiet_sweeps(p))
 		return 0;
 	return located(rk_findings_add(out, RK_SEVERITY_WARNING, "ERRORS_RISING", subject, remedy,
-				       "error counters rose %u sweep%s ago; clears after %d quiet "
+				       "error counters rose %u sweep%s ago; clears after %u quiet "
 				       "sweeps",
 				       (unsigned)p->since_rise, p->since_rise == 1 ? "" : "s",
-				       RK_ERRORS_QUIET_SWEEPS),
+				       rk_sweep_errors_quiet_sweeps(p)),
 		       out, p->node_guid, p->port);
 }
 

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <infiniband/mad.h>
 #include <infiniband/umad.h>
+#include <infiniband/umad_sa_mcm.h>
 #include <limits.h>
 #include <poll.h>
 #include <stdatomic.h>
@@ -386,4 +387,21 @@ int rk_mad_respond(struct rk_mad_port *port, const struct rk_mad_received *mad, 
 		return -err;
 	}
 	return 0;
+}
+
+void rk_sa_mcmember_request(struct rk_mad_request *request, uint16_t sa_lid, uint8_t method,
+			    uint64_t port_guid)
+{
+	uint8_t gid[16];
+
+	memset(request, 0, sizeof(*request));
+	request->route = RK_MAD_LID;
+	request->mgmt_class = RK_MAD_CLASS_SA;
+	request->lid = sa_lid;
+	request->method = method;
+	request->attr_id = RK_SA_ATTR_MCMEMBER_RECORD;
+	request->component_mask = UMAD_SA_MCM_COMP_MASK_PORT_GID;
+	mad_encode_field(gid, IB_GID_PREFIX_F, &(uint64_t){0xfe80000000000000ULL});
+	mad_encode_field(gid, IB_GID_GUID_F, &port_guid);
+	mad_set_array(request->data, 0, IB_SA_MCM_PORTGID_F, gid);
 }

@@ -58,6 +58,30 @@ static size_t count_wanted(const struct rk_fabric *fabric)
 	return count;
 }
 
+static int compare_lids(const void *a, const void *b)
+{
+	const struct rk_sweep_port *x = a, *y = b;
+
+	if (x->lid != y->lid)
+		return x->lid < y->lid ? -1 : 1;
+	return x->node < y->node ? -1 : x->node > y->node;
+}
+
+/* Flag the ports whose LID another node's port has too (a LID the SM moved, or gave twice):
+ * an answer through it may be either's. Sorts the ports by LID and node. */
+static void mark_shared_lids(struct rk_sweep_port *ports, size_t count)
+{
+	qsort(ports, count, sizeof(*ports), compare_lids);
+	for (size_t first = 0, end; first < count; first = end) {
+		bool shared = false;
+
+		for (end = first + 1; end < count && ports[end].lid == ports[first].lid; end++)
+			shared |= ports[end].node != ports[first].node;
+		for (size_t i = first; i < end; i++)
+			ports[i].lid_shared = shared && ports[first].lid != 0;
+	}
+}
+
 int rk_sweep_prepare(struct rk_sweep *sweep, const struct rk_fabric *fabric)
 {
 	size_t count = count_wanted(fabric), i = 0;
@@ -86,6 +110,7 @@ int rk_sweep_prepare(struct rk_sweep *sweep, const struct rk_fabric *fabric)
 			i++;
 		}
 	}
+	mark_shared_lids(ports, count);
 	qsort(ports, count, sizeof(*ports), compare_ports);
 	free(sweep->ports);
 	sweep->ports = ports;
@@ -156,6 +181,7 @@ struct sweep_run {
 	const struct rk_metric *pma;
 	const struct rk_metric *vl_wait; /* the catalog's port_vl_xmit_wait */
 	size_t wait;			 /* port_xmit_wait's index in pma */
+	size_t data[2];			 /* port_xmit_data's and port_rcv_data's */
 	struct rk_mad_queue *queue;
 	uint8_t *got;	/* per port: GOT_* */
 	int *pc_status; /* per port: status of PortCounters */
@@ -447,18 +473,59 @@ static bool counter_request(struct sweep_run *run, size_t i, unsigned ask, struc
 
 /* ---- identities -------------------------------------------------------------------------- */
 
-/* An answer that may be another node's: a counter that does not wrap read less than the port's
- * sample before (the node rebooted, or the SM gave its LID to another node). */
+/* Whether the port's data counters rose by more than twice what its link carries since the
+ * start of the sweep before, or went back in 64 bits (which never wrap in practice); both
+ * samples of the same width. */
+static bool data_jumped(const struct sweep_run *run, size_t i)
+{
+	const struct rk_sweep_port *p = &run->sweep->ports[i];
+	const struct rk_sweep *sweep = run->sweep;
+	bool extended = run->got[i] & GOT_EXT;
+	double most;
+
+	if (extended != p->extended || sweep->last_time <= 0)
+		return false;
+	most = 2 * rk_fabric_port_data_gbps(&run->fabric->nodes[p->node], p->port) * 1e9 / 8 *
+	       (rk_monotonic_seconds() - (sweep->last_time - sweep->seconds));
+	for (size_t k = 0; k < 2; k++) {
+		size_t c = run->data[k];
+
+		if (p->prev_state[c] == RK_VALUE_UNAVAILABLE)
+			continue;
+		if (p->raw[c] < p->prev[c]) {
+			if (extended)
+				return true;
+		} else if (most > 0 &&
+			   (double)(p->raw[c] - p->prev[c]) * run->pma[c].scale > most) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/* An answer that may be another node's: through a LID another node of the view has too; with
+ * a counter that does not wrap less than the port's sample before (the node rebooted, or the
+ * SM gave its LID to another node); with data beyond what its link carries; or with errors
+ * that rose (before an operator is told of them: a node the view does not know may have the
+ * LID now). */
 static bool answer_suspect(const struct sweep_run *run, size_t i)
 {
 	const struct rk_sweep_port *p = &run->sweep->ports[i];
 
-	if (!(run->got[i] & GOT_PC) || !p->sampled || p->status != 0)
-		return false;
-	for (size_t c = 0; c < RK_SWEEP_COUNTERS; c++)
-		if (!run->pma[c].wraps && p->raw[c] < p->prev[c])
-			return true;
-	return false;
+	if (p->lid_shared && (run->got[i] & (GOT_PC | GOT_CLEAN)))
+		return true;
+	if (!(run->got[i] & GOT_PC) || !p->sampled)
+		return false; /* after a sweep without its answer, against the last one credited */
+	for (size_t c = 0; c < RK_SWEEP_COUNTERS; c++) {
+		const struct rk_metric *m = &run->pma[c];
+
+		if (!m->wraps && p->raw[c] < p->prev[c])
+			return true; /* went back */
+		if (m->is_error && m->pma_field && p->prev_state[c] != RK_VALUE_UNAVAILABLE &&
+		    p->raw[c] > p->prev[c])
+			return true; /* errors rose */
+	}
+	return data_jumped(run, i);
 }
 
 /* NodeInfo through the LID of each node with a suspect answer (once a node). */
@@ -479,21 +546,30 @@ static bool identity_request(struct sweep_run *run, size_t i, unsigned ask,
 	return true;
 }
 
-/* The node whose LID answered for another: none of this sweep's answers of its ports count. */
+/* The node whose LID answered for another: none of this sweep's answers of its ports count.
+ * A LID the view gives another node too is not news to a rediscovery (said once, while it
+ * lasts); any other is. */
 static void drop_node_answers(struct sweep_run *run, size_t first)
 {
 	struct rk_sweep *sweep = run->sweep;
-	int node = sweep->ports[first].node;
+	const struct rk_sweep_port *p = &sweep->ports[first];
+	int node = p->node;
 
-	rk_log(RK_LOG_WARNING,
-	       "LID %u answers for another node than %s: its counters are not credited, and "
-	       "the fabric is discovered again",
-	       sweep->ports[first].lid, run->fabric->nodes[node].name);
+	if (!p->lid_shared)
+		rk_log(RK_LOG_WARNING,
+		       "LID %u answers for another node than %s: its counters are not credited, "
+		       "and the fabric is discovered again",
+		       p->lid, run->fabric->nodes[node].name);
+	else if (p->status != -ESTALE)
+		rk_log(RK_LOG_WARNING,
+		       "LID %u of %s is another node's too, and answers for that one: its counters "
+		       "are not credited while the SM gives the LID twice",
+		       p->lid, run->fabric->nodes[node].name);
+	sweep->topology_stale |= !p->lid_shared;
 	for (size_t i = first; i < sweep->count && sweep->ports[i].node == node; i++) {
-		run->got[i] &= (uint8_t) ~(GOT_PC | GOT_EXT);
+		run->got[i] &= (uint8_t) ~(GOT_PC | GOT_EXT | GOT_CLEAN);
 		run->pc_status[i] = -ESTALE;
 	}
-	sweep->topology_stale = true;
 }
 
 /* A NodeInfo answer: the GUID must be the node's (none has GUID 0: such an answer says
@@ -697,6 +773,89 @@ static bool counters_went_back(const struct sweep_run *run, const struct rk_swee
 	return false;
 }
 
+/* sweeps << flaps, the flaps capped at RK_FLAP_DOUBLINGS_MAX. */
+static unsigned damped(unsigned sweeps, uint8_t flaps)
+{
+	return sweeps << (flaps < RK_FLAP_DOUBLINGS_MAX ? flaps : RK_FLAP_DOUBLINGS_MAX);
+}
+
+unsigned rk_sweep_no_answer_raise_sweeps(const struct rk_sweep_port *port)
+{
+	return damped(RK_NO_ANSWER_SWEEPS, port->no_answer_flaps);
+}
+
+unsigned rk_sweep_no_answer_clear_sweeps(const struct rk_sweep_port *port)
+{
+	return damped(RK_NO_ANSWER_CLEAR_SWEEPS, port->no_answer_flaps);
+}
+
+unsigned rk_sweep_errors_quiet_sweeps(const struct rk_sweep_port *port)
+{
+	return damped(RK_ERRORS_QUIET_SWEEPS, port->rise_flaps);
+}
+
+/* An answer: a port that was PORT_NO_ANSWER keeps the finding until it has answered
+ * rk_sweep_no_answer_clear_sweeps() sweeps in a row, and is then on probation; one on
+ * probation forgets its flaps after RK_NO_ANSWER_PROBATION_SWEEPS answers in a row. */
+static void hold_no_answer(struct rk_sweep_port *p)
+{
+	if (p->unanswered >= rk_sweep_no_answer_raise_sweeps(p))
+		p->no_answer_held = true;
+	p->unanswered = 0;
+	if (p->no_answer_held) {
+		if (++p->answered_again < rk_sweep_no_answer_clear_sweeps(p))
+			return;
+		p->no_answer_held = false;
+		p->probation = RK_NO_ANSWER_PROBATION_SWEEPS;
+	} else if (p->probation && --p->probation == 0) {
+		p->no_answer_flaps = 0;
+	}
+}
+
+/* One more time the port answered and then failed again (saturating). */
+static void count_flap(struct rk_sweep_port *p)
+{
+	if (p->no_answer_flaps < UINT8_MAX)
+		p->no_answer_flaps++;
+}
+
+/* A port that did not answer: a flap when it had answered since PORT_NO_ANSWER was raised, or
+ * fails again on probation; a new outage otherwise. */
+static void count_no_answer(struct rk_sweep_port *p)
+{
+	bool answered_before = p->unanswered == 0;
+
+	p->unanswered += p->unanswered < UINT8_MAX;
+	if (p->no_answer_held) {
+		if (p->answered_again)
+			count_flap(p);
+	} else if (p->probation) {
+		if (answered_before)
+			count_flap(p);
+		p->probation = RK_NO_ANSWER_PROBATION_SWEEPS;
+	} else {
+		p->no_answer_flaps = 0;
+	}
+	p->answered_again = 0;
+}
+
+/* Sweeps since the port's error counters last rose; a rise after a quiet sweep while
+ * ERRORS_RISING is raised is a flap. */
+static void count_quiet_sweeps(struct rk_sweep_port *p, bool rose)
+{
+	bool raised = p->since_rise < rk_sweep_errors_quiet_sweeps(p);
+
+	if (!rose) {
+		p->since_rise += p->since_rise < UINT8_MAX;
+		return;
+	}
+	if (!raised)
+		p->rise_flaps = 0;
+	else if (p->since_rise > 0 && p->rise_flaps < UINT8_MAX)
+		p->rise_flaps++;
+	p->since_rise = 0;
+}
+
 /* Classify one port's new values; a port that did not answer keeps its last sample. */
 static void finish_port(struct sweep_run *run, size_t i)
 {
@@ -710,13 +869,14 @@ static void finish_port(struct sweep_run *run, size_t i)
 	if (!answered) {
 		memcpy(p->raw, p->prev, sizeof(p->raw));
 		p->has_delta = false;
-		p->unanswered += p->unanswered < UINT8_MAX;
+		count_no_answer(p);
+		p->last_failure = p->status;
 		run->sweep->topology_stale |= had; /* it answered before */
 		return;
 	}
 	p->has_delta = had;
 	p->sampled = true;
-	p->unanswered = 0;
+	hold_no_answer(p);
 	if (!(run->got[i] & GOT_PC)) {
 		finish_clean_port(run, p);
 		return;
@@ -734,9 +894,7 @@ static void finish_port(struct sweep_run *run, size_t i)
 	if (p->has_delta && counters_went_back(run, p))
 		p->went_back_at = rk_monotonic_seconds();
 	if (p->has_delta)
-		p->since_rise = errors_rose(run, p)	    ? 0
-				: p->since_rise < UINT8_MAX ? p->since_rise + 1
-							    : UINT8_MAX;
+		count_quiet_sweeps(p, errors_rose(run, p));
 }
 
 /* Classify every port's answers, and count them. */
@@ -807,6 +965,8 @@ int rk_sweep_run(struct rk_mad_port *port, struct rk_fabric *fabric, struct rk_s
 	run.pma = rk_catalog_pma(&ignored);
 	run.vl_wait = rk_catalog_find(RK_SRC_PORT_VL_COUNTERS, "port_vl_xmit_wait");
 	run.wait = (size_t)rk_catalog_pma_index("port_xmit_wait");
+	run.data[0] = (size_t)rk_catalog_pma_index("port_xmit_data");
+	run.data[1] = (size_t)rk_catalog_pma_index("port_rcv_data");
 	memset(&sweep->stats, 0, sizeof(sweep->stats));
 	if (!err)
 		err = rk_mad_queue_open(port, options, &run.queue);

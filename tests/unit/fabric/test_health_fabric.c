@@ -200,15 +200,39 @@ static void sweep_rules_ride_out_lost_sweeps(void **state)
 	assert_int_equal(f.items[0].node_guid, 0x10);
 	assert_string_equal(f.items[1].code, "ERRORS_RISING");
 	assert_string_equal(f.items[1].message,
-			    "error counters rose 1 sweep ago; clears after 3 quiet sweeps");
+			    "error counters rose 1 sweep ago; clears after 5 quiet sweeps");
 	rk_findings_free(&f);
 	ports[0].unanswered = RK_NO_ANSWER_SWEEPS;
 	ports[1].since_rise = RK_ERRORS_QUIET_SWEEPS;
+	ports[1].rise_flaps = 1; /* they rose again after a quiet sweep: twice as long */
+	assert_int_equal(rk_health_check_sweep(fabric, &sweep, &f), 0);
+	assert_int_equal(f.count, 3);
+	assert_string_equal(f.items[2].message,
+			    "error counters rose 5 sweeps ago; clears after 10 quiet sweeps");
+	rk_findings_free(&f);
+	ports[1].rise_flaps = 0;
 	assert_int_equal(rk_health_check_sweep(fabric, &sweep, &f), 0);
 	assert_int_equal(f.count, 2);
 	assert_string_equal(f.items[0].code, "PORT_NO_ANSWER");
 	assert_string_equal(f.items[1].code, "COUNTER_SATURATED");
 	rk_findings_free(&f);
+	/* it answers again: held until RK_NO_ANSWER_CLEAR_SWEEPS answers in a row */
+	ports[0].status = 0;
+	ports[0].unanswered = 0;
+	ports[0].no_answer_held = true;
+	ports[0].answered_again = 1;
+	ports[0].last_failure = -ETIMEDOUT;
+	assert_int_equal(rk_health_check_sweep(fabric, &sweep, &f), 0);
+	assert_string_equal(f.items[0].code, "PORT_NO_ANSWER");
+	assert_non_null(strstr(f.items[0].message, "got no answer (timeout); it answered 1 sweep "
+						   "in a row since, 3 clear this"));
+	rk_findings_free(&f);
+	ports[0].no_answer_flaps = 5; /* it answered and failed again 5 times: at most x4 */
+	assert_int_equal(rk_health_check_sweep(fabric, &sweep, &f), 0);
+	assert_non_null(strstr(f.items[0].message, "in a row since, 12 clear this"));
+	rk_findings_free(&f);
+	ports[0].no_answer_held = false;
+	ports[0].status = -ETIMEDOUT;
 	/* nothing answered at all (the local port or the SM's fabric is gone): at once */
 	ports[0].unanswered = 1;
 	sweep.answered = 0;

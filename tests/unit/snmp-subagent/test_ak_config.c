@@ -50,6 +50,12 @@ static void fabric_ranges_are_the_plugins(void **state)
 	assert_true(config->rediscover == 604800);
 	assert_int_equal(set(config, "rediscover", "0", why), 0);
 	assert_true(config->rediscover == 0);
+	assert_int_equal(set(config, "unreachable-hold", "60", why), 0);
+	assert_true(config->unreachable_hold == 60);
+	assert_int_equal(set(config, "unreachableHold", "30", why), 0); /* its first spelling */
+	assert_true(config->unreachable_hold == 30);
+	assert_int_equal(set(config, "discovery-deadline", "3", why), 0);
+	assert_true(config->discovery_deadline == 3);
 	assert_string_equal(why, "untouched");
 }
 
@@ -73,6 +79,10 @@ static void bad_values_get_the_cores_message(void **state)
 	    {"window", "2.5", "\"2.5\": expected a whole number from 1 to 4096"},
 	    {"timeout", "0", "\"0\": expected a whole number of milliseconds from 1 to 60000"},
 	    {"ca-port", "255", "\"255\": expected a port number from 1 to 254"},
+	    {"discovery-deadline", "0",
+	     "\"0\": expected a whole number of seconds from 1 to 86400"},
+	    {"discovery-deadline", "2.5",
+	     "\"2.5\": expected a whole number of seconds from 1 to 86400"},
 	    {"tune-interval", "0x10", "\"0x10\": expected a number of seconds from 1 to 604800"},
 	    {"congestion-threshold", "0", "\"0\": expected a percentage from 0.01 to 100"},
 	    {"xmit-wait-tick", "-1",
