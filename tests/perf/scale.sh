@@ -15,14 +15,19 @@
 # range over the runs. Peak RSS per port: the peak divided by the cabled ports of the tree (the
 # ports the sweep reads, checked against its "N ports swept"), and the growth of the peak per
 # port added from the smallest size to each larger one (the fixed part taken out).
+# Then, per size and once, the daemons on the same tree (tests/perf/scale_daemons.py): collectd
+# in fabric mode and rdmakit-agentx with the fabric, each against itself without the fabric;
+# their memory, the plugin's sweep and an snmpbulkwalk of the fabric port table.
 # Usage: tests/perf/scale.sh [BUILD_DIR] [RUNS]   (RUNS default 3, or PERF_RUNS)
+#   SCALE_DAEMONS=0              without the daemons' part
 #   SCALE_SIZES="512 2048 8192"  CAs per tree, each 256*P with P a power of 2 from 2 to 32
 #   SCALE_ROUTE_MAX=N            route check and dump_lfts only on trees of at most N CAs
 #                                (default: every size)
 #   SCALE_TIMEOUT=S              every client's timeout in seconds (default 600)
 # With PERF_MD=FILE (tests/perf/report.sh) it appends its section, in markdown, to FILE.
 # Exit 0 when the sweep's target (median one-shot wall <= 0.5x ibqueryerrors at every size)
-# is met, 1 when missed, 77 when a tool is missing, 2 when a client failed twice.
+# and the daemons' (memory per port within 1.5x from the smallest size to the largest) are
+# met, 1 when one is missed, 77 when a tool is missing, 2 when a client failed twice.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(realpath -m "${1:-$top/build}")
@@ -41,6 +46,13 @@ for n in $sizes; do
 done
 [ -x "$rdmakit" ] || BUILD_DIR=$build "$top/scripts/build.sh"
 export RDMAKIT_DISCOVER_HELPER=$build/common/rdmakit-discover
+export RDMAKIT_PLUGIN_DIR=$build/collectd-plugin RDMAKIT_AGENTX=$build/snmp-subagent/rdmakit-agentx
+daemons=${SCALE_DAEMONS:-1}
+if [ "$daemons" != 0 ]; then
+	for tool in collectd snmpd snmpbulkwalk; do
+		command -v "$tool" >/dev/null || { echo "scale.sh: $tool not found" >&2; exit 77; }
+	done
+fi
 work=$(mktemp -d)
 export SIM_DIR=$work SIM_QUIET=1 SIM_OWNER_PID=$$
 export SIM_TIMEOUT=${SCALE_TIMEOUT:-600} SIM_OSM_TIMEOUT=${SCALE_TIMEOUT:-600}
@@ -49,6 +61,8 @@ export SIM_START_TIMEOUT=120
 . "$top/tests/sim/simctl.sh"
 trap 'sim_stop_started; rm -rf "$work"' EXIT
 load() { cut -d' ' -f1-3 /proc/loadavg; }
+# field KEY SUMMARY: the value of KEY=VALUE in the generator's summary line.
+field() { tr ' ' '\n' <<<"$2" | sed -n "s/^$1=//p"; }
 now() { date +%s.%N; }
 since() { echo "$(now) - $1" | bc; }
 
@@ -120,6 +134,7 @@ ports_of() {
 }
 
 : >"$work/records" && : >"$work/failures" && : >"$work/ports" && : >"$work/sizes" && : >"$work/phase"
+: >"$work/daemons"
 commit=$(git -C "$top" rev-parse --short HEAD)
 started=$(date -u '+%Y-%m-%d %H:%M UTC')
 load_before=$(load)
@@ -144,6 +159,11 @@ for size in $sizes; do
 	for run in $(seq "$runs"); do
 		for i in $(seq 0 $((npairs - 1))); do pair "$size" "$run" "$i"; done
 	done
+	if [ "$daemons" != 0 ]; then
+		echo "$size $(python3 "$top/tests/perf/scale_daemons.py" "$name" \
+			"$(field cabled_ports "$summary")" "$(field switches "$summary")")" >>"$work/daemons"
+		echo "  $size CAs daemons: $(tail -n1 "$work/daemons")" >&2
+	fi
 	echo "$size $t_sim $t_sm $size_load $(load) $summary" >>"$work/sizes"
 	sim_stop "$name" >/dev/null
 done
@@ -151,7 +171,7 @@ load_after=$(load)
 
 python3 - "$work" "$runs" "$commit" "$started" "$load_before" "$load_after" "$route_max" \
 	"${PERF_MD:-}" <<'PY'
-import statistics, sys
+import os, statistics, sys
 work, runs, commit, started, load_before, load_after, route_max, md = sys.argv[1:9]
 runs, route_max = int(runs), int(route_max)
 rec = {}
@@ -247,6 +267,28 @@ for size in order:
                      size, s["switches"], s["leaves"], s["spines"], s["cores"], s["nodes"],
                      s["links"], s["cabled_ports"], "/".join(seen["rk_sweep"]),
                      "/".join(seen["ibqueryerrors"]), s["sim"], s["sm"], s["load0"], s["load1"]))
+# the daemons, once per size: growth over their own baseline, per cabled port
+daemons = {}
+for line in open(work + "/daemons"):
+    f = line.split()
+    daemons[int(f[0])] = {k: float(v) for k, v in (x.split("=", 1) for x in f[1:])}
+daemon_rows, per_port = [], {"collectd": [], "subagent": []}
+for size in order:
+    if size not in daemons:
+        continue
+    d, ports = daemons[size], int(sizes[size]["cabled_ports"])
+    cd_growth, ag_growth = d["cd_hwm"] - d["cd_base"], d["ag_rss"] - d["ag_base"]
+    per_port["collectd"].append(1024 * cd_growth / ports)
+    per_port["subagent"].append(1024 * ag_growth / ports)
+    daemon_rows.append([
+        "%d" % size, "%d" % ports, "%.0f" % d["cd_base"], "%.0f" % d["cd_rss"],
+        "%.0f" % d["cd_hwm"], "%.0f" % cd_growth, "%.0f" % per_port["collectd"][-1],
+        "%.0f" % d["cd_lists"], "%.3f (max %.3f)" % (d["cd_sweep_med"], d["cd_sweep_max"]),
+        "%.1f" % (1e6 * d["cd_sweep_med"] / ports), "%.0f" % d["ag_base"], "%.0f" % d["ag_rss"],
+        "%.0f" % d["ag_hwm"], "%.0f" % ag_growth, "%.0f" % per_port["subagent"][-1],
+        "%.0f" % d["walk_varbinds"], "%.2f" % d["walk_s"]])
+memory_ok = all(max(v) <= 1.5 * min(v) for v in per_port.values() if v)
+spread = "; ".join("%s %.2f×" % (k, max(v) / min(v)) for k, v in per_port.items() if v)
 skipped = [s for s in order if s > route_max]
 conditions = ("conditions: %s, commit %s, load average %s before, %s after; %d runs per size, "
               "median (min–max)" % (started, commit, load_before, load_after, runs))
@@ -264,6 +306,14 @@ if skipped:
         ", ".join(map(str, skipped)), route_max))
 print("sweep target (median one-shot <= 0.5x ibqueryerrors at every size): %s" % (
     "met" if sweep_ok else "NOT met"))
+for cells in daemon_rows:
+    print("%s CAs (%s ports): collectd VmRSS %s KiB without the fabric, %s with it (VmHWM %s, "
+          "growth %s KiB, %s bytes per port), %s value lists per sweep, sweep %s s, %s ms "
+          "per 1,000 ports; rdmakit-agentx %s KiB without, %s with (VmHWM %s, growth %s KiB, "
+          "%s bytes per port), fabric port table walk %s varbinds in %s s" % tuple(cells))
+if daemon_rows:
+    print("daemons' target (growth per port within 1.5x across sizes): %s (%s)" % (
+        "met" if memory_ok else "NOT met", spread))
 print("client runs that failed and were run again: %s" % ("; ".join(failures) or "none"))
 if md:
     with open(md, "a") as out:
@@ -311,9 +361,33 @@ with other work: it is given per size below the table.
         if skipped:
             out.write("- `route check` and `dump_lfts` not run at %s CAs (`SCALE_ROUTE_MAX=%d`).\n"
                       % (", ".join(map(str, skipped)), route_max))
+        if daemon_rows:
+            out.write("""
+The daemons on the same trees (`tests/perf/scale_daemons.py`, one run per size, one daemon at a
+time): a private collectd (Interval 1, csv, the host mode on a fixture, under the umad2sim
+shim) with `rdmakit.so`, without `Fabric` and then with `Fabric true`, `SubnetManager true`
+and `FabricInterval %s` until it has dispatched %s sweeps; `rdmakit-agentx` behind a private
+snmpd, without the fabric and then with `fabric yes`, `sm yes`, `fabric-interval %s` until its
+fabric port table has every port. **growth** is the fabric run's VmHWM (collectd) or VmRSS
+(the subagent, median of 10 samples a second apart) minus the same daemon's VmRSS without the
+fabric; **bytes per port** is that growth per cabled port. The plugin's **sweep s** is the
+median (and the maximum) of the `duration-sweep` values it dispatched after the first (the
+MADs of one sweep of every port's counters, discovery excluded); **value lists** are the
+`rdma_fabric` ones of one sweep (csv files). The **walk** is one `snmpbulkwalk -Cr50` of
+`rdmakitFabricPortTable`, every column, wall time of the process.
+
+| CAs | cabled ports | collectd VmRSS KiB, no fabric | with the fabric | VmHWM | growth KiB | bytes per port | value lists | sweep s | ms per 1,000 ports | agentx VmRSS KiB, no fabric | with the fabric | VmHWM | growth KiB | bytes per port | walk varbinds | walk s |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+""" % (os.environ.get("SCALE_DAEMON_INTERVAL", "5"), os.environ.get("SCALE_DAEMON_SWEEPS", "4"),
+       os.environ.get("SCALE_DAEMON_INTERVAL", "5")))
+            for cells in daemon_rows:
+                out.write("| " + " | ".join(cells) + " |\n")
+            out.write("\nTarget: each daemon's growth per cabled port within 1.5× from the "
+                      "smallest size to the largest: %s (largest over smallest per-port "
+                      "figure: %s).\n" % ("met" if memory_ok else "NOT met", spread))
         out.write("\nTarget: the one-shot sweep at most 0.5× ibqueryerrors (median) at every "
                   "size: %s.\n" % ("met" if sweep_ok else "NOT met"))
         out.write("\nClient runs that failed and were run again: %s.\n" % (
             "; ".join("`%s`" % f for f in failures) if failures else "none"))
-sys.exit(0 if sweep_ok else 1)
+sys.exit(0 if sweep_ok and memory_ok else 1)
 PY
