@@ -24,6 +24,8 @@
 #   SCALE_ROUTE_MAX=N            route check and dump_lfts only on trees of at most N CAs
 #                                (default: every size)
 #   SCALE_TIMEOUT=S              every client's timeout in seconds (default 600)
+#   SCALE_DIAGS_SMPS=N           ibqueryerrors and ibnetdiscover with -o N (SMPs in flight;
+#                                default: theirs, 2; rdmakit's discovery keeps 16)
 # With PERF_MD=FILE (tests/perf/report.sh) it appends its section, in markdown, to FILE.
 # Exit 0 when the sweep's target (median one-shot wall <= 0.5x ibqueryerrors at every size)
 # and the daemons' (memory per port within 1.5x from the smallest size to the largest) are
@@ -48,6 +50,8 @@ done
 export RDMAKIT_DISCOVER_HELPER=$build/common/rdmakit-discover
 export RDMAKIT_PLUGIN_DIR=$build/collectd-plugin RDMAKIT_AGENTX=$build/snmp-subagent/rdmakit-agentx
 daemons=${SCALE_DAEMONS:-1}
+diags_smps=()
+[ -z "${SCALE_DIAGS_SMPS:-}" ] || diags_smps=(-o "$SCALE_DIAGS_SMPS")
 if [ "$daemons" != 0 ]; then
 	for tool in collectd snmpd snmpbulkwalk; do
 		command -v "$tool" >/dev/null || { echo "scale.sh: $tool not found" >&2; exit 77; }
@@ -93,11 +97,11 @@ pair() {
 	case $i in
 	0)
 		first=(rk_sweep "$rdmakit" sweep --errors-only)
-		second=(ibqueryerrors ibqueryerrors)
+		second=(ibqueryerrors ibqueryerrors "${diags_smps[@]}")
 		;;
 	1)
 		first=(rk_fabric "$rdmakit" fabric --json)
-		second=(ibnetdiscover ibnetdiscover)
+		second=(ibnetdiscover ibnetdiscover "${diags_smps[@]}")
 		;;
 	2)
 		first=(rk_route "$rdmakit" route check)
@@ -291,7 +295,10 @@ memory_ok = all(max(v) <= 1.5 * min(v) for v in per_port.values() if v)
 spread = "; ".join("%s %.2f×" % (k, max(v) / min(v)) for k, v in per_port.items() if v)
 skipped = [s for s in order if s > route_max]
 conditions = ("conditions: %s, commit %s, load average %s before, %s after; %d runs per size, "
-              "median (min–max)" % (started, commit, load_before, load_after, runs))
+              "median (min–max); ibqueryerrors and ibnetdiscover with %s" % (
+                  started, commit, load_before, load_after, runs,
+                  "-o " + os.environ["SCALE_DIAGS_SMPS"] if os.environ.get("SCALE_DIAGS_SMPS")
+                  else "their default SMPs in flight"))
 print(conditions)
 print("\n".join(text))
 for cells in growth:
@@ -387,6 +394,9 @@ MADs of one sweep of every port's counters, discovery excluded); **value lists**
                       "figure: %s).\n" % ("met" if memory_ok else "NOT met", spread))
         out.write("\nTarget: the one-shot sweep at most 0.5× ibqueryerrors (median) at every "
                   "size: %s.\n" % ("met" if sweep_ok else "NOT met"))
+        out.write("\n`ibqueryerrors` and `ibnetdiscover` ran with %s.\n" % (
+            "`-o %s`" % os.environ["SCALE_DIAGS_SMPS"] if os.environ.get("SCALE_DIAGS_SMPS")
+            else "libibnetdisc's default of 2 SMPs in flight (rdmakit's discovery keeps 16)"))
         out.write("\nClient runs that failed and were run again: %s.\n" % (
             "; ".join("`%s`" % f for f in failures) if failures else "none"))
 sys.exit(0 if sweep_ok and memory_ok else 1)
