@@ -60,5 +60,25 @@ show snmpwalk rdmakitPcSaturated
 # GUID-indexed tables: -Ob shows the index as numbers (snmptable cannot step through a
 # fixed-length binary index it printed as text).
 show snmptable -Cb -Ci -Ob rdmakitSmTable
-LINES_SHOWN=12 show snmptable -Cb -Ci -Ob -Cw 110 rdmakitFabricPortTable
+# The fabric port table by the columns an operator reads first (snmptable cannot choose
+# columns: its '|'-separated output is cut to them by their headers).
+fabric_ports() {
+	local columns="Name State Width Speed PeerGuidText PeerPort Degraded"
+	printf '\n$ snmptable -Cb -Ob -Cf "|" rdmakitFabricPortTable   # columns: %s\n' "$columns"
+	snmptable -v2c -c public -Cb -Ob -Cf '|' "127.0.0.1:$port" rdmakitFabricPortTable 2>&1 |
+		awk -F'|' -v want="$columns" '
+			/^SNMP table|^$/ { next }
+			!n { n = split(want, w, " ")
+			     split("16 7 8 6 20 9 8", width, " ")
+			     for (i = 1; i <= NF; i++) at[$i] = i }
+			{ line = ""
+			  for (j = 1; j <= n; j++) {
+				cell = (w[j] in at) ? $(at[w[j]]) : ""
+				if (cell == "" || cell == "?") cell = "-"
+				line = line sprintf("%-" width[j] "s ", cell)
+			  }
+			  sub(/ +$/, "", line)
+			  print line }' | head -n "${LINES_SHOWN:-12}" || true
+}
+fabric_ports
 show snmpwalk rdmakitFindingMessage
