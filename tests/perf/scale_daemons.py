@@ -19,6 +19,7 @@ Prints one line of key=value for scale.sh. Usage: scale_daemons.py SIM_NAME PORT
 (RDMAKIT_PLUGIN_DIR, RDMAKIT_AGENTX and RDMAKIT_DISCOVER_HELPER from the environment)."""
 import os
 import statistics
+import subprocess
 import sys
 import time
 
@@ -66,8 +67,12 @@ def collectd_run(sim, fabric):
 
 
 def port_rows(setup):
-    """Rows of the fabric port table (its state column, one a port)."""
-    return snmp_perf.bulkwalk(setup, snmptest.ROOT_OID + ".1.5.2.1.2")[1]
+    """Rows of the fabric port table (its state column, one a port); 0 while a walk fails
+    (snmpd times out on a subagent still busy with its first discovery)."""
+    try:
+        return snmp_perf.bulkwalk(setup, snmptest.ROOT_OID + ".1.5.2.1.2")[1]
+    except subprocess.CalledProcessError:
+        return 0
 
 
 def agent_run(sim, rows):
