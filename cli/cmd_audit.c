@@ -61,20 +61,23 @@ static void print_multicast(struct printer *printer, const struct rk_audit_summa
 	print_uint(printer, PRINT_JSON, "full_members", NULL, summary->mcast_members);
 	print_uint(printer, PRINT_JSON, "tables", NULL, summary->mcast_tables);
 	print_uint(printer, PRINT_JSON, "tables_not_read", NULL, summary->mcast_unread);
-	if (summary->mcast_checked)
+	if (!summary->mcast_checked && summary->mcast_unread)
+		print_text(printer, "multicast: not checked: %zu of %zu switch tables not read\n",
+			   summary->mcast_unread, summary->mcast_tables);
+	else if (!summary->mcast_checked)
+		print_text(printer, "multicast: not checked: the SA did not answer every "
+				    "membership query\n");
+	else
 		print_text(printer,
-			   "multicast: %zu groups forwarded, %zu full members, %zu switch tables "
+			   "multicast: %zu group%s forwarded, %zu full members, %zu switch tables "
 			   "read\n",
-			   summary->mcast_groups, summary->mcast_members, summary->mcast_tables);
+			   summary->mcast_groups, summary->mcast_groups == 1 ? "" : "s",
+			   summary->mcast_members, summary->mcast_tables);
 	if (summary->mcast_checked && summary->mcast_unchecked)
 		print_text(printer,
 			   "multicast: %zu groups not checked (past %d membership queries: check "
 			   "them with saquery -m and ibroute -M)\n",
 			   summary->mcast_unchecked, RK_AUDIT_MCAST_QUERIES_MAX);
-	else
-		print_text(printer, "multicast: not checked: %zu of %zu switch tables not read%s\n",
-			   summary->mcast_unread, summary->mcast_tables,
-			   summary->mcast_unread ? "" : ", the SA did not answer every query");
 	print_close(printer);
 }
 

@@ -218,6 +218,10 @@ class Audit(unittest.TestCase):
                                           "full_members": 3, "tables": 6,
                                           "tables_not_read": 0})
         group = f"MLID 0x{mlid:04x}"
+        text = self.sim.run(RDMAKIT, "audit").stdout  # what the text says of that coverage
+        self.assertEqual([line for line in text.splitlines() if line.startswith("multicast:")],
+                         ["multicast: 1 group forwarded, 3 full members, 6 switch tables read"],
+                         text)
 
         self.flip_mft_bit("Leaf1", mlid, 2)
         status, found = self.multicast_findings()

@@ -77,6 +77,10 @@ struct rk_audit_mft {
 	uint16_t *masks;
 };
 
+/** Whether table t sends the packets of MLID RK_MLID_FIRST + mlid_index out of port p (false
+ * past what was read). */
+bool rk_audit_mft_forwards(const struct rk_audit_mft *t, size_t mlid_index, int p);
+
 /* Whether a CA port is a member of a group, as the SA answered. */
 enum rk_audit_membership {
 	RK_MEMBER_UNKNOWN, /* not asked, or the query failed */

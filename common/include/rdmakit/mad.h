@@ -71,6 +71,8 @@ enum rk_mad_class {
 
 #define RK_SA_CLASS_VERSION 2
 #define RK_SA_DATA_OFFSET   56 /* an SA MAD's attribute data start here */
+/* The default (link-local) subnet prefix of a port GID (IBA 4.1.1). */
+#define RK_GID_LINK_LOCAL_PREFIX 0xfe80000000000000ULL
 
 /* One query. The caller fills the target and attribute; the engine fills the result. */
 struct rk_mad_request {

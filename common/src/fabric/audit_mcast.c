@@ -29,18 +29,21 @@ struct mcast_check {
 	size_t group, mlid_index;
 };
 
+bool rk_audit_mft_forwards(const struct rk_audit_mft *t, size_t mlid_index, int p)
+{
+	unsigned word = (unsigned)p / RK_MFT_PORTS_PER_MASK;
+
+	if (p < 0 || mlid_index >= (size_t)t->blocks * RK_MFT_MLIDS_PER_BLOCK || word >= t->words)
+		return false;
+	return t->masks[mlid_index * t->words + word] >> (p % RK_MFT_PORTS_PER_MASK) & 1;
+}
+
 /* Whether switch node n's table sends MLID's packets out of port p. */
 static bool forwards(const struct mcast_check *c, int n, int p)
 {
 	int i = c->table_of[n];
-	const struct rk_audit_mft *t = i < 0 ? NULL : &c->mcast->mfts[i];
 
-	unsigned word = (unsigned)p / RK_MFT_PORTS_PER_MASK;
-
-	if (!t || p < 0 || c->mlid_index >= (size_t)t->blocks * RK_MFT_MLIDS_PER_BLOCK ||
-	    word >= t->words)
-		return false;
-	return t->masks[c->mlid_index * t->words + word] >> (p % RK_MFT_PORTS_PER_MASK) & 1;
+	return i >= 0 && rk_audit_mft_forwards(&c->mcast->mfts[i], c->mlid_index, p);
 }
 
 /* Whether switch node n forwards the MLID anywhere. */

@@ -294,16 +294,9 @@ static bool led_to(const struct mcast_run *run, size_t g, size_t c)
 	    &run->fabric->nodes[run->out->ca_ports[2 * c]].ports[run->out->ca_ports[2 * c + 1]];
 	size_t m = (size_t)(run->out->mlids[g] - RK_MLID_FIRST);
 
-	for (size_t i = 0; i < run->out->nmfts; i++) {
-		const struct rk_audit_mft *t = &run->out->mfts[i];
-		unsigned w = (unsigned)ca->remote_port / RK_MFT_PORTS_PER_MASK;
-
-		if (t->node == ca->remote_node && m < t->blocks * RK_MFT_MLIDS_PER_BLOCK &&
-		    w < t->words)
-			return t->masks[m * t->words + w] >>
-				   (ca->remote_port % RK_MFT_PORTS_PER_MASK) &
-			       1;
-	}
+	for (size_t i = 0; i < run->out->nmfts; i++)
+		if (run->out->mfts[i].node == ca->remote_node)
+			return rk_audit_mft_forwards(&run->out->mfts[i], m, ca->remote_port);
 	return false;
 }
 

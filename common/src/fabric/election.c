@@ -26,11 +26,10 @@
 #define CM_DATA32 (1ULL << 31) /* ServiceData32.0: the first of four */
 #define CM_DATA64 (1ULL << 35)
 
-#define DEFAULT_PKEY	   0xffff
-#define WATCHER_GID_PREFIX 0xfe80000000000000ULL
-#define WATCHER_GID_ID	   0x00726d6b69740000ULL /* a fixed GID every watcher shares */
-#define RANK_STEP_S	   0.01			 /* claim delay per priority step below 255 */
-#define CONFIRM_S	   1.0 /* a claim is read back this long after it was taken */
+#define DEFAULT_PKEY   0xffff
+#define WATCHER_GID_ID 0x00726d6b69740000ULL /* a fixed GID every watcher shares */
+#define RANK_STEP_S    0.01		     /* claim delay per priority step below 255 */
+#define CONFIRM_S      1.0		     /* a claim is read back this long after it was taken */
 
 static void put16(uint8_t *p, uint16_t v)
 {
@@ -83,7 +82,7 @@ static void record_request(struct rk_mad_request *r, const struct rk_election *e
 				     .attr_id = RK_SA_ATTR_SERVICE_RECORD,
 				     .component_mask = CM_ID | CM_GID};
 	put64(r->data + SR_ID, RK_WATCHER_SERVICE_ID);
-	put64(r->data + SR_GID, WATCHER_GID_PREFIX);
+	put64(r->data + SR_GID, RK_GID_LINK_LOCAL_PREFIX);
 	put64(r->data + SR_GID + 8, WATCHER_GID_ID);
 	put16(r->data + SR_PKEY, DEFAULT_PKEY);
 }

@@ -401,7 +401,7 @@ void rk_sa_mcmember_request(struct rk_mad_request *request, uint16_t sa_lid, uin
 	request->method = method;
 	request->attr_id = RK_SA_ATTR_MCMEMBER_RECORD;
 	request->component_mask = UMAD_SA_MCM_COMP_MASK_PORT_GID;
-	mad_encode_field(gid, IB_GID_PREFIX_F, &(uint64_t){0xfe80000000000000ULL});
+	mad_encode_field(gid, IB_GID_PREFIX_F, &(uint64_t){RK_GID_LINK_LOCAL_PREFIX});
 	mad_encode_field(gid, IB_GID_GUID_F, &port_guid);
 	mad_set_array(request->data, 0, IB_SA_MCM_PORTGID_F, gid);
 }
