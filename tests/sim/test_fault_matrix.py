@@ -506,14 +506,17 @@ class FaultMatrix(unittest.TestCase):
         again = self.check_findings(notes, traps, self.sweeps_since(since))
         self.assertEqual(again, {})
         # the standby that took over has none behind it; no master for a moment is true too;
-        # SM_LID_MISMATCH is the simulator's: the umad shim writes the port's sysfs sm_lid
-        # once, when the daemon attaches (tests/sim/README.md), so the local port's SM LID
-        # stays the old master's; nothing of any port
+        # the local port's SM LID is read from its PortInfo, which the new master's sweep sets:
+        # SM_LID_MISMATCH (the old master's LID) is not left raised; nothing of any port
         sm_codes = {"SM_NO_STANDBY", "SM_NO_MASTER", "SM_LID_MISMATCH"}
         self.assertIn("SM_NO_STANDBY", {n["type_instance"] for n in notes})
         self.assertIn("SM_NO_STANDBY", {t[1] for t in traps})
         self.assertLessEqual({n["type_instance"] for n in notes} - {"master_lid"}, sm_codes, notes)
         self.assertLessEqual({t[1] for t in traps}, sm_codes, traps)
+        mismatch = [n["severity"] for n in notes if n["type_instance"] == "SM_LID_MISMATCH"]
+        self.assertIn(mismatch, ([], ["WARNING", "OKAY"]), notes)
+        self.assertIn([t[0] for t in traps if t[1] == "SM_LID_MISMATCH"],
+                      ([], ["Raised", "Cleared"]), traps)
         # the daemons go on: new sweeps in collectd's csv, the subagent answers
         swept = len(self.daemon.rows("", "count-swept_ports", "rdma_fabric"))
         wait_for(lambda: len(self.daemon.rows("", "count-swept_ports", "rdma_fabric")) > swept,
@@ -523,6 +526,8 @@ class FaultMatrix(unittest.TestCase):
         sm = self.rdmakit("sm", "--json")
         masters = [s["name"] for s in json.loads(sm.stdout)["sms"] if s["state"] == "MASTER"]
         self.assertEqual(masters, ["host2 HCA-1"], sm.stderr)
+        self.assertEqual(json.loads(sm.stdout)["local_sm_lid"], lid2, sm.stdout)
+        self.assertNotIn("SM_LID_MISMATCH", sm.stdout)
         self.record(f"master OpenSM killed {'after' if finished else 'before the end of'} its "
                     f"sweep", notes, traps, unread, docs, self.sweeps_since(since), again)
 

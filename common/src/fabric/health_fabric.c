@@ -25,10 +25,20 @@ static int check_master_hung(const struct rk_sm_status *prev, const struct rk_sm
 			       master->activity_count);
 }
 
-static int check_local_sm_lid(const struct rk_sm_status *sm, const struct rk_sm *master,
-			      struct rk_findings *out)
+/* Whether the local port points at an SM other than the master of status. */
+static bool local_sm_lid_differs(const struct rk_sm_status *status)
 {
-	if (sm->local_sm_lid == master->lid)
+	const struct rk_sm *master = rk_sm_master(status);
+
+	return master && status->local_sm_lid != master->lid;
+}
+
+/* The local port's SM LID is not the master's, now and (when there was a query before) then
+ * too: a new master sets it with its first sweep, which one query may come before. */
+static int check_local_sm_lid(const struct rk_sm_status *prev, const struct rk_sm_status *sm,
+			      const struct rk_sm *master, struct rk_findings *out)
+{
+	if (!local_sm_lid_differs(sm) || (prev && !local_sm_lid_differs(prev)))
 		return 0;
 	return rk_findings_add(out, RK_SEVERITY_WARNING, "SM_LID_MISMATCH", "local port",
 			       "wait for the SM's next sweep; if it persists, check the SM log "
@@ -66,7 +76,7 @@ int rk_health_check_sm(const struct rk_sm_status *prev, const struct rk_sm_statu
 				      "run a standby opensm on another node, at a lower priority",
 				      "master SM at LID %u has no standby behind it", master->lid);
 	if (!err)
-		err = check_local_sm_lid(sm, master, out);
+		err = check_local_sm_lid(prev, sm, master, out);
 	return err;
 }
 

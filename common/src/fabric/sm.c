@@ -76,6 +76,19 @@ static void decode_sminfo(const struct rk_mad_request *request, struct rk_sm *sm
 	sm->state = (enum rk_sm_state)mad_get_field((void *)data, 0, IB_SMINFO_STATE_F);
 }
 
+/* The master SM's LID as the local port's PortInfo says now (an SMP to the port itself): the
+ * kernel's copy (sysfs sm_lid, fallback) can lag the port, and ibsim's shim never updates it. */
+static uint16_t local_master_lid(struct rk_mad_port *port, const struct rk_mad_options *options,
+				 uint16_t fallback)
+{
+	struct rk_mad_request request;
+
+	if (rk_mad_master_sm_request(port, &request) != 0 ||
+	    rk_mad_run(port, &request, 1, options, NULL, NULL, NULL) != 0 || request.status != 0)
+		return fallback;
+	return rk_mad_master_sm_lid(&request);
+}
+
 int rk_sm_query(struct rk_mad_port *port, const struct rk_fabric *fabric,
 		const struct rk_mad_options *options, struct rk_sm_status *status)
 {
@@ -89,8 +102,8 @@ int rk_sm_query(struct rk_mad_port *port, const struct rk_fabric *fabric,
 	if (err)
 		return err;
 	status->local_lid = local.lid;
-	status->local_sm_lid = local.sm_lid;
-	count = sm_candidates(fabric, local.sm_lid, lids, sizeof(lids) / sizeof(lids[0]));
+	status->local_sm_lid = local_master_lid(port, options, local.sm_lid);
+	count = sm_candidates(fabric, status->local_sm_lid, lids, sizeof(lids) / sizeof(lids[0]));
 	requests = calloc(count ? count : 1, sizeof(*requests));
 	status->sms = calloc(count ? count : 1, sizeof(*status->sms));
 	if (!requests || !status->sms) {

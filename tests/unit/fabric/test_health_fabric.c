@@ -79,12 +79,50 @@ static void each_sm_rule_fires(void **state)
 
 	set_sm(0, 1, RK_SM_MASTER, 77);
 	memcpy(saved, sms, sizeof(saved));
-	before = (struct rk_sm_status){.sms = saved, .count = 1, .local_sm_lid = 1};
+	before = (struct rk_sm_status){.sms = saved, .count = 1, .local_sm_lid = 4};
 	now = status_of(1, 4);
 	assert_int_equal(rk_health_check_sm(&before, &now, &f), 0);
 	assert_int_equal(f.count, 3);
 	assert_true(has(&f, "SM_HUNG", RK_SEVERITY_CRITICAL));
 	assert_true(has(&f, "SM_NO_STANDBY", RK_SEVERITY_WARNING));
+	assert_true(has(&f, "SM_LID_MISMATCH", RK_SEVERITY_WARNING));
+	rk_findings_free(&f);
+}
+
+/* A standby took over: the local port keeps the old master's LID until the new master's first
+ * sweep sets it, which one query may come before; a second query that still sees it raises. */
+static void sm_lid_mismatch_waits_for_a_second_query(void **state)
+{
+	struct rk_findings f = {0};
+	struct rk_sm_status now, before;
+	struct rk_sm saved[2];
+
+	(void)state;
+	set_sm(0, 1, RK_SM_NOT_ACTIVE, 5);
+	set_sm(1, 9, RK_SM_STANDBY, 300);
+	memcpy(saved, sms, sizeof(saved));
+	before = (struct rk_sm_status){.sms = saved, .count = 2, .local_sm_lid = 1};
+	set_sm(1, 9, RK_SM_MASTER, 301);
+	now = status_of(2, 1);
+	assert_int_equal(rk_health_check_sm(&before, &now, &f), 0);
+	assert_false(has(&f, "SM_LID_MISMATCH", RK_SEVERITY_WARNING));
+	assert_true(has(&f, "SM_NO_STANDBY", RK_SEVERITY_WARNING));
+	rk_findings_free(&f);
+
+	memcpy(saved, sms, sizeof(saved));
+	before = (struct rk_sm_status){.sms = saved, .count = 2, .local_sm_lid = 1};
+	sms[1].activity_count = 302;
+	assert_int_equal(rk_health_check_sm(&before, &now, &f), 0);
+	assert_true(has(&f, "SM_LID_MISMATCH", RK_SEVERITY_WARNING));
+	rk_findings_free(&f);
+
+	now = status_of(2, 9); /* the new master's sweep reached the port */
+	assert_int_equal(rk_health_check_sm(&before, &now, &f), 0);
+	assert_false(has(&f, "SM_LID_MISMATCH", RK_SEVERITY_WARNING));
+	rk_findings_free(&f);
+
+	now = status_of(2, 1); /* one query alone (the CLI's) says what it sees */
+	assert_int_equal(rk_health_check_sm(NULL, &now, &f), 0);
 	assert_true(has(&f, "SM_LID_MISMATCH", RK_SEVERITY_WARNING));
 	rk_findings_free(&f);
 }
@@ -279,6 +317,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(healthy_master_with_standby),
 	    cmocka_unit_test(each_sm_rule_fires),
+	    cmocka_unit_test(sm_lid_mismatch_waits_for_a_second_query),
 	    cmocka_unit_test(fabric_rules),
 	    cmocka_unit_test(unreached_peer_is_a_finding),
 	    cmocka_unit_test(sweep_rules),
