@@ -13,8 +13,6 @@
 #include "rdmakit/mad.h"
 #include "rdmakit/tune_opensm.h"
 
-#define RK_UNICAST_LID_MAX 0xbfff /* LIDs above are multicast (IBA 4.1.3) */
-
 /** The identity and port checks of the audit on fabric: DUPLICATE_NODE_DESC (ok: legal, but
  * names are ambiguous), LID_UNASSIGNED, LID_DUPLICATE, LID_OUTSIDE_LMC, PORT_STUCK_INIT and
  * PORT_STUCK_ARMED (one finding a node, with its ports and the directed route to it from the

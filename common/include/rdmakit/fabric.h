@@ -56,7 +56,7 @@ struct rk_fabric_node {
 	char name[RK_FABRIC_NAME_MAX]; /* from the node name map, else the description, made safe
 					* (rk_text_clean) and, when empty or shared, followed by the
 					* GUID */
-	uint16_t lid;		       /* a switch's port 0 LID, or a CA's first port's */
+	uint16_t lid; /* a switch's port 0 LID, or a CA's first port's: 0 when none is unicast */
 	uint32_t vendor_id, device_id;
 	uint16_t partition_cap; /* NodeInfo PartitionCap: P_Key table entries of a CA's port */
 	uint16_t partition_enforce_cap; /* SwitchInfo PartitionEnforcementCap: entries of a

@@ -16,6 +16,15 @@
 #define RK_MAD_SMP_DATA_SIZE 64 /* bytes of data[] sent in an SMP */
 #define RK_MAD_PMA_DATA_SIZE (RK_MAD_SIZE - RK_MAD_DATA_OFFSET) /* ... in a PMA MAD */
 #define RK_MAD_MAX_HOPS	     63
+/* LIDs above are multicast, and 0xffff the permissive LID a port has before the SM gives it
+ * one (IBA 4.1.3, 14.2.5.6) */
+#define RK_UNICAST_LID_MAX 0xbfff
+
+/** Whether a LID addresses one port: a MAD may be sent to it and an answer credited by it. */
+static inline bool rk_lid_is_unicast(unsigned lid)
+{
+	return lid != 0 && lid <= RK_UNICAST_LID_MAX;
+}
 
 /* Methods (IBA 13.4.5) and the attributes rdmakit asks for (SMP: 14.2.5, PerfMgt: 16.1.3):
  * every file that builds or reads a MAD names them from here. */

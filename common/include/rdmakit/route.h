@@ -12,11 +12,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define RK_ROUTE_BLOCK	  64	 /* LIDs per LinearForwardingTable block */
-#define RK_ROUTE_MAX_LID  0xbfff /* the last unicast LID: a LinearFDBTop past it is refused */
-#define RK_ROUTE_NO_PORT  255	 /* an LFT entry that routes the LID nowhere */
-#define RK_ROUTE_MAX_HOPS 64	 /* a route longer than this is taken for a loop */
-#define RK_ROUTE_SAMPLES  3	 /* sample destinations kept per finding */
+#define RK_ROUTE_BLOCK	  64  /* LIDs per LinearForwardingTable block */
+#define RK_ROUTE_NO_PORT  255 /* an LFT entry that routes the LID nowhere */
+#define RK_ROUTE_MAX_HOPS 64  /* a route longer than this is taken for a loop */
+#define RK_ROUTE_SAMPLES  3   /* sample destinations kept per finding */
 
 /* One switch's unicast table as read. */
 struct rk_route_table {

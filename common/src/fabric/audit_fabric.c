@@ -41,6 +41,12 @@ void audit_port_subject(const struct rk_fabric *fabric, int n, int p, char *out,
 	rk_fabric_port_label(fabric, (size_t)n, p, out, size);
 }
 
+/* What a LID that addresses no port is: none, the permissive LID or a multicast one. */
+static const char *non_unicast_kind(unsigned lid)
+{
+	return lid == 0 ? "no" : lid == 0xffff ? "the permissive" : "the multicast";
+}
+
 static int check_lid(const struct rk_fabric *fabric, int n, int p, struct rk_findings *out)
 {
 	const struct rk_fabric_node *node = &fabric->nodes[n];
@@ -49,13 +55,13 @@ static int check_lid(const struct rk_fabric *fabric, int n, int p, struct rk_fin
 	char subject[RK_FINDING_SUBJECT_MAX];
 
 	audit_port_subject(fabric, n, p, subject, sizeof(subject));
-	if (port->lid == 0 || port->lid > RK_UNICAST_LID_MAX)
+	if (!rk_lid_is_unicast(port->lid))
 		return located(rk_findings_add(out, RK_SEVERITY_CRITICAL, "LID_UNASSIGNED", subject,
 					       "check the SM's log for this port (its GUID), and "
 					       "that the SM sweeps (opensm -s)",
 					       "port 0x%016llx has %s LID %u: nothing can reach it",
 					       (unsigned long long)port->guid,
-					       port->lid ? "the multicast" : "no", port->lid),
+					       non_unicast_kind(port->lid), port->lid),
 			       out, node->guid, p);
 	if ((port->lid & (count - 1)) == 0 && port->lid + count - 1 <= RK_UNICAST_LID_MAX)
 		return 0;
@@ -102,7 +108,7 @@ static struct endpoint *endpoints_of(const struct rk_fabric *fabric, size_t *cou
 			if (!needs_lid(node, p))
 				continue;
 			*err = check_lid(fabric, (int)n, p, out);
-			if (port->lid && port->lid <= RK_UNICAST_LID_MAX)
+			if (rk_lid_is_unicast(port->lid))
 				list[(*count)++] = (struct endpoint){
 				    (int)n, p, port->lid,
 				    (uint16_t)(port->lid + (1u << (port->lmc & 7)) - 1)};

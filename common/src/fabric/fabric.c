@@ -170,7 +170,8 @@ static int decode_node(const ibnd_node_t *src, struct rk_fabric_node *node)
 			continue;
 		decode_port(src->ports[p], &node->ports[p]);
 		node->is_sm |= (node->ports[p].cap_mask & CAP_IS_SM) != 0;
-		if (!node->lid && node->ports[p].lid)
+		if (!node->lid && rk_lid_is_unicast(node->ports[p].lid) &&
+		    (p == 0 || node->type != RK_NODE_SWITCH))
 			node->lid = node->ports[p].lid;
 	}
 	if (node->type != RK_NODE_SWITCH)

@@ -205,7 +205,7 @@ static int request_agent(const struct rk_mad_request *req)
 		return -1;
 	if (req->route == RK_MAD_DIRECTED)
 		return req->hops <= RK_MAD_MAX_HOPS ? AGENT_DR : -1;
-	if (req->route != RK_MAD_LID || req->lid == 0 || req->lid >= 0xc000)
+	if (req->route != RK_MAD_LID || !rk_lid_is_unicast(req->lid))
 		return -1;
 	if (req->mgmt_class == RK_MAD_CLASS_SMP)
 		return AGENT_SMP;

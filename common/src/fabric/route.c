@@ -65,7 +65,7 @@ int rk_route_table_size(struct rk_route_table *table, unsigned top)
 {
 	uint8_t *ports;
 
-	if (top > RK_ROUTE_MAX_LID)
+	if (top > RK_UNICAST_LID_MAX)
 		return -ERANGE;
 	ports = malloc((size_t)top + 1);
 	if (!ports)
@@ -256,7 +256,7 @@ static void switch_info_done(struct rk_mad_request *r, void *ctx)
 		rk_log(RK_LOG_WARNING,
 		       "switch %s: LinearFDBTop %u is past the unicast LID range (0x%x): its "
 		       "table is not read",
-		       node->name, top, RK_ROUTE_MAX_LID);
+		       node->name, top, RK_UNICAST_LID_MAX);
 }
 
 static void block_done(struct rk_mad_request *r, void *ctx)
@@ -369,7 +369,7 @@ static bool port_has_lid(const struct rk_fabric_port *port, uint16_t lid)
 {
 	unsigned lmc = port->lmc > 7 ? 7 : port->lmc;
 
-	return port->lid && lid >= port->lid && lid < port->lid + (1u << lmc);
+	return rk_lid_is_unicast(port->lid) && lid >= port->lid && lid < port->lid + (1u << lmc);
 }
 
 int rk_route_lid_owner(const struct rk_fabric *fabric, uint16_t lid, int *port)
@@ -388,15 +388,17 @@ int rk_route_lid_owner(const struct rk_fabric *fabric, uint16_t lid, int *port)
 	return -1;
 }
 
-/* A node's LID as a destination: the port's given, a switch's port 0, a CA's first active. */
+/* A node's LID as a destination: the port's given, a switch's port 0, a CA's first active;
+ * 0 when it has no unicast LID. */
 static uint16_t node_lid(const struct rk_fabric_node *node, int port)
 {
 	if (node->type == RK_NODE_SWITCH)
-		return node->ports[0].lid;
-	if (port >= 1 && port <= node->nports && node->ports[port].lid)
+		return node->lid;
+	if (port >= 1 && port <= node->nports && rk_lid_is_unicast(node->ports[port].lid))
 		return node->ports[port].lid;
 	for (int p = 1; p <= node->nports; p++)
-		if (node->ports[p].present && node->ports[p].lid && node->ports[p].state == 4)
+		if (node->ports[p].present && rk_lid_is_unicast(node->ports[p].lid) &&
+		    node->ports[p].state == 4)
 			return node->ports[p].lid;
 	return 0;
 }
@@ -442,7 +444,7 @@ int rk_route_resolve(const struct rk_fabric *fabric, const char *text, int *node
 
 		if (hex && digits > 4) {
 			*node = rk_route_guid_owner(fabric, (uint64_t)value, &port);
-		} else if (value >= 1 && value <= RK_ROUTE_MAX_LID) {
+		} else if (value >= 1 && value <= RK_UNICAST_LID_MAX) {
 			*lid = (uint16_t)value;
 			*node = rk_route_lid_owner(fabric, *lid, NULL);
 			return *node >= 0 ? 0 : -ENOENT;

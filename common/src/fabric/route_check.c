@@ -88,7 +88,7 @@ static int add_dest(struct check_run *run, const struct rk_fabric_port *port, in
 	if (!a)
 		return -ENOMEM;
 	run->dest_attach = a;
-	for (unsigned i = 0; i < count && port->lid + i <= RK_ROUTE_MAX_LID; i++) {
+	for (unsigned i = 0; i < count && port->lid + i <= RK_UNICAST_LID_MAX; i++) {
 		run->dests[run->ndests] = (uint16_t)(port->lid + i);
 		run->dest_node[run->ndests] = node;
 		run->dest_attach[run->ndests++] = attach;
@@ -105,7 +105,7 @@ static int list_dests(struct check_run *run)
 		const struct rk_fabric_node *node = &run->fabric->nodes[n];
 
 		if (node->type == RK_NODE_SWITCH) {
-			if (node->ports[0].present && node->ports[0].lid)
+			if (node->ports[0].present && rk_lid_is_unicast(node->ports[0].lid))
 				err = add_dest(run, &node->ports[0], (int)n, (int)n);
 			continue;
 		}
@@ -117,7 +117,7 @@ static int list_dests(struct check_run *run)
 				? port->remote_node
 				: -1;
 
-			if (port->present && port->lid && port->state == 4)
+			if (port->present && rk_lid_is_unicast(port->lid) && port->state == 4)
 				err = add_dest(run, port, (int)n, attach);
 		}
 	}

@@ -36,7 +36,7 @@ static size_t sm_candidates(const struct rk_fabric *fabric, uint16_t master, uin
 {
 	size_t count = 0;
 
-	if (master)
+	if (rk_lid_is_unicast(master))
 		lids[count++] = master;
 	for (size_t n = 0; fabric && n < fabric->nnodes && count < max; n++) {
 		const struct rk_fabric_node *node = &fabric->nodes[n];
@@ -44,7 +44,7 @@ static size_t sm_candidates(const struct rk_fabric *fabric, uint16_t master, uin
 		for (int p = 0; node->is_sm && p <= node->nports && count < max; p++) {
 			const struct rk_fabric_port *port = &node->ports[p];
 
-			if (port->present && (port->cap_mask & 2) && port->lid &&
+			if (port->present && (port->cap_mask & 2) && rk_lid_is_unicast(port->lid) &&
 			    !have_lid(lids, count, port->lid))
 				lids[count++] = port->lid;
 		}

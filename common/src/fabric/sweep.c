@@ -45,7 +45,7 @@ static bool port_wanted(const struct rk_fabric_node *node, int p)
 
 	if (!port->present)
 		return false;
-	return node->type == RK_NODE_SWITCH || (port->lid != 0 && port->state > 1);
+	return node->type == RK_NODE_SWITCH || (rk_lid_is_unicast(port->lid) && port->state > 1);
 }
 
 static size_t count_wanted(const struct rk_fabric *fabric)
@@ -102,7 +102,8 @@ int rk_sweep_prepare(struct rk_sweep *sweep, const struct rk_fabric *fabric)
 			ports[i].node_guid = node->guid;
 			ports[i].node = (int)n;
 			ports[i].port = (uint8_t)p;
-			ports[i].lid = node->ports[p].lid;
+			ports[i].lid =
+			    rk_lid_is_unicast(node->ports[p].lid) ? node->ports[p].lid : 0;
 			if (!known) {
 				ports[i].xmit_wait = ports[i].lost_gbps = -1;
 				ports[i].since_rise = UINT8_MAX;

@@ -53,16 +53,21 @@ static void build(struct two *t, uint16_t lid, uint8_t lmc, int state)
 	t->fabric = (struct rk_fabric){.nodes = t->nodes, .nnodes = 2, .local_node = 1};
 }
 
+/* The message of only_code's finding. */
+static char only_message[sizeof(((struct rk_finding *)0)->message)];
+
 static const char *only_code(struct two *t)
 {
 	static char code[32];
 	struct rk_findings findings = {0};
 
 	assert_int_equal(rk_audit_fabric(&t->fabric, &findings), 0);
-	code[0] = '\0';
+	code[0] = only_message[0] = '\0';
 	assert_true(findings.count <= 1);
-	if (findings.count)
+	if (findings.count) {
 		snprintf(code, sizeof(code), "%s", findings.items[0].code);
+		snprintf(only_message, sizeof(only_message), "%s", findings.items[0].message);
+	}
 	rk_findings_free(&findings);
 	return code;
 }
@@ -90,6 +95,10 @@ static void lids_checked(void **state)
 	assert_string_equal(only_code(&t), "LID_UNASSIGNED");
 	build(&t, 0xc001, 0, 4);
 	assert_string_equal(only_code(&t), "LID_UNASSIGNED");
+	assert_non_null(strstr(only_message, "has the multicast LID 49153"));
+	build(&t, 0xffff, 0, 4); /* what a port has before the SM gives it a LID */
+	assert_string_equal(only_code(&t), "LID_UNASSIGNED");
+	assert_non_null(strstr(only_message, "has the permissive LID 65535"));
 	build(&t, 0xbffe, 2, 4); /* aligned? no: and past the unicast range */
 	assert_string_equal(only_code(&t), "LID_OUTSIDE_LMC");
 	build(&t, 0xbffc, 2, 4); /* aligned, and its last LID is 0xbfff */

@@ -27,6 +27,7 @@
 
 #include <cmocka.h>
 
+static unsigned other_lids_asked;   /* MADs to a LID past 2 */
 static uint64_t node_guid[3];	    /* by LID: the NodeGUID NodeInfo answers with */
 static uint64_t xmit_data[3];	    /* by LID: PortXmitData (64-bit) */
 static unsigned node_info_asked[3]; /* by LID */
@@ -42,6 +43,7 @@ int fake_umad_answer(void *umad, int length)
 	unsigned attr = mad_get_field(mad, 0, IB_MAD_ATTRID_F);
 
 	(void)length;
+	other_lids_asked += lid >= 3;
 	if (lid < 3 && silent[lid])
 		return 0;
 	if (attr == RK_SMP_ATTR_NODE_INFO && lid < 3) {
@@ -360,6 +362,31 @@ static void failed_rediscovery_sweeps_the_last_view(void **state)
 	rk_fabric_cache_close(&monitor);
 }
 
+/* A port the SM has not given a LID yet has the permissive LID (0xffff), which every port
+ * answers: no MAD goes to it, nothing is credited by it, and nothing is logged (the audit says
+ * LID_UNASSIGNED); the other host is swept as before. */
+static void a_permissive_lid_is_no_lid(void **state)
+{
+	struct rk_fabric_cache monitor;
+
+	(void)state;
+	start(&monitor);
+	monitor.fabric->nodes[1].ports[1].lid = 0xffff;
+	monitor.fabric->nodes[1].ports[1].state =
+	    2; /* INIT: the link is up, the SM not there yet */
+	assert_int_equal(rk_sweep_prepare(&monitor.sweep, monitor.fabric), 0);
+	assert_int_equal(monitor.sweep.count, 1);
+	assert_int_equal(monitor.sweep.ports[0].node_guid, monitor.fabric->nodes[0].guid);
+	other_lids_asked = 0;
+	log_capture_start();
+	assert_int_equal(rk_fabric_cache_sweep(&monitor, NULL, NULL), 0);
+	assert_int_equal(monitor.sweep.ports[0].status, 0);
+	assert_int_equal(other_lids_asked, 0);
+	assert_int_equal(monitor.sweep.stats.errors, 0);
+	assert_int_equal(log_capture_count("not sent"), 0);
+	rk_fabric_cache_close(&monitor);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -371,6 +398,7 @@ int main(void)
 	    cmocka_unit_test(a_port_failing_again_on_probation_is_raised_later),
 	    cmocka_unit_test(rising_errors_that_come_back_clear_later),
 	    cmocka_unit_test(failed_rediscovery_sweeps_the_last_view),
+	    cmocka_unit_test(a_permissive_lid_is_no_lid),
 	};
 
 	return cmocka_run_group_tests_name("sweep_identity", tests, NULL, NULL);
