@@ -991,7 +991,7 @@ const char *rk_sweep_status_text(int status)
 	case -ETIMEDOUT:
 		return "timeout";
 	case -EADDRNOTAVAIL:
-		return "no LID: discovery could not read its PortInfo";
+		return "no LID: its PortInfo was not read, or the SM has not given it one";
 	case -ESTALE:
 		return "its LID answers for another node now";
 	case -EINVAL:
