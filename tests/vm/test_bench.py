@@ -25,10 +25,17 @@ def server(port, extra, name):
 
 
 def perftest(tool, args, port):
-    """A perftest server in the background, then its client against it."""
-    return ("%s %s -p %d > /tmp/%s.log 2>&1 & for i in $(seq 100); do ss -ltn | grep -q ':%d ' "
-            "&& break; sleep 0.1; done; %s %s -p %d %s; rc=$?; echo '--- server:'; cat /tmp/%s.log; "
-            "exit $rc" % (tool, args, port, tool, port, tool, args, port, ADDR, tool))
+    """A perftest server in the background, then its client against it. perftest measures the
+    CPU's clock before it reports and refuses to report when that measure is noisy ("Can't
+    produce a report", r^2 < 0.9), which a loaded TCG VM sometimes is: then both run again,
+    on another port, at most 3 times in all, and the output says so."""
+    return ("for a in 1 2 3; do p=$((%d + 20 * (a - 1))); %s %s -p $p > /tmp/%s.log 2>&1 & "
+            "for i in $(seq 100); do ss -ltn | grep -q \":$p \" && break; sleep 0.1; done; "
+            "%s %s -p $p %s > /tmp/%s.client 2>&1; rc=$?; "
+            "grep -q \"Can't produce a report\" /tmp/%s.client || break; "
+            "echo \"--- perftest could not measure its clock (attempt $a)\"; sleep 1; done; "
+            "cat /tmp/%s.client; echo '--- server:'; cat /tmp/%s.log; exit $rc"
+            % (port, tool, args, tool, tool, args, ADDR, tool, tool, tool, tool))
 
 
 COMMANDS = [
