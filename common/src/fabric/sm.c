@@ -76,8 +76,8 @@ static void decode_sminfo(const struct rk_mad_request *request, struct rk_sm *sm
 	sm->state = (enum rk_sm_state)mad_get_field((void *)data, 0, IB_SMINFO_STATE_F);
 }
 
-/* The master SM's LID as the local port's PortInfo says now (an SMP to the port itself): the
- * kernel's copy (sysfs sm_lid, fallback) can lag the port, and ibsim's shim never updates it. */
+/* The master SM's LID as the local port's PortInfo says now (an SMP to the port itself; sysfs
+ * sm_lid, fallback, when it is not answered): ibsim's shim writes sysfs once, never again. */
 static uint16_t local_master_lid(struct rk_mad_port *port, const struct rk_mad_options *options,
 				 uint16_t fallback)
 {
