@@ -25,11 +25,18 @@ def sim_json(sim, *args):
 
 
 def wait_active(sim, host):
-    """Wait until the host's port is swept ACTIVE again (other tests count the ports)."""
+    """Wait until the host's port is swept ACTIVE again (other tests count the ports) by a sweep
+    that read every port. While the SM brings it back, a sweep may find the port up but not
+    ACTIVE yet, which cannot answer its PMA: that sweep says so with exit 5 and is not the
+    answer."""
     deadline = time.time() + 30
     while time.time() < deadline:
-        doc = sim_json(sim, "sweep")
-        if any(p["name"] == host and p["state"] == "ACTIVE" for p in doc["ports"]):
+        proc = sim.run(RDMAKIT, "sweep", "--json")
+        if proc.returncode not in (0, 5):
+            raise AssertionError(f"sweep --json: exit {proc.returncode}: {proc.stderr}")
+        doc = json.loads(proc.stdout)
+        if proc.returncode == 0 and any(p["name"] == host and p["state"] == "ACTIVE"
+                                        for p in doc["ports"]):
             return doc
         time.sleep(0.5)
     raise AssertionError(f"{host} did not come back after ReLink")
